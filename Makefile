@@ -1,0 +1,84 @@
+# tracecat - build, test, install.
+#
+#   make               build/tracecat and build/libtracecat.a
+#   make check         every test, plain and sanitizer builds; ends "N passed, N failed"
+#   make sanitize      build/sanitize/tracecat with ASan and UBSan
+#   make demo          print the bundled sample trace
+#   make install PREFIX=/usr/local
+
+CC      ?= cc
+PREFIX  ?= /usr/local
+CFLAGS  ?= -O2 -g
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
+BASEFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iinclude -Isrc $(WARN)
+LDLIBS  := -lm
+
+LIB_SRC := $(sort $(wildcard src/core/*.c src/ctf/*.c src/text/*.c))
+CLI_SRC := $(sort $(wildcard src/cli/*.c))
+HEADERS := include/tracecat.h $(wildcard src/*/*.h)
+
+BUILD   := build
+SAN     := $(BUILD)/sanitize
+SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
+SAN_LIB_OBJ := $(LIB_SRC:%.c=$(SAN)/obj/%.o)
+SAN_CLI_OBJ := $(CLI_SRC:%.c=$(SAN)/obj/%.o)
+
+UNIT_SRC := $(sort $(wildcard tests/unit/*_test.c))
+UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+
+.PHONY: all check sanitize demo install clean unit bench
+
+all: $(BUILD)/tracecat $(BUILD)/libtracecat.a
+
+$(BUILD)/obj/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(CFLAGS) -c $< -o $@
+
+$(SAN)/obj/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(SANFLAGS) -c $< -o $@
+
+$(BUILD)/libtracecat.a: $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/tracecat: $(CLI_OBJ) $(BUILD)/libtracecat.a
+	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libtracecat.a $(LDLIBS)
+
+$(SAN)/libtracecat.a: $(SAN_LIB_OBJ)
+	@mkdir -p $(dir $@)
+	rm -f $@ && ar rcs $@ $^
+
+$(SAN)/tracecat: $(SAN_CLI_OBJ) $(SAN)/libtracecat.a
+	$(CC) $(SANFLAGS) -o $@ $(SAN_CLI_OBJ) $(SAN)/libtracecat.a $(LDLIBS)
+
+sanitize: $(SAN)/tracecat
+
+$(BUILD)/tests/%_test: tests/unit/%_test.c $(SAN)/libtracecat.a
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(SANFLAGS) -o $@ $< $(SAN)/libtracecat.a $(LDLIBS)
+
+unit: $(UNIT_BIN)
+
+check: all sanitize unit
+	@bash tests/run.sh
+
+demo: all
+	TZ=UTC ./$(BUILD)/tracecat print --clock-gmt tests/fixtures/ctf/sample
+
+bench: all
+	@bash bench/run.sh
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 755 $(BUILD)/tracecat $(DESTDIR)$(PREFIX)/bin/tracecat
+	install -m 644 $(BUILD)/libtracecat.a $(DESTDIR)$(PREFIX)/lib/libtracecat.a
+	install -m 644 include/tracecat.h $(DESTDIR)$(PREFIX)/include/tracecat.h
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(shell sed -n 's/^#define TRACECAT_VERSION "\(.*\)"/\1/p' include/tracecat.h)|g' \
+		tracecat.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tracecat.pc
+
+clean:
+	rm -rf $(BUILD)

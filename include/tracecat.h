@@ -1,0 +1,407 @@
+/*
+ * tracecat.h - the public interface of libtracecat.
+ *
+ * libtracecat reads trace files of several formats (CTF 1.8 first) into one
+ * event model, merges the streams of one or several traces by time, and
+ * renders events as text.  This header is the whole public API and its
+ * manual; everything under src/ is private.
+ *
+ * The model, top-down:
+ *
+ *   tc_input          what was opened from one path: one or more traces
+ *   tc_trace          environment, clocks, stream classes, streams
+ *   tc_clock          frequency, offset from its origin, precision
+ *   tc_stream_class   layouts shared by streams: packet context, event
+ *                     header, common event context; its event classes
+ *   tc_event_class    name, id, log level, context and payload layouts
+ *   tc_field_class    a type: integer, enumeration, float, string,
+ *                     structure, array, sequence, variant
+ *   tc_stream         one sequence of packets (one CTF stream, one CPU)
+ *   tc_message        what a reader hands out: an event, or a report of
+ *                     discarded events or packets
+ *   tc_field          a decoded value, a tree mirroring tc_field_class
+ *
+ * Reading:
+ *
+ *   tc_input *in;
+ *   if (tc_input_open(&in, "path/to/trace", NULL) < 0) {
+ *       const tc_error *e = tc_error_last();   // e->message, e->path, e->offset
+ *       ...
+ *   }
+ *   tc_muxer *mux;
+ *   tc_muxer_new(&mux);
+ *   tc_muxer_add_input(mux, in);
+ *   const tc_message *msg;
+ *   while ((rc = tc_muxer_next(mux, &msg)) > 0) { ...use msg... }
+ *   // rc == 0: end of all streams; rc < 0: tc_error_last() says why
+ *   tc_muxer_free(mux);
+ *   tc_input_free(in);
+ *
+ * Errors: every function that can fail returns a negative TC_E* code and
+ * records a description, retrievable with tc_error_last() until the next
+ * failing call on the same thread.  The library never prints.
+ *
+ * Lifetimes: a message and the fields it points to stay valid until the next
+ * call to tc_muxer_next() (or tc_stream_next()) on the same object.  Classes,
+ * traces and streams live as long as their tc_input.
+ */
+#ifndef TRACECAT_H
+#define TRACECAT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TRACECAT_VERSION "0.1.0"
+
+/* ------------------------------------------------------------------------
+ * Errors
+ */
+
+enum {
+	TC_OK = 0,
+	TC_ENOMEM = -1,    /* allocation failed */
+	TC_EIO = -2,       /* the operating system refused a read or write */
+	TC_EFORMAT = -3,   /* the input is malformed: message says where */
+	TC_EUNSUPPORTED = -4, /* valid input using something not implemented */
+	TC_EINVAL = -5,    /* the caller passed a wrong argument */
+	TC_ENOTFOUND = -6  /* nothing readable at the given path */
+};
+
+typedef struct tc_error {
+	int code;            /* one of the TC_E* values */
+	char path[4096];     /* file the error is about, "" if none */
+	int64_t offset;      /* byte offset in that file, -1 if none */
+	char message[1024];  /* what was expected, in plain words */
+} tc_error;
+
+/* The last error recorded on this thread (never NULL). */
+const tc_error *tc_error_last(void);
+
+/* Renders the last error as one line: "PATH: at byte OFFSET: MESSAGE". */
+void tc_error_format(const tc_error *err, char *buf, size_t size);
+
+/* ------------------------------------------------------------------------
+ * Clocks
+ */
+
+typedef struct tc_clock {
+	char *name;
+	char *description;   /* NULL if none */
+	bool has_uuid;
+	uint8_t uuid[16];
+	uint64_t freq;       /* Hz, > 0 */
+	uint64_t precision;  /* cycles */
+	int64_t offset_s;    /* seconds from the origin to the clock's zero */
+	uint64_t offset;     /* cycles added to offset_s, always < freq */
+	bool absolute;       /* origin is the Unix epoch for every reader */
+	bool origin_is_unix_epoch;
+} tc_clock;
+
+/*
+ * Nanoseconds from the clock's origin for a clock value in cycles.  Uses the
+ * conversion babeltrace2 uses (double precision below or above 1 GHz), so
+ * times match it to the nanosecond.  Returns false if the result does not
+ * fit in 64 signed bits.
+ */
+bool tc_clock_cycles_to_ns(const tc_clock *clk, uint64_t cycles, int64_t *ns);
+
+/* ------------------------------------------------------------------------
+ * Field classes (types)
+ */
+
+typedef enum tc_field_kind {
+	TC_FIELD_INT,
+	TC_FIELD_ENUM,       /* an integer with labelled ranges */
+	TC_FIELD_FLOAT,
+	TC_FIELD_STRING,     /* NUL-terminated, or a text array/sequence */
+	TC_FIELD_STRUCT,
+	TC_FIELD_ARRAY,      /* static length */
+	TC_FIELD_SEQUENCE,   /* length taken from an earlier field */
+	TC_FIELD_VARIANT     /* one option selected by an earlier enum field */
+} tc_field_kind;
+
+typedef enum tc_byte_order { TC_LITTLE_ENDIAN, TC_BIG_ENDIAN } tc_byte_order;
+
+typedef struct tc_field_class tc_field_class;
+
+typedef struct tc_enum_range {
+	uint64_t lo, hi;     /* inclusive; compare as signed when the container is signed */
+} tc_enum_range;
+
+typedef struct tc_enum_label {
+	char *label;         /* shown verbatim */
+	tc_enum_range *ranges;
+	size_t range_count;
+} tc_enum_label;
+
+typedef struct tc_member {
+	char *name;          /* as declared, e.g. "_vtid" */
+	const char *display_name; /* one leading '_' removed: "vtid" */
+	tc_field_class *cls;
+} tc_member;
+
+/* Flags in tc_field_class.flags. */
+enum {
+	/* Never shown: special meaning (packet_size, timestamp_begin, ...),
+	 * clock-mapped, or a compound all of whose members are hidden. */
+	TC_FIELD_HIDDEN = 1u << 0,
+	/* An array or sequence of 8-bit text characters, decoded as a string. */
+	TC_FIELD_TEXT = 1u << 1
+};
+
+struct tc_field_class {
+	tc_field_kind kind;
+	uint32_t flags;
+	unsigned align;          /* bits, power of two */
+
+	/* TC_FIELD_INT, TC_FIELD_ENUM (its container), TC_FIELD_FLOAT */
+	unsigned size;           /* bits: 1..64; floats 32 or 64 */
+	bool is_signed;
+	tc_byte_order byte_order;
+	unsigned base;           /* display base: 2, 8, 10 or 16 */
+	bool has_encoding;       /* UTF-8/ASCII character */
+	const tc_clock *clock;   /* the clock this integer updates, or NULL */
+
+	/* TC_FIELD_ENUM */
+	tc_enum_label *labels;
+	size_t label_count;
+
+	/* TC_FIELD_STRUCT and TC_FIELD_VARIANT (options) */
+	tc_member *members;
+	size_t member_count;
+
+	/* TC_FIELD_ARRAY and TC_FIELD_SEQUENCE */
+	tc_field_class *element;
+	uint64_t length;         /* TC_FIELD_ARRAY */
+	char *length_ref;        /* TC_FIELD_SEQUENCE: the length field's path as written */
+
+	/* TC_FIELD_VARIANT */
+	char *tag_ref;           /* the tag field's path as written */
+
+	void *priv;              /* reader-private decoding plan */
+};
+
+/* ------------------------------------------------------------------------
+ * Decoded fields
+ */
+
+typedef struct tc_field tc_field;
+
+struct tc_field {
+	const tc_field_class *cls;
+	union {
+		uint64_t u;          /* TC_FIELD_INT / ENUM, unsigned */
+		int64_t s;           /* TC_FIELD_INT / ENUM, signed */
+		double f;            /* TC_FIELD_FLOAT */
+		struct {
+			const char *ptr; /* not NUL-terminated */
+			size_t len;
+		} str;               /* TC_FIELD_STRING, text arrays and sequences */
+		struct {
+			tc_field *items;
+			size_t count;
+		} compound;          /* STRUCT (members), ARRAY, SEQUENCE (elements),
+		                        VARIANT (count 1: the selected option) */
+	} v;
+	/* TC_FIELD_VARIANT: index of the selected option in cls->members. */
+	uint32_t option;
+};
+
+/* ------------------------------------------------------------------------
+ * Traces, stream classes, event classes, streams
+ */
+
+typedef struct tc_env_entry {
+	char *key;
+	bool is_int;
+	int64_t int_value;
+	char *str_value;     /* NULL when is_int */
+} tc_env_entry;
+
+typedef struct tc_trace tc_trace;
+typedef struct tc_stream_class tc_stream_class;
+
+typedef struct tc_event_class {
+	uint64_t id;
+	char *name;
+	int loglevel;        /* 0..14, or -1 when absent */
+	char *emf_uri;       /* NULL when absent */
+	tc_field_class *context;  /* NULL when absent */
+	tc_field_class *payload;  /* NULL when absent */
+	tc_stream_class *stream_class;
+} tc_event_class;
+
+struct tc_stream_class {
+	uint64_t id;
+	const tc_clock *clock;       /* NULL: its events have no time */
+	tc_field_class *packet_context;
+	tc_field_class *event_header;
+	tc_field_class *event_context;
+	tc_event_class **event_classes;
+	size_t event_class_count;
+	tc_trace *trace;
+	bool has_discarded_events;   /* packets count lost events */
+	bool has_packet_seq_num;     /* packets are numbered */
+	bool has_packet_times;       /* packets have begin and end times */
+};
+
+typedef struct tc_stream {
+	uint64_t id;                 /* unique within its stream class */
+	tc_stream_class *stream_class;
+	tc_trace *trace;
+	char *name;                  /* path of the stream's first file */
+	int cpu;                     /* -1 when unknown */
+} tc_stream;
+
+struct tc_trace {
+	const char *format;          /* "ctf" */
+	char *path;                  /* the directory or file read */
+	char *name;                  /* babeltrace2's trace name: hostname/relative-dir */
+	bool has_uuid;
+	uint8_t uuid[16];
+	tc_env_entry *env;
+	size_t env_count;
+	tc_clock **clocks;
+	size_t clock_count;
+	tc_stream_class **stream_classes;
+	size_t stream_class_count;
+	tc_stream **streams;
+	size_t stream_count;
+};
+
+/* Writes UUID as 36 lowercase characters and a NUL. */
+void tc_uuid_format(const uint8_t uuid[16], char out[37]);
+
+/* The environment entry named KEY, or NULL. */
+const tc_env_entry *tc_trace_env(const tc_trace *trace, const char *key);
+
+/* ------------------------------------------------------------------------
+ * Messages
+ */
+
+typedef enum tc_message_kind {
+	TC_MSG_EVENT,
+	TC_MSG_DISCARDED_EVENTS,
+	TC_MSG_DISCARDED_PACKETS
+} tc_message_kind;
+
+typedef struct tc_message {
+	tc_message_kind kind;
+	const tc_stream *stream;
+	bool has_time;
+	uint64_t cycles;             /* clock value; for discards, range begin */
+	int64_t ns;                  /* ns from the clock origin */
+
+	/* TC_MSG_EVENT */
+	const tc_event_class *event_class;
+	const tc_field *packet_context;        /* NULL when absent */
+	const tc_field *stream_event_context;  /* NULL when absent */
+	const tc_field *event_context;         /* NULL when absent */
+	const tc_field *payload;               /* NULL when absent */
+
+	/* TC_MSG_DISCARDED_*: count 0 means "unknown" */
+	uint64_t count;
+	bool has_range;
+	uint64_t end_cycles;
+	int64_t end_ns;
+} tc_message;
+
+/* ------------------------------------------------------------------------
+ * Opening inputs
+ */
+
+typedef struct tc_open_options {
+	int64_t clock_offset_s;      /* added to every clock's offset */
+	int64_t clock_offset_ns;
+} tc_open_options;
+
+typedef struct tc_input tc_input;
+
+/*
+ * Opens PATH: a CTF trace directory, or a directory holding several (every
+ * folder with a "metadata" file is a trace, as babeltrace2 discovers them).
+ * Metadata is parsed; stream files are opened lazily.  OPTS may be NULL.
+ */
+int tc_input_open(tc_input **out, const char *path, const tc_open_options *opts);
+void tc_input_free(tc_input *in);
+
+/*
+ * Every message of IN, stream after stream in file order, without merging
+ * by time: the fastest way to visit all events when order does not matter
+ * (statistics).  Same return values as tc_muxer_next().  Not to be mixed
+ * with tc_muxer_add_input() on the same input.
+ */
+int tc_input_next(tc_input *in, const tc_message **msg);
+
+size_t tc_input_trace_count(const tc_input *in);
+tc_trace *tc_input_trace(const tc_input *in, size_t i);
+
+/* ------------------------------------------------------------------------
+ * Merging by time
+ */
+
+typedef struct tc_muxer tc_muxer;
+
+int tc_muxer_new(tc_muxer **out);
+void tc_muxer_free(tc_muxer *mux);
+
+/* Adds every stream of every trace of IN; IN must outlive the muxer. */
+int tc_muxer_add_input(tc_muxer *mux, tc_input *in);
+
+/*
+ * The next message in time order, with babeltrace2's rules for ties (trace
+ * UUID, trace name, stream class id, stream id, message kind, event class).
+ * Returns 1 and sets *msg, 0 at the end, or a negative error.
+ */
+int tc_muxer_next(tc_muxer *mux, const tc_message **msg);
+
+/* ------------------------------------------------------------------------
+ * Text output (babeltrace2's "pretty" format)
+ */
+
+typedef enum tc_clock_format {
+	TC_CLOCK_LOCAL,      /* HH:MM:SS.NNNNNNNNN in local time */
+	TC_CLOCK_GMT,        /* the same in UTC */
+	TC_CLOCK_SECONDS,    /* SECONDS.NNNNNNNNN */
+	TC_CLOCK_CYCLES      /* raw cycles */
+} tc_clock_format;
+
+typedef struct tc_text_options {
+	tc_clock_format clock;
+	bool clock_date;     /* YYYY-MM-DD before the time */
+	bool no_delta;
+	/* -n/--names */
+	bool names_payload, names_context, names_scope, names_header;
+	/* -f/--fields */
+	bool field_trace, field_hostname, field_domain, field_procname,
+	     field_vpid, field_loglevel, field_emf, field_callsite;
+	/* babeltrace2's terminal colours (its --color decides; off by default) */
+	bool color;
+} tc_text_options;
+
+/* babeltrace2's defaults: local time, delta, payload and context names,
+ * hostname, procname and vpid. */
+void tc_text_options_default(tc_text_options *opts);
+
+typedef struct tc_text_printer tc_text_printer;
+
+/*
+ * A printer writes event lines to OUT and discarded-item warnings to ERR,
+ * buffering its output; tc_text_printer_free() flushes.
+ */
+int tc_text_printer_new(tc_text_printer **out, const tc_text_options *opts, FILE *out_stream, FILE *err_stream);
+int tc_text_printer_print(tc_text_printer *p, const tc_message *msg);
+int tc_text_printer_flush(tc_text_printer *p);
+void tc_text_printer_free(tc_text_printer *p);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* TRACECAT_H */

@@ -1,0 +1,79 @@
+/*
+ * main.c - tracecat's entry point: picks the command.  `tracecat PATH...`
+ * is short for `tracecat print PATH...`, as `babeltrace2 PATH` is for its
+ * convert command.
+ */
+#include "cli/cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void usage(FILE *f)
+{
+	fputs("usage: tracecat [print] [OPTIONS] PATH...   print events as babeltrace2 does\n"
+	      "       tracecat info PATH...              summary: environment, clocks, streams, event counts\n"
+	      "       tracecat --version\n"
+	      "\n"
+	      "print options (babeltrace2's): --clock-gmt --clock-seconds --clock-date --clock-cycles\n"
+	      "  --no-delta -n/--names=LIST -f/--fields=LIST --clock-offset=SEC --clock-offset-ns=NS\n"
+	      "  --color=never|auto|always\n", f);
+}
+
+void cli_report_error(void)
+{
+	char line[6144];
+	tc_error_format(tc_error_last(), line, sizeof line);
+	fflush(stdout);
+	fprintf(stderr, "tracecat: %s\n", line);
+}
+
+int cli_open_inputs(char **paths, int count, const tc_open_options *opts, tc_input ***inputs)
+{
+	*inputs = calloc((size_t)count + 1, sizeof **inputs);
+	if (!*inputs) {
+		fprintf(stderr, "tracecat: out of memory\n");
+		return 1;
+	}
+	for (int i = 0; i < count; i++) {
+		if (tc_input_open(&(*inputs)[i], paths[i], opts) < 0) {
+			cli_report_error();
+			cli_free_inputs(*inputs, i);
+			*inputs = NULL;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+void cli_free_inputs(tc_input **inputs, int count)
+{
+	if (!inputs)
+		return;
+	for (int i = 0; i < count; i++)
+		tc_input_free(inputs[i]);
+	free(inputs);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return 2;
+	}
+	const char *cmd = argv[1];
+	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
+		usage(stdout);
+		return 0;
+	}
+	if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
+		printf("tracecat %s\n", TRACECAT_VERSION);
+		return 0;
+	}
+	if (strcmp(cmd, "print") == 0)
+		return cli_print(argc - 1, argv + 1);
+	if (strcmp(cmd, "info") == 0)
+		return cli_info(argc - 1, argv + 1);
+	/* Anything else: the print shorthand. */
+	return cli_print(argc, argv);
+}

@@ -1,0 +1,231 @@
+/*
+ * print.c - `tracecat print`: babeltrace2's default text output.  Options
+ * are babeltrace2's, with the same meaning and spelling (both `--opt=V`
+ * and `--opt V`), so a command line can be switched from one tool to the
+ * other unchanged.
+ */
+#include "cli/cli.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Matches "--name=V", "--name V" (or "-s V" for SHORT_NAME); sets *VAL and
+ * advances *I past a separate value. */
+static bool opt_value(int argc, char **argv, int *i, const char *name, const char *short_name, const char **val)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+	if (strncmp(a, name, n) == 0 && a[n] == '=') {
+		*val = a + n + 1;
+		return true;
+	}
+	if (strcmp(a, name) == 0 || (short_name && strcmp(a, short_name) == 0)) {
+		if (*i + 1 >= argc) {
+			fprintf(stderr, "tracecat: option %s needs a value\n", a);
+			exit(2);
+		}
+		*val = argv[++*i];
+		return true;
+	}
+	return false;
+}
+
+static int parse_names(const char *list, tc_text_options *o)
+{
+	bool first = true;
+	char *copy = strdup(list), *save = NULL;
+	if (!copy)
+		return -1;
+	for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		bool all = strcmp(item, "all") == 0, none = strcmp(item, "none") == 0;
+		if (first && !all && !none)
+			o->names_payload = o->names_context = o->names_scope = o->names_header = false;
+		first = false;
+		if (all || none) {
+			o->names_payload = o->names_context = o->names_scope = o->names_header = all;
+		} else if (!strcmp(item, "payload") || !strcmp(item, "args") || !strcmp(item, "arg")) {
+			o->names_payload = true;
+		} else if (!strcmp(item, "context") || !strcmp(item, "ctx")) {
+			o->names_context = true;
+		} else if (!strcmp(item, "scope")) {
+			o->names_scope = true;
+		} else if (!strcmp(item, "header")) {
+			o->names_header = true;
+		} else {
+			fprintf(stderr, "tracecat: unknown --names item \"%s\"\n", item);
+			free(copy);
+			return -1;
+		}
+	}
+	free(copy);
+	return 0;
+}
+
+static int parse_fields(const char *list, tc_text_options *o)
+{
+	char *copy = strdup(list), *save = NULL;
+	if (!copy)
+		return -1;
+	o->field_trace = o->field_hostname = o->field_domain = o->field_procname = o->field_vpid =
+		o->field_loglevel = o->field_emf = o->field_callsite = false;
+	for (char *item = strtok_r(copy, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+		if (!strcmp(item, "all"))
+			o->field_trace = o->field_hostname = o->field_domain = o->field_procname =
+				o->field_vpid = o->field_loglevel = o->field_emf = o->field_callsite = true;
+		else if (!strcmp(item, "trace"))
+			o->field_trace = true;
+		else if (!strcmp(item, "trace:hostname"))
+			o->field_hostname = true;
+		else if (!strcmp(item, "trace:domain"))
+			o->field_domain = true;
+		else if (!strcmp(item, "trace:procname"))
+			o->field_procname = true;
+		else if (!strcmp(item, "trace:vpid"))
+			o->field_vpid = true;
+		else if (!strcmp(item, "loglevel"))
+			o->field_loglevel = true;
+		else if (!strcmp(item, "emf"))
+			o->field_emf = true;
+		else if (!strcmp(item, "callsite"))
+			o->field_callsite = true;
+		else {
+			fprintf(stderr, "tracecat: unknown --fields item \"%s\"\n", item);
+			free(copy);
+			return -1;
+		}
+	}
+	free(copy);
+	return 0;
+}
+
+static bool parse_i64(const char *s, int64_t *out)
+{
+	char *end;
+	long long v = strtoll(s, &end, 10);
+	if (!*s || *end)
+		return false;
+	*out = v;
+	return true;
+}
+
+/* babeltrace2's --color=auto: a capable terminal on both stdout and stderr,
+ * overridable with BABELTRACE_TERM_COLOR. */
+static bool color_auto(void)
+{
+	const char *force = getenv("BABELTRACE_TERM_COLOR");
+	if (force && !strcmp(force, "always"))
+		return true;
+	if (force && !strcmp(force, "never"))
+		return false;
+	const char *term = getenv("TERM");
+	static const char *const capable[] = { "xterm", "rxvt", "konsole", "gnome", "screen", "tmux", "putty" };
+	bool ok = false;
+	for (size_t i = 0; term && i < sizeof capable / sizeof capable[0]; i++)
+		if (!strncmp(term, capable[i], strlen(capable[i])))
+			ok = true;
+	return ok && isatty(1) && isatty(2);
+}
+
+int cli_print(int argc, char **argv)
+{
+	tc_text_options o;
+	tc_text_options_default(&o);
+	tc_open_options oo = { 0 };
+	char **paths = calloc((size_t)argc, sizeof *paths);
+	int npaths = 0;
+	const char *color = "auto";
+	if (!paths)
+		return 1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		if (!strcmp(a, "--clock-gmt"))
+			o.clock = TC_CLOCK_GMT;
+		else if (!strcmp(a, "--clock-seconds"))
+			o.clock = TC_CLOCK_SECONDS;
+		else if (!strcmp(a, "--clock-cycles"))
+			o.clock = TC_CLOCK_CYCLES;
+		else if (!strcmp(a, "--clock-date"))
+			o.clock_date = true;
+		else if (!strcmp(a, "--no-delta"))
+			o.no_delta = true;
+		else if (opt_value(argc, argv, &i, "--names", "-n", &v)) {
+			if (parse_names(v, &o) < 0)
+				return free(paths), 2;
+		} else if (opt_value(argc, argv, &i, "--fields", "-f", &v)) {
+			if (parse_fields(v, &o) < 0)
+				return free(paths), 2;
+		} else if (opt_value(argc, argv, &i, "--clock-offset", NULL, &v)) {
+			if (!parse_i64(v, &oo.clock_offset_s)) {
+				fprintf(stderr, "tracecat: --clock-offset expects whole seconds, got \"%s\"\n", v);
+				return free(paths), 2;
+			}
+		} else if (opt_value(argc, argv, &i, "--clock-offset-ns", NULL, &v)) {
+			if (!parse_i64(v, &oo.clock_offset_ns)) {
+				fprintf(stderr, "tracecat: --clock-offset-ns expects nanoseconds, got \"%s\"\n", v);
+				return free(paths), 2;
+			}
+		} else if (opt_value(argc, argv, &i, "--color", "-c", &v)) {
+			color = v;
+		} else if (!strcmp(a, "--")) {
+			while (++i < argc)
+				paths[npaths++] = argv[i];
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "tracecat: unknown option %s (see tracecat --help)\n", a);
+			return free(paths), 2;
+		} else {
+			paths[npaths++] = argv[i];
+		}
+	}
+	if (npaths == 0) {
+		fprintf(stderr, "tracecat: no trace path given (see tracecat --help)\n");
+		return free(paths), 2;
+	}
+	if (!strcmp(color, "always"))
+		o.color = true;
+	else if (!strcmp(color, "auto"))
+		o.color = color_auto();
+	else if (strcmp(color, "never") != 0) {
+		fprintf(stderr, "tracecat: --color expects never, auto or always\n");
+		return free(paths), 2;
+	}
+
+	tc_input **inputs;
+	if (cli_open_inputs(paths, npaths, &oo, &inputs))
+		return free(paths), 1;
+	int status = 0;
+	tc_muxer *mux = NULL;
+	tc_text_printer *printer = NULL;
+	if (tc_muxer_new(&mux) < 0 || tc_text_printer_new(&printer, &o, stdout, stderr) < 0)
+		status = 1;
+	for (int i = 0; i < npaths && !status; i++)
+		if (tc_muxer_add_input(mux, inputs[i]) < 0)
+			status = 1;
+	if (status)
+		cli_report_error();
+	const tc_message *msg;
+	int rc = 0;
+	while (!status && (rc = tc_muxer_next(mux, &msg)) > 0) {
+		if (tc_text_printer_print(printer, msg) < 0) {
+			rc = -1;
+			break;
+		}
+	}
+	/* What was read before an error is printed before the error line. */
+	if (printer && tc_text_printer_flush(printer) < 0 && rc >= 0)
+		rc = -1;
+	if (rc < 0) {
+		cli_report_error();
+		status = 1;
+	}
+	tc_text_printer_free(printer);
+	tc_muxer_free(mux);
+	cli_free_inputs(inputs, npaths);
+	free(paths);
+	if (fflush(stdout) != 0 && !status) {
+		fprintf(stderr, "tracecat: cannot write the output\n");
+		status = 1;
+	}
+	return status;
+}

@@ -1,0 +1,131 @@
+/*
+ * core.h - private helpers shared by every reader: error recording, a
+ * bump-allocated memory pool that owns a trace's model, a growable byte
+ * buffer, checked arithmetic, and the stream-iterator interface through
+ * which format readers hand messages to the muxer.
+ *
+ * Nothing here is public; include/tracecat.h is the API.
+ */
+#ifndef TC_CORE_H
+#define TC_CORE_H
+
+#include "tracecat.h"
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#if defined(__GNUC__)
+#define TC_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#define TC_LIKELY(x) __builtin_expect(!!(x), 1)
+#define TC_UNLIKELY(x) __builtin_expect(!!(x), 0)
+#else
+#define TC_PRINTF(a, b)
+#define TC_LIKELY(x) (x)
+#define TC_UNLIKELY(x) (x)
+#endif
+
+/* Records an error for tc_error_last() and returns CODE, so a reader can
+ * write `return tc_fail(TC_EFORMAT, path, off, "...")`.  OFFSET < 0: none. */
+int tc_fail(int code, const char *path, int64_t offset, const char *fmt, ...) TC_PRINTF(4, 5);
+int tc_vfail(int code, const char *path, int64_t offset, const char *fmt, va_list ap);
+int tc_fail_nomem(void);
+
+/* ---- memory pool: many small allocations freed together ---- */
+
+typedef struct tc_pool_chunk tc_pool_chunk;
+typedef struct tc_pool {
+	tc_pool_chunk *head;
+	size_t used, cap;
+} tc_pool;
+
+void tc_pool_init(tc_pool *pool);
+void tc_pool_free(tc_pool *pool);
+/* Zeroed memory owned by the pool; NULL (with error set) on failure. */
+void *tc_pool_alloc(tc_pool *pool, size_t size);
+char *tc_pool_strdup(tc_pool *pool, const char *s);
+/* Moves every allocation of SRC into DST (SRC is left empty). */
+void tc_pool_adopt(tc_pool *dst, tc_pool *src);
+char *tc_pool_strndup(tc_pool *pool, const char *s, size_t n);
+
+/* ---- growable arrays of pointers, sized by doubling ---- */
+
+/* Appends ITEM to *ARRAY (of *COUNT items); returns 0 or TC_ENOMEM. */
+int tc_ptr_push(void ***array, size_t *count, void *item);
+
+/* ---- byte buffer ---- */
+
+typedef struct tc_buf {
+	char *data;
+	size_t len, cap;
+} tc_buf;
+
+int tc_buf_reserve(tc_buf *b, size_t extra);
+int tc_buf_append(tc_buf *b, const void *data, size_t n);
+int tc_buf_printf(tc_buf *b, const char *fmt, ...) TC_PRINTF(2, 3);
+void tc_buf_free(tc_buf *b);
+
+/* ---- checked arithmetic: false on overflow ---- */
+
+static inline bool tc_add_u64(uint64_t a, uint64_t b, uint64_t *r)
+{
+	return !__builtin_add_overflow(a, b, r);
+}
+
+static inline bool tc_mul_u64(uint64_t a, uint64_t b, uint64_t *r)
+{
+	return !__builtin_mul_overflow(a, b, r);
+}
+
+static inline bool tc_add_i64(int64_t a, int64_t b, int64_t *r)
+{
+	return !__builtin_add_overflow(a, b, r);
+}
+
+/* ---- UUIDs ---- */
+
+bool tc_uuid_parse(const char *text, uint8_t out[16]);
+
+/* ---- file helpers ---- */
+
+/* Reads a whole file into a NUL-terminated malloc'd buffer, refusing files
+ * above MAX bytes. */
+int tc_read_file(const char *path, size_t max, char **data, size_t *len);
+
+/* ---- stream iterators: how a format reader feeds the muxer ---- */
+
+typedef struct tc_stream_iter tc_stream_iter;
+
+typedef struct tc_stream_iter_ops {
+	/* Fills *msg with the next message: 1, 0 at the end, < 0 on error.
+	 * The message stays valid until the next call on the same iterator. */
+	int (*next)(tc_stream_iter *it, tc_message *msg);
+	void (*free)(tc_stream_iter *it);
+} tc_stream_iter_ops;
+
+struct tc_stream_iter {
+	const tc_stream_iter_ops *ops;
+	tc_stream *stream;
+};
+
+/* What a format reader registers in a tc_input. */
+struct tc_input {
+	tc_trace **traces;
+	size_t trace_count;
+	tc_stream_iter **iters;
+	size_t iter_count;
+	/* Per-format state freed with the input (after the iterators). */
+	void **owned;
+	void (**owned_free)(void *);
+	size_t owned_count;
+	bool taken;  /* the iterators belong to a muxer now */
+	size_t next_iter;      /* tc_input_next(): the stream being read */
+	tc_message scratch;    /* tc_input_next(): the message handed out */
+};
+
+int tc_input_add_trace(tc_input *in, tc_trace *trace);
+int tc_input_add_iter(tc_input *in, tc_stream_iter *it);
+int tc_input_own(tc_input *in, void *obj, void (*free_fn)(void *));
+
+#endif /* TC_CORE_H */

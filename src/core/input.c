@@ -1,0 +1,147 @@
+/*
+ * input.c - tc_input: what one path opened into.  Each format reader
+ * registers its traces, one iterator per stream, and any state it must free;
+ * tc_input_open() asks the readers in turn which one recognises the path.
+ * Also the small model accessors that do not belong to any one format.
+ */
+#include "core/core.h"
+#include "core/formats.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const tc_format *const formats[] = {
+	&tc_format_ctf,
+};
+
+int tc_input_add_trace(tc_input *in, tc_trace *trace)
+{
+	return tc_ptr_push((void ***)&in->traces, &in->trace_count, trace);
+}
+
+int tc_input_add_iter(tc_input *in, tc_stream_iter *it)
+{
+	return tc_ptr_push((void ***)&in->iters, &in->iter_count, it);
+}
+
+int tc_input_own(tc_input *in, void *obj, void (*free_fn)(void *))
+{
+	size_t n = in->owned_count;
+	if (tc_ptr_push(&in->owned, &in->owned_count, obj) < 0)
+		return TC_ENOMEM;
+	void (**fns)(void *) = realloc(in->owned_free, (n + 1) * sizeof *fns);
+	if (!fns) {
+		in->owned_count = n;
+		return tc_fail_nomem();
+	}
+	fns[n] = free_fn;
+	in->owned_free = fns;
+	return 0;
+}
+
+int tc_input_open(tc_input **out, const char *path, const tc_open_options *opts)
+{
+	static const tc_open_options no_opts;
+	tc_input *in = calloc(1, sizeof *in);
+	if (!in)
+		return tc_fail_nomem();
+	int rc = TC_ENOTFOUND;
+	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+		rc = formats[i]->open(in, path, opts ? opts : &no_opts);
+		if (rc != TC_ENOTFOUND)
+			break;
+	}
+	if (rc == TC_ENOTFOUND)
+		tc_fail(TC_ENOTFOUND, path, -1, "no trace found (expected a CTF trace directory)");
+	if (rc < 0) {
+		tc_input_free(in);
+		return rc;
+	}
+	*out = in;
+	return 0;
+}
+
+void tc_input_free(tc_input *in)
+{
+	if (!in)
+		return;
+	if (!in->taken)
+		for (size_t i = 0; i < in->iter_count; i++)
+			in->iters[i]->ops->free(in->iters[i]);
+	free(in->iters);
+	for (size_t i = in->owned_count; i-- > 0;)
+		in->owned_free[i](in->owned[i]);
+	free(in->owned);
+	free(in->owned_free);
+	free(in->traces);
+	free(in);
+}
+
+int tc_input_next(tc_input *in, const tc_message **msg)
+{
+	if (in->taken)
+		return tc_fail(TC_EINVAL, NULL, -1, "input belongs to a muxer");
+	while (in->next_iter < in->iter_count) {
+		tc_stream_iter *it = in->iters[in->next_iter];
+		int rc = it->ops->next(it, &in->scratch);
+		if (rc > 0) {
+			*msg = &in->scratch;
+			return 1;
+		}
+		if (rc < 0)
+			return rc;
+		in->next_iter++;
+	}
+	return 0;
+}
+
+size_t tc_input_trace_count(const tc_input *in)
+{
+	return in->trace_count;
+}
+
+tc_trace *tc_input_trace(const tc_input *in, size_t i)
+{
+	return i < in->trace_count ? in->traces[i] : NULL;
+}
+
+const tc_env_entry *tc_trace_env(const tc_trace *trace, const char *key)
+{
+	/* The last definition of a key wins, as in babeltrace2. */
+	for (size_t i = trace->env_count; i-- > 0;)
+		if (strcmp(trace->env[i].key, key) == 0)
+			return &trace->env[i];
+	return NULL;
+}
+
+/*
+ * babeltrace2 converts cycles with a double-precision division unless the
+ * clock runs at exactly 1 GHz; matching it to the nanosecond needs the same
+ * formula, truncated toward zero.
+ */
+static bool cycles_to_ns_part(uint64_t freq, uint64_t cycles, uint64_t *ns)
+{
+	if (freq == 1000000000u) {
+		*ns = cycles;
+		return true;
+	}
+	double d = (1e9 * (double)cycles) / (double)freq;
+	if (!(d < 18446744073709551616.0))
+		return false;
+	*ns = (uint64_t)d;
+	return true;
+}
+
+bool tc_clock_cycles_to_ns(const tc_clock *clk, uint64_t cycles, int64_t *ns)
+{
+	uint64_t off_ns, val_ns;
+	if (!cycles_to_ns_part(clk->freq, clk->offset, &off_ns) ||
+	    !cycles_to_ns_part(clk->freq, cycles, &val_ns))
+		return false;
+	__int128 total = (__int128)clk->offset_s * 1000000000 + off_ns + val_ns;
+	if (total > INT64_MAX || total < INT64_MIN)
+		return false;
+	*ns = (int64_t)total;
+	return true;
+}

@@ -1,0 +1,239 @@
+/*
+ * muxer.c - merges the streams of any number of inputs into one sequence
+ * ordered by time, breaking ties exactly as babeltrace2's muxer does, so
+ * that text output matches it line for line.
+ *
+ * A binary heap holds one entry per stream: its next message.  The message
+ * handed to the caller stays in its entry; that stream is advanced only on
+ * the following call, so the message (and the packet bytes it points into)
+ * stays valid in between.
+ *
+ * Where babeltrace2 stops with "time went backwards" (one stream not
+ * monotonic) we keep going, as babeltrace 1.5 does: the heap still yields
+ * the smallest head, so such a stream's messages come out in file order.
+ */
+#include "core/core.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct mux_entry {
+	tc_stream_iter *it;
+	tc_message msg;
+	int64_t key;      /* time used for ordering */
+	size_t seq;       /* registration order: the final tie-break */
+} mux_entry;
+
+struct tc_muxer {
+	mux_entry **heap;
+	size_t heap_len;
+	mux_entry **all;
+	size_t all_count;
+	mux_entry *pending;   /* returned last call; advance before the next */
+	int64_t last_time;
+	bool started;
+};
+
+int tc_muxer_new(tc_muxer **out)
+{
+	tc_muxer *m = calloc(1, sizeof *m);
+	if (!m)
+		return tc_fail_nomem();
+	m->last_time = INT64_MIN;
+	*out = m;
+	return 0;
+}
+
+void tc_muxer_free(tc_muxer *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->all_count; i++) {
+		m->all[i]->it->ops->free(m->all[i]->it);
+		free(m->all[i]);
+	}
+	free(m->all);
+	free(m->heap);
+	free(m);
+}
+
+int tc_muxer_add_input(tc_muxer *m, tc_input *in)
+{
+	if (in->taken)
+		return tc_fail(TC_EINVAL, NULL, -1, "input already added to a muxer");
+	for (size_t i = 0; i < in->iter_count; i++) {
+		mux_entry *e = calloc(1, sizeof *e);
+		if (!e)
+			return tc_fail_nomem();
+		e->it = in->iters[i];
+		e->seq = m->all_count;
+		if (tc_ptr_push((void ***)&m->all, &m->all_count, e) < 0) {
+			free(e);
+			return TC_ENOMEM;
+		}
+	}
+	in->taken = true;
+	free(m->heap);
+	m->heap = calloc(m->all_count ? m->all_count : 1, sizeof *m->heap);
+	return m->heap ? 0 : tc_fail_nomem();
+}
+
+static int kind_rank(tc_message_kind k)
+{
+	/* babeltrace2's message-type order for equal times. */
+	switch (k) {
+	case TC_MSG_EVENT: return 2;
+	case TC_MSG_DISCARDED_EVENTS: return 3;
+	case TC_MSG_DISCARDED_PACKETS: return 6;
+	}
+	return 9;
+}
+
+static int cmp_str_present_first(const char *a, const char *b)
+{
+	if (a && b)
+		return strcmp(a, b);
+	if (a)
+		return -1;
+	return b ? 1 : 0;
+}
+
+static int cmp_str_absent_first(const char *a, const char *b)
+{
+	if (a && b)
+		return strcmp(a, b);
+	if (a)
+		return 1;
+	return b ? -1 : 0;
+}
+
+static int cmp_u64(uint64_t a, uint64_t b)
+{
+	return a < b ? -1 : a > b;
+}
+
+static int entry_cmp(const mux_entry *a, const mux_entry *b)
+{
+	if (a->key != b->key)
+		return a->key < b->key ? -1 : 1;
+	const tc_stream *sa = a->msg.stream, *sb = b->msg.stream;
+	const tc_trace *ta = sa->trace, *tb = sb->trace;
+	int c;
+	if (ta != tb) {
+		if (ta->has_uuid != tb->has_uuid)
+			return ta->has_uuid ? -1 : 1;
+		if (ta->has_uuid && (c = memcmp(ta->uuid, tb->uuid, 16)) != 0)
+			return c;
+		if ((c = cmp_str_present_first(ta->name, tb->name)) != 0)
+			return c;
+	}
+	if ((c = cmp_u64(sa->stream_class->id, sb->stream_class->id)) != 0)
+		return c;
+	if ((c = cmp_u64(sa->id, sb->id)) != 0)
+		return c;
+	if ((c = kind_rank(a->msg.kind) - kind_rank(b->msg.kind)) != 0)
+		return c;
+	if (a->msg.kind == TC_MSG_EVENT) {
+		const tc_event_class *ea = a->msg.event_class, *eb = b->msg.event_class;
+		if ((c = cmp_u64(ea->id, eb->id)) != 0)
+			return c;
+		if ((c = cmp_str_absent_first(ea->name, eb->name)) != 0)
+			return c;
+		if (ea->loglevel != eb->loglevel) {
+			if (ea->loglevel < 0 || eb->loglevel < 0)
+				return ea->loglevel < 0 ? 1 : -1;
+			return ea->loglevel - eb->loglevel;
+		}
+		if ((c = cmp_str_absent_first(ea->emf_uri, eb->emf_uri)) != 0)
+			return c;
+	}
+	if ((c = cmp_str_present_first(sa->name, sb->name)) != 0)
+		return c;
+	return a->seq < b->seq ? -1 : (a->seq > b->seq);
+}
+
+static void heap_sift_up(tc_muxer *m, size_t i)
+{
+	mux_entry *e = m->heap[i];
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		if (entry_cmp(m->heap[p], e) <= 0)
+			break;
+		m->heap[i] = m->heap[p];
+		i = p;
+	}
+	m->heap[i] = e;
+}
+
+static void heap_sift_down(tc_muxer *m, size_t i)
+{
+	mux_entry *e = m->heap[i];
+	size_t n = m->heap_len;
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && entry_cmp(m->heap[c + 1], m->heap[c]) < 0)
+			c++;
+		if (entry_cmp(e, m->heap[c]) <= 0)
+			break;
+		m->heap[i] = m->heap[c];
+		i = c;
+	}
+	m->heap[i] = e;
+}
+
+/* Fetches E's next message; returns 1 (E now has one), 0 (stream ended) or < 0. */
+static int entry_advance(tc_muxer *m, mux_entry *e)
+{
+	int rc = e->it->ops->next(e->it, &e->msg);
+	if (rc <= 0)
+		return rc;
+	/* A message without a time sorts as if it came right now. */
+	e->key = e->msg.has_time ? e->msg.ns : m->last_time;
+	return 1;
+}
+
+int tc_muxer_next(tc_muxer *m, const tc_message **out)
+{
+	int rc;
+	if (!m->started) {
+		m->started = true;
+		for (size_t i = 0; i < m->all_count; i++) {
+			rc = entry_advance(m, m->all[i]);
+			if (rc < 0)
+				return rc;
+			if (rc > 0) {
+				m->heap[m->heap_len++] = m->all[i];
+				heap_sift_up(m, m->heap_len - 1);
+			}
+		}
+	} else if (m->pending) {
+		mux_entry *e = m->pending;
+		m->pending = NULL;
+		rc = entry_advance(m, e);
+		if (rc < 0) {
+			/* Keep the stream out so a caller that goes on after an
+			 * error still terminates. */
+			m->heap[0] = m->heap[--m->heap_len];
+			if (m->heap_len)
+				heap_sift_down(m, 0);
+			return rc;
+		}
+		if (rc == 0) {
+			m->heap[0] = m->heap[--m->heap_len];
+			if (m->heap_len)
+				heap_sift_down(m, 0);
+		} else {
+			heap_sift_down(m, 0);
+		}
+	}
+	if (m->heap_len == 0)
+		return 0;
+	mux_entry *top = m->heap[0];
+	m->pending = top;
+	if (top->key > m->last_time)
+		m->last_time = top->key;
+	*out = &top->msg;
+	return 1;
+}

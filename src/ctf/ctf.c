@@ -1,0 +1,360 @@
+/*
+ * ctf.c - finds the CTF traces under a path and prepares their streams, as
+ * babeltrace2's source.ctf.fs does (ctf.md 2):
+ *
+ *   - every directory holding a `metadata` file is a trace; below it,
+ *     nothing else is searched;
+ *   - traces declaring the same UUID are one trace (LTTng rotation chunks):
+ *     the metadata with the most classes wins and all their files count;
+ *   - every other non-empty, non-hidden regular file of a trace directory
+ *     is a stream file; files of the same stream class and instance id that
+ *     have a beginning time are one stream, in time order;
+ *   - streams are ordered by the path of their first file, and those
+ *     without an instance id are numbered in that order.
+ */
+#include "core/formats.h"
+#include "ctf/ctf_stream.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAX_DIR_DEPTH 32
+
+typedef struct trace_dir {
+	char *dir;
+	char *rel;                 /* relative to the path given, "" for itself */
+	ctf_trace *trace;
+	size_t group;              /* index of the first directory with the same UUID */
+} trace_dir;
+
+typedef struct dir_list {
+	trace_dir *items;
+	size_t count, cap;
+} dir_list;
+
+static char *join(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *s = malloc(la + lb + 2);
+	if (!s)
+		return NULL;
+	memcpy(s, a, la);
+	size_t n = la;
+	if (la && lb && a[la - 1] != '/')
+		s[n++] = '/';
+	memcpy(s + n, b, lb + 1);
+	return s;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Sorted entry names of DIR (without . and ..). */
+static int list_dir(const char *dir, char ***names, size_t *count)
+{
+	*names = NULL;
+	*count = 0;
+	DIR *d = opendir(dir);
+	if (!d)
+		return errno == EACCES ? 0 : tc_fail(TC_EIO, dir, -1, "cannot read directory: %s", strerror(errno));
+	struct dirent *e;
+	int rc = 0;
+	while ((e = readdir(d))) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		char *n = strdup(e->d_name);
+		if (!n || tc_ptr_push((void ***)names, count, n) < 0) {
+			free(n);
+			rc = tc_fail_nomem();
+			break;
+		}
+	}
+	closedir(d);
+	if (*count)
+		qsort(*names, *count, sizeof **names, cmp_names);
+	return rc;
+}
+
+static void free_names(char **names, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+}
+
+static bool is_regular(const char *path, off_t *size)
+{
+	struct stat st;
+	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+		return false;
+	if (size)
+		*size = st.st_size;
+	return true;
+}
+
+static int find_traces(dir_list *out, const char *dir, const char *rel, int depth)
+{
+	char *meta = join(dir, "metadata");
+	if (!meta)
+		return tc_fail_nomem();
+	bool found = is_regular(meta, NULL);
+	free(meta);
+	if (found) {
+		if (out->count == out->cap) {
+			size_t cap = out->cap ? out->cap * 2 : 8;
+			trace_dir *items = realloc(out->items, cap * sizeof *items);
+			if (!items)
+				return tc_fail_nomem();
+			out->items = items;
+			out->cap = cap;
+		}
+		trace_dir *td = &out->items[out->count];
+		memset(td, 0, sizeof *td);
+		td->dir = strdup(dir);
+		td->rel = strdup(rel);
+		if (!td->dir || !td->rel) {
+			free(td->dir);
+			free(td->rel);
+			return tc_fail_nomem();
+		}
+		out->count++;
+		return 0;
+	}
+	if (depth >= MAX_DIR_DEPTH)
+		return 0;
+	char **names;
+	size_t n;
+	int rc = list_dir(dir, &names, &n);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char *sub = join(dir, names[i]);
+		char *subrel = join(rel, names[i]);
+		struct stat st;
+		if (!sub || !subrel)
+			rc = tc_fail_nomem();
+		else if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+			rc = find_traces(out, sub, subrel, depth + 1);
+		free(sub);
+		free(subrel);
+	}
+	free_names(names, n);
+	return rc;
+}
+
+typedef struct stream_build {
+	ctf_file *files;
+	size_t count;
+} stream_build;
+
+static int cmp_file_ts(const void *a, const void *b)
+{
+	const ctf_file *x = a, *y = b;
+	if (x->ts_begin != y->ts_begin)
+		return x->ts_begin < y->ts_begin ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+static int cmp_stream_path(const void *a, const void *b)
+{
+	const stream_build *x = a, *y = b;
+	return strcmp(x->files[0].path, y->files[0].path);
+}
+
+static int add_file(stream_build **streams, size_t *nstreams, ctf_file *f)
+{
+	/* Files of one stream instance with a beginning time go together. */
+	if (f->has_instance_id && f->has_ts_begin) {
+		for (size_t i = 0; i < *nstreams; i++) {
+			ctf_file *g = &(*streams)[i].files[0];
+			if (g->has_instance_id && g->has_ts_begin && g->class_id == f->class_id &&
+			    g->instance_id == f->instance_id) {
+				stream_build *sb = &(*streams)[i];
+				ctf_file *files = realloc(sb->files, (sb->count + 1) * sizeof *files);
+				if (!files)
+					return tc_fail_nomem();
+				files[sb->count++] = *f;
+				sb->files = files;
+				return 0;
+			}
+		}
+	}
+	stream_build *s = realloc(*streams, (*nstreams + 1) * sizeof *s);
+	if (!s)
+		return tc_fail_nomem();
+	*streams = s;
+	s[*nstreams].files = malloc(sizeof *f);
+	if (!s[*nstreams].files)
+		return tc_fail_nomem();
+	s[*nstreams].files[0] = *f;
+	s[*nstreams].count = 1;
+	(*nstreams)++;
+	return 0;
+}
+
+static int collect_stream_files(ctf_trace *t, const char *dir, stream_build **streams, size_t *nstreams)
+{
+	char **names;
+	size_t n;
+	int rc = list_dir(dir, &names, &n);
+	ctf_stream_iter scratch;
+	memset(&scratch, 0, sizeof scratch);
+	scratch.trace = t;
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		if (names[i][0] == '.' || strcmp(names[i], "metadata") == 0)
+			continue;
+		char *path = join(dir, names[i]);
+		off_t size = 0;
+		if (!path) {
+			rc = tc_fail_nomem();
+			break;
+		}
+		if (!is_regular(path, &size) || size == 0) {
+			free(path);
+			continue;
+		}
+		/* babeltrace2 names a stream by its first file's absolute path. */
+		char *abs = realpath(path, NULL);
+		char *owned = tc_pool_strdup(&t->pool, abs ? abs : path);
+		free(abs);
+		free(path);
+		if (!owned) {
+			rc = TC_ENOMEM;
+			break;
+		}
+		ctf_file f = { .path = owned, .cpu = -1 };
+		scratch.files = &f;
+		scratch.file_count = 1;
+		scratch.sc = NULL;
+		rc = ctf_peek_first_packet(&scratch, &f);
+		if (rc == 0)
+			rc = add_file(streams, nstreams, &f);
+	}
+	ctf_arena_free(&scratch.packet_arena);
+	ctf_arena_free(&scratch.event_arena);
+	free_names(names, n);
+	return rc;
+}
+
+static void free_trace_void(void *p)
+{
+	ctf_trace_free(p);
+}
+
+static int set_trace_name(ctf_trace *t, const char *rel)
+{
+	const tc_env_entry *host = tc_trace_env(&t->pub, "hostname");
+	const char *h = host && !host->is_int ? host->str_value : NULL;
+	tc_buf b = { 0 };
+	int rc = 0;
+	if (h)
+		rc = tc_buf_printf(&b, "%s", h);
+	if (rc == 0 && rel[0])
+		rc = tc_buf_printf(&b, "%s%s", h ? "/" : "", rel);
+	if (rc == 0 && b.data)
+		t->pub.name = tc_pool_strdup(&t->pool, b.data);
+	tc_buf_free(&b);
+	return rc < 0 || (b.len && !t->pub.name) ? TC_ENOMEM : 0;
+}
+
+/* Builds the streams of one UUID group whose winning trace is DIRS[WIN]. */
+static int build_group(tc_input *in, ctf_trace *t, dir_list *dirs, size_t first, size_t win)
+{
+	stream_build *streams = NULL;
+	size_t nstreams = 0;
+	int rc = set_trace_name(t, dirs->items[win].rel);
+	for (size_t i = first; i < dirs->count && rc == 0; i++)
+		if (dirs->items[i].group == first)
+			rc = collect_stream_files(t, dirs->items[i].dir, &streams, &nstreams);
+	if (rc == 0 && nstreams)
+		qsort(streams, nstreams, sizeof *streams, cmp_stream_path);
+	uint64_t next_id = 0;
+	for (size_t i = 0; i < nstreams && rc == 0; i++) {
+		stream_build *sb = &streams[i];
+		if (sb->count > 1)
+			qsort(sb->files, sb->count, sizeof *sb->files, cmp_file_ts);
+		ctf_stream *st = calloc(1, sizeof *st);
+		ctf_stream_iter *it = calloc(1, sizeof *it);
+		if (!st || !it || tc_ptr_push((void ***)&t->pub.streams, &t->pub.stream_count, st) < 0) {
+			free(st);
+			free(it);
+			rc = tc_fail_nomem();
+			break;
+		}
+		st->pub.id = sb->files[0].has_instance_id ? sb->files[0].instance_id : next_id++;
+		st->pub.stream_class = &ctf_stream_class_by_id(t, sb->files[0].class_id)->pub;
+		st->pub.trace = &t->pub;
+		st->pub.name = sb->files[0].path;
+		st->pub.cpu = sb->files[0].cpu;
+		it->base.ops = &ctf_stream_ops;
+		it->base.stream = &st->pub;
+		it->trace = t;
+		it->stream = st;
+		it->files = sb->files;
+		it->file_count = sb->count;
+		sb->files = NULL;
+		if (tc_input_add_iter(in, &it->base) < 0) {
+			ctf_stream_ops.free(&it->base);
+			rc = TC_ENOMEM;
+		}
+	}
+	for (size_t i = 0; i < nstreams; i++)
+		free(streams[i].files);
+	free(streams);
+	return rc;
+}
+
+static int ctf_open(tc_input *in, const char *path, const tc_open_options *opts)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return tc_fail(TC_ENOTFOUND, path, -1, "cannot access: %s", strerror(errno));
+	if (!S_ISDIR(st.st_mode))
+		return TC_ENOTFOUND;
+	dir_list dirs = { 0 };
+	int rc = find_traces(&dirs, path, "", 0);
+	if (rc == 0 && dirs.count == 0)
+		rc = TC_ENOTFOUND;
+	for (size_t i = 0; i < dirs.count && rc == 0; i++)
+		rc = ctf_metadata_load(&dirs.items[i].trace, dirs.items[i].dir, opts);
+	/* Group by UUID; each group's richest metadata stands for all. */
+	for (size_t i = 0; i < dirs.count && rc == 0; i++) {
+		dirs.items[i].group = i;
+		const tc_trace *ti = &dirs.items[i].trace->pub;
+		for (size_t j = 0; j < i; j++) {
+			const tc_trace *tj = &dirs.items[j].trace->pub;
+			if (ti->has_uuid && tj->has_uuid && memcmp(ti->uuid, tj->uuid, 16) == 0) {
+				dirs.items[i].group = dirs.items[j].group;
+				break;
+			}
+		}
+	}
+	for (size_t i = 0; i < dirs.count && rc == 0; i++) {
+		if (dirs.items[i].group != i)
+			continue;
+		size_t win = i;
+		for (size_t j = i + 1; j < dirs.count; j++)
+			if (dirs.items[j].group == i && dirs.items[j].trace->class_count > dirs.items[win].trace->class_count)
+				win = j;
+		ctf_trace *t = dirs.items[win].trace;
+		rc = tc_input_own(in, t, free_trace_void);
+		if (rc == 0) {
+			dirs.items[win].trace = NULL;
+			rc = tc_input_add_trace(in, &t->pub);
+		}
+		if (rc == 0)
+			rc = build_group(in, t, &dirs, i, win);
+	}
+	for (size_t i = 0; i < dirs.count; i++) {
+		ctf_trace_free(dirs.items[i].trace);
+		free(dirs.items[i].dir);
+		free(dirs.items[i].rel);
+	}
+	free(dirs.items);
+	return rc;
+}
+
+const tc_format tc_format_ctf = { "ctf", ctf_open };

@@ -1,0 +1,140 @@
+/*
+ * ctf.h - private structures of the CTF 1.8 reader.
+ *
+ *   metadata.c  metadata file -> TSDL text -> classes (ctf_trace)
+ *   decode.c    packet bytes -> tc_field trees, following each class's plan
+ *   stream.c    stream files -> packets -> messages (a tc_stream_iter)
+ *   ctf.c       trace discovery under a path, grouping files into streams
+ *
+ * Each tc_field_class gets a ctf_plan (its `priv`) compiled once when the
+ * metadata is read: the special role of the field, where a sequence finds
+ * its length or a variant its tag, and which option each tag label picks.
+ */
+#ifndef TC_CTF_H
+#define TC_CTF_H
+
+#include "core/core.h"
+
+typedef enum ctf_role {
+	ROLE_NONE,
+	ROLE_MAGIC,
+	ROLE_UUID,
+	ROLE_STREAM_ID,
+	ROLE_STREAM_INSTANCE_ID,
+	ROLE_PACKET_SIZE,
+	ROLE_CONTENT_SIZE,
+	ROLE_TS_BEGIN,
+	ROLE_TS_END,
+	ROLE_EVENTS_DISCARDED,
+	ROLE_PACKET_SEQ_NUM,
+	ROLE_EVENT_ID,
+	ROLE_TIMESTAMP
+} ctf_role;
+
+typedef enum ctf_scope {
+	SCOPE_PACKET_HEADER,
+	SCOPE_PACKET_CONTEXT,
+	SCOPE_EVENT_HEADER,
+	SCOPE_STREAM_EVENT_CONTEXT,
+	SCOPE_EVENT_CONTEXT,
+	SCOPE_PAYLOAD,
+	SCOPE_COUNT
+} ctf_scope;
+
+/* A step in a resolved field path: a member index, or "the element being
+ * decoded" when the path crosses an array or sequence. */
+#define PATH_ELEMENT 0xFFFFu
+
+typedef struct ctf_plan {
+	ctf_role role;
+	bool referenced;          /* a length or tag: never hidden */
+	/* SEQUENCE length / VARIANT tag */
+	ctf_scope ref_scope;
+	uint16_t *ref_path;
+	size_t ref_len;
+	const tc_field_class *ref_cls;
+	/* VARIANT: option index per label of the tag enum, -1 when none */
+	int32_t *label_option;
+	/* INT: byte-aligned whole-byte read (8/16/32/64 bits, align >= 8) */
+	bool whole_bytes;
+	/* Smallest encoded size in bits, to bound element counts. */
+	uint64_t min_bits;
+	/* Where the type was written, for error messages. */
+	size_t src_offset;
+	int src_line;
+} ctf_plan;
+
+static inline ctf_plan *plan_of(const tc_field_class *fc)
+{
+	return (ctf_plan *)fc->priv;
+}
+
+typedef struct ctf_trace ctf_trace;
+
+typedef struct ctf_stream_class {
+	tc_stream_class pub;
+	tc_event_class **by_id;        /* dense table when ids are small */
+	size_t by_id_len;
+	bool has_ts_begin, has_ts_end, has_packet_size, has_content_size;
+	bool has_explicit_id;
+} ctf_stream_class;
+
+/* Work-arounds babeltrace2 applies to known tracer bugs (ctf.md 13). */
+typedef struct ctf_quirks {
+	bool lttng_event_after_packet;
+	bool barectf_event_before_packet;
+	bool lttng_crash;
+} ctf_quirks;
+
+struct ctf_trace {
+	tc_trace pub;
+	tc_pool pool;                  /* owns every class of this trace */
+	tc_byte_order byte_order;
+	tc_field_class *packet_header;
+	ctf_quirks quirks;
+	char *metadata_path;
+	size_t class_count;            /* stream + event classes, to pick among same-UUID copies */
+};
+
+/* Reads DIR/metadata into a new trace.  OPTS adjusts clock offsets. */
+int ctf_metadata_load(ctf_trace **out, const char *dir, const tc_open_options *opts);
+void ctf_trace_free(ctf_trace *t);
+
+tc_event_class *ctf_event_class_by_id(const ctf_stream_class *sc, uint64_t id);
+ctf_stream_class *ctf_stream_class_by_id(const ctf_trace *t, uint64_t id);
+
+/* ---- decoding ---- */
+
+typedef struct ctf_arena {
+	tc_field *slots;
+	size_t cap, used;
+} ctf_arena;
+
+typedef struct ctf_decoder {
+	const uint8_t *buf;        /* packet start */
+	uint64_t pos;              /* bit position from the packet start */
+	uint64_t limit;            /* bits readable */
+	int last_bo;               /* byte order of the last bit array, -1 at packet start */
+	uint64_t *clock_value;     /* the stream's current clock value */
+	const tc_clock *clock;     /* the stream class's clock */
+	ctf_arena *arena;          /* where fields go now */
+	bool arena_full;           /* retry the decode with a bigger arena */
+	tc_field *roots[SCOPE_COUNT];
+	/* values of special fields seen while decoding */
+	bool have_id;
+	uint64_t id;
+	bool have_role[ROLE_TIMESTAMP + 1];
+	uint64_t role_value[ROLE_TIMESTAMP + 1];
+	/* for error messages */
+	const char *path;
+	uint64_t packet_offset;    /* byte offset of the packet in the file */
+} ctf_decoder;
+
+#define CTF_ARENA_RETRY 1000   /* internal: decode again with a bigger arena */
+
+/* Decodes the scope CLS into *ROOT (a slot in the arena). */
+int ctf_decode_scope(ctf_decoder *d, ctf_scope scope, const tc_field_class *cls, tc_field **root);
+int ctf_arena_grow(ctf_arena *a);
+void ctf_arena_free(ctf_arena *a);
+
+#endif /* TC_CTF_H */

@@ -1,0 +1,420 @@
+/*
+ * stream.c - one CTF stream (one or more files, packet after packet) as a
+ * tc_stream_iter: the muxer pulls events and discarded-item reports from it.
+ *
+ * Files are mapped whole and read in place: strings in events point into
+ * the mapping.  Pages already read are handed back to the kernel every few
+ * megabytes (MADV_DONTNEED on a read-only mapping just drops them), so the
+ * resident size stays flat however long the trace is.
+ *
+ * Packet rules follow ctf.md 10: header, context, sizes, events up to the
+ * content size; the stream's clock value carries over packets and files.
+ * Discarded events and packets are derived from the packet context
+ * counters as babeltrace2 does (ctf.md 10.1).
+ */
+#include "ctf/ctf_stream.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CTF_MAGIC 0xC1FC1FC1u
+#define DONTNEED_STEP (8u << 20)
+
+static int map_file(ctf_file *f, const uint8_t **map, uint64_t *size)
+{
+	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return tc_fail(TC_EIO, f->path, -1, "cannot open: %s", strerror(errno));
+	struct stat st;
+	if (fstat(fd, &st) < 0) {
+		close(fd);
+		return tc_fail(TC_EIO, f->path, -1, "cannot stat: %s", strerror(errno));
+	}
+	*size = (uint64_t)st.st_size;
+	if (*size == 0) {
+		close(fd);
+		*map = NULL;
+		return 0;
+	}
+	void *m = mmap(NULL, (size_t)*size, PROT_READ, MAP_PRIVATE, fd, 0);
+	close(fd);
+	if (m == MAP_FAILED)
+		return tc_fail(TC_EIO, f->path, -1, "cannot map: %s", strerror(errno));
+	*map = m;
+	return 0;
+}
+
+static void unmap_file(ctf_stream_iter *s)
+{
+	if (s->map)
+		munmap((void *)s->map, (size_t)s->map_size);
+	s->map = NULL;
+	s->map_size = 0;
+}
+
+/* Decodes one scope, growing the arena and starting over if it fills up. */
+static int decode_scope_retry(ctf_stream_iter *s, ctf_scope scope, const tc_field_class *cls, tc_field **root)
+{
+	ctf_decoder *d = &s->dec;
+	uint64_t pos = d->pos, clock = s->clock_value;
+	int last_bo = d->last_bo;
+	size_t used = d->arena->used;
+	for (;;) {
+		int rc = ctf_decode_scope(d, scope, cls, root);
+		if (rc != CTF_ARENA_RETRY)
+			return rc;
+		if (ctf_arena_grow(d->arena) < 0)
+			return TC_ENOMEM;
+		d->pos = pos;
+		d->last_bo = last_bo;
+		d->arena->used = used;
+		d->arena_full = false;
+		s->clock_value = clock;
+	}
+}
+
+static bool to_ns(const tc_clock *clk, uint64_t cycles, int64_t *ns)
+{
+	return clk && tc_clock_cycles_to_ns(clk, cycles, ns);
+}
+
+/*
+ * Decodes the packet header and context at OFF of the current file into
+ * s->pkt.  Used both to peek at a file's first packet (discovery) and to
+ * start every packet while iterating.
+ */
+static int read_packet_start(ctf_stream_iter *s, uint64_t off)
+{
+	ctf_decoder *d = &s->dec;
+	ctf_packet *p = &s->pkt;
+	const char *path = s->files[s->cur_file].path;
+	memset(p, 0, sizeof *p);
+	d->buf = s->map + off;
+	d->pos = 0;
+	d->limit = (s->map_size - off) * 8;
+	d->last_bo = -1;
+	d->path = path;
+	d->packet_offset = off;
+	d->arena = &s->packet_arena;
+	d->arena->used = 0;
+	memset(d->have_role, 0, sizeof d->have_role);
+	memset(d->roots, 0, sizeof d->roots);
+	d->clock_value = &s->clock_value;
+	d->clock = s->sc ? s->sc->pub.clock : NULL;
+	tc_field *root;
+	int rc;
+	const ctf_trace *t = s->trace;
+	if (t->packet_header) {
+		if ((rc = decode_scope_retry(s, SCOPE_PACKET_HEADER, t->packet_header, &root)) < 0)
+			return rc;
+		if (d->have_role[ROLE_MAGIC] && d->role_value[ROLE_MAGIC] != CTF_MAGIC)
+			return tc_fail(TC_EFORMAT, path, (int64_t)off, "bad packet magic 0x%08" PRIx64 " (expected 0xc1fc1fc1)", d->role_value[ROLE_MAGIC]);
+	}
+	uint64_t sc_id = d->have_role[ROLE_STREAM_ID] ? d->role_value[ROLE_STREAM_ID] : t->pub.stream_classes[0]->id;
+	ctf_stream_class *sc = ctf_stream_class_by_id(t, sc_id);
+	if (!sc)
+		return tc_fail(TC_EFORMAT, path, (int64_t)off, "packet refers to unknown stream class %" PRIu64, sc_id);
+	if (s->sc && sc != s->sc)
+		return tc_fail(TC_EFORMAT, path, (int64_t)off, "packet of stream class %" PRIu64 " in a stream of class %" PRIu64, sc_id, s->sc->pub.id);
+	s->sc = sc;
+	d->clock = sc->pub.clock;
+	p->has_instance_id = d->have_role[ROLE_STREAM_INSTANCE_ID];
+	p->instance_id = d->role_value[ROLE_STREAM_INSTANCE_ID];
+	p->context = NULL;
+	if (sc->pub.packet_context) {
+		if ((rc = decode_scope_retry(s, SCOPE_PACKET_CONTEXT, sc->pub.packet_context, &root)) < 0)
+			return rc;
+		if (!(sc->pub.packet_context->flags & TC_FIELD_HIDDEN))
+			p->context = root;
+		for (size_t i = 0; i < sc->pub.packet_context->member_count; i++) {
+			const tc_member *m = &sc->pub.packet_context->members[i];
+			if (strcmp(m->display_name, "cpu_id") == 0 && root->v.compound.items[i].cls->kind == TC_FIELD_INT)
+				p->cpu = (int)root->v.compound.items[i].v.u;
+		}
+	}
+	uint64_t left = (s->map_size - off) * 8;
+	bool has_ps = d->have_role[ROLE_PACKET_SIZE], has_cs = d->have_role[ROLE_CONTENT_SIZE];
+	p->packet_bits = has_ps ? d->role_value[ROLE_PACKET_SIZE] : has_cs ? d->role_value[ROLE_CONTENT_SIZE] : left;
+	p->content_bits = has_cs ? d->role_value[ROLE_CONTENT_SIZE] : p->packet_bits;
+	if (p->content_bits > p->packet_bits)
+		return tc_fail(TC_EFORMAT, path, (int64_t)off, "packet content size %" PRIu64 " bits exceeds its packet size %" PRIu64 " bits", p->content_bits, p->packet_bits);
+	if (p->packet_bits % 8 || p->packet_bits > left)
+		return tc_fail(TC_EFORMAT, path, (int64_t)off, "packet size %" PRIu64 " bits is not a whole number of bytes within the %" PRIu64 " bytes left in the file", p->packet_bits, left / 8);
+	if (p->packet_bits == 0 || d->pos > p->content_bits)
+		return tc_fail(TC_EFORMAT, path, (int64_t)off, "packet size %" PRIu64 " bits is smaller than its header and context", p->packet_bits);
+	d->limit = p->content_bits;
+	p->offset = off;
+	p->has_ts_begin = d->have_role[ROLE_TS_BEGIN];
+	p->ts_begin = s->clock_value;
+	p->has_ts_end = d->have_role[ROLE_TS_END];
+	p->ts_end = d->role_value[ROLE_TS_END];
+	p->has_discarded = d->have_role[ROLE_EVENTS_DISCARDED];
+	p->discarded = d->role_value[ROLE_EVENTS_DISCARDED];
+	p->has_seq = d->have_role[ROLE_PACKET_SEQ_NUM];
+	p->seq = d->role_value[ROLE_PACKET_SEQ_NUM];
+	return 0;
+}
+
+int ctf_peek_first_packet(ctf_stream_iter *s, ctf_file *f)
+{
+	const uint8_t *map;
+	uint64_t size;
+	int rc = map_file(f, &map, &size);
+	if (rc < 0)
+		return rc;
+	s->map = map;
+	s->map_size = size;
+	s->cur_file = 0;
+	rc = read_packet_start(s, 0);
+	if (rc == 0) {
+		f->class_id = s->sc->pub.id;
+		f->has_instance_id = s->pkt.has_instance_id;
+		f->instance_id = s->pkt.instance_id;
+		f->has_ts_begin = s->pkt.has_ts_begin;
+		f->ts_begin = s->pkt.ts_begin;
+		f->cpu = s->pkt.cpu;
+	}
+	unmap_file(s);
+	s->clock_value = 0;
+	return rc;
+}
+
+static void set_time(const ctf_stream_iter *s, uint64_t cycles, uint64_t *out_cycles, int64_t *out_ns, bool *ok)
+{
+	*out_cycles = cycles;
+	*ok = to_ns(s->sc->pub.clock, cycles, out_ns);
+}
+
+/* Queues the discarded-events and discarded-packets reports the counters
+ * of the packet just opened reveal, relative to the previous packet. */
+static void queue_discards(ctf_stream_iter *s)
+{
+	const ctf_packet *p = &s->pkt;
+	const ctf_stream_class *sc = s->sc;
+	bool ranges = sc->has_ts_begin && sc->has_ts_end;
+	s->pending_count = s->pending_next = 0;
+	if (sc->pub.has_discarded_events && p->has_discarded) {
+		uint64_t count = 0;
+		bool report = false, ok1 = true, ok2 = true;
+		tc_message *m = &s->pending[s->pending_count];
+		memset(m, 0, sizeof *m);
+		if (!s->have_prev) {
+			report = p->discarded != 0;   /* "may have discarded": count unknown */
+			if (report && ranges) {
+				set_time(s, p->ts_begin, &m->cycles, &m->ns, &ok1);
+				set_time(s, p->ts_end, &m->end_cycles, &m->end_ns, &ok2);
+			}
+		} else if (p->discarded != s->prev_discarded) {
+			count = p->discarded - s->prev_discarded;
+			report = true;
+			if (ranges) {
+				set_time(s, s->prev_end, &m->cycles, &m->ns, &ok1);
+				set_time(s, p->ts_end, &m->end_cycles, &m->end_ns, &ok2);
+			}
+		}
+		if (report) {
+			m->kind = TC_MSG_DISCARDED_EVENTS;
+			m->stream = &s->stream->pub;
+			m->count = count;
+			m->has_range = ranges && ok1 && ok2;
+			m->has_time = m->has_range;
+			s->pending_count++;
+		}
+	}
+	if (sc->pub.has_packet_seq_num && p->has_seq && s->have_prev && p->seq - s->prev_seq > 1) {
+		tc_message *m = &s->pending[s->pending_count];
+		bool ok1 = true, ok2 = true;
+		memset(m, 0, sizeof *m);
+		m->kind = TC_MSG_DISCARDED_PACKETS;
+		m->stream = &s->stream->pub;
+		m->count = p->seq - s->prev_seq - 1;
+		if (ranges) {
+			set_time(s, s->prev_end, &m->cycles, &m->ns, &ok1);
+			set_time(s, p->ts_begin, &m->end_cycles, &m->end_ns, &ok2);
+		}
+		m->has_range = ranges && ok1 && ok2;
+		m->has_time = m->has_range;
+		s->pending_count++;
+	}
+}
+
+static int open_file(ctf_stream_iter *s)
+{
+	unmap_file(s);
+	s->dontneed_mark = 0;
+	return map_file(&s->files[s->cur_file], &s->map, &s->map_size);
+}
+
+/* Opens the next packet: 1 when one is ready, 0 at the end of the stream. */
+static int next_packet(ctf_stream_iter *s)
+{
+	for (;;) {
+		if (!s->file_open) {
+			if (s->cur_file >= s->file_count)
+				return 0;
+			int rc = open_file(s);
+			if (rc < 0)
+				return rc;
+			s->file_open = true;
+			s->offset = 0;
+		}
+		if (s->offset < s->map_size)
+			break;
+		unmap_file(s);
+		s->file_open = false;
+		s->cur_file++;
+	}
+	if (s->offset - s->dontneed_mark >= DONTNEED_STEP) {
+		uint64_t start = s->dontneed_mark & ~(uint64_t)4095, end = s->offset & ~(uint64_t)4095;
+		if (end > start)
+			madvise((void *)(s->map + start), (size_t)(end - start), MADV_DONTNEED);
+		s->dontneed_mark = end;
+	}
+	int rc = read_packet_start(s, s->offset);
+	if (rc < 0)
+		return rc;
+	/* A packet without timestamp_begin starts where the previous one ended. */
+	queue_discards(s);
+	s->in_packet = true;
+	s->last_event_cycles = s->pkt.ts_begin;
+	return 1;
+}
+
+static void close_packet(ctf_stream_iter *s)
+{
+	const ctf_packet *p = &s->pkt;
+	const ctf_quirks *q = &s->trace->quirks;
+	uint64_t end = p->has_ts_end ? p->ts_end : s->clock_value;
+	/* Tracer bugs babeltrace2 works around (ctf.md 13): the packet really
+	 * ended at its last event. */
+	if (p->has_ts_end && ((q->lttng_crash && p->ts_begin != 0 && p->ts_end == 0) ||
+	                      (q->lttng_event_after_packet && s->last_event_cycles > p->ts_end)))
+		end = s->last_event_cycles;
+	else if (p->has_ts_end)
+		s->clock_value = p->ts_end;
+	s->have_prev = true;
+	s->prev_end = end;
+	s->prev_discarded = p->discarded;
+	s->prev_seq = p->seq;
+	s->offset += p->packet_bits / 8;
+	s->in_packet = false;
+}
+
+static int decode_event(ctf_stream_iter *s, tc_message *m)
+{
+	ctf_decoder *d = &s->dec;
+	const ctf_stream_class *sc = s->sc;
+	uint64_t pos = d->pos, clock = s->clock_value;
+	int last_bo = d->last_bo;
+	d->arena = &s->event_arena;
+	for (;;) {
+		d->arena->used = 0;
+		d->have_id = false;
+		for (int i = SCOPE_EVENT_HEADER; i < SCOPE_COUNT; i++)
+			d->roots[i] = NULL;
+		tc_field *root;
+		int rc = 0;
+		const tc_event_class *ec = NULL;
+		m->stream_event_context = m->event_context = m->payload = NULL;
+		if (sc->pub.event_header)
+			rc = ctf_decode_scope(d, SCOPE_EVENT_HEADER, sc->pub.event_header, &root);
+		if (rc == 0) {
+			if (d->have_id)
+				ec = ctf_event_class_by_id(sc, d->id);
+			else if (sc->pub.event_class_count == 1)
+				ec = sc->pub.event_classes[0];
+			if (!ec) {
+				if (d->have_id)
+					return tc_fail(TC_EFORMAT, d->path, (int64_t)(d->packet_offset + pos / 8), "unknown event class id %" PRIu64 " in stream class %" PRIu64, d->id, sc->pub.id);
+				return tc_fail(TC_EFORMAT, d->path, (int64_t)(d->packet_offset + pos / 8), "event without an id in a stream class with %zu event classes", sc->pub.event_class_count);
+			}
+			m->cycles = s->clock_value;
+		}
+		if (rc == 0 && sc->pub.event_context) {
+			rc = ctf_decode_scope(d, SCOPE_STREAM_EVENT_CONTEXT, sc->pub.event_context, &root);
+			if (!(sc->pub.event_context->flags & TC_FIELD_HIDDEN))
+				m->stream_event_context = root;
+		}
+		if (rc == 0 && ec->context) {
+			rc = ctf_decode_scope(d, SCOPE_EVENT_CONTEXT, ec->context, &root);
+			if (!(ec->context->flags & TC_FIELD_HIDDEN))
+				m->event_context = root;
+		}
+		if (rc == 0 && ec->payload) {
+			rc = ctf_decode_scope(d, SCOPE_PAYLOAD, ec->payload, &root);
+			if (!(ec->payload->flags & TC_FIELD_HIDDEN))
+				m->payload = root;
+		}
+		if (rc == CTF_ARENA_RETRY) {
+			if (ctf_arena_grow(d->arena) < 0)
+				return TC_ENOMEM;
+			d->pos = pos;
+			d->last_bo = last_bo;
+			d->arena_full = false;
+			s->clock_value = clock;
+			continue;
+		}
+		if (rc < 0)
+			return rc;
+		if (d->pos == pos)
+			return tc_fail(TC_EFORMAT, d->path, (int64_t)(d->packet_offset + pos / 8), "event of class \"%s\" occupies no bits (CTF forbids empty events)", ec->name);
+		m->kind = TC_MSG_EVENT;
+		m->stream = &s->stream->pub;
+		m->event_class = ec;
+		m->packet_context = s->pkt.context;
+		m->has_time = sc->pub.clock != NULL;
+		if (m->has_time && !tc_clock_cycles_to_ns(sc->pub.clock, m->cycles, &m->ns))
+			return tc_fail(TC_EFORMAT, d->path, (int64_t)(d->packet_offset + pos / 8), "event time does not fit in 64-bit nanoseconds from the clock origin");
+		s->last_event_cycles = m->cycles;
+		return 1;
+	}
+}
+
+static int stream_next(tc_stream_iter *it, tc_message *m)
+{
+	ctf_stream_iter *s = (ctf_stream_iter *)it;
+	if (s->failed)
+		return s->failed;
+	for (;;) {
+		if (s->pending_next < s->pending_count) {
+			*m = s->pending[s->pending_next++];
+			return 1;
+		}
+		int rc;
+		if (!s->in_packet) {
+			rc = next_packet(s);
+			if (rc <= 0) {
+				if (rc < 0)
+					s->failed = rc;
+				return rc;
+			}
+			continue;
+		}
+		if (s->dec.pos >= s->dec.limit) {
+			close_packet(s);
+			continue;
+		}
+		rc = decode_event(s, m);
+		if (rc < 0)
+			s->failed = rc;
+		return rc;
+	}
+}
+
+static void stream_free(tc_stream_iter *it)
+{
+	ctf_stream_iter *s = (ctf_stream_iter *)it;
+	unmap_file(s);
+	ctf_arena_free(&s->packet_arena);
+	ctf_arena_free(&s->event_arena);
+	free(s->files);
+	free(s);
+}
+
+const tc_stream_iter_ops ctf_stream_ops = { stream_next, stream_free };
