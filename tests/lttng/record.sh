@@ -1,0 +1,181 @@
+#!/usr/bin/env bash
+# record.sh - record an LTTng-UST trace of tests/lttng/tc_app into OUTDIR.
+#
+# usage: tests/lttng/record.sh OUTDIR ITERATIONS [EVENTS...]
+#
+# Used to make tracecat's CTF fixtures (tests/fixtures/ctf/), the live
+# comparison test (tests/live/lttng-ust.sh) and the benchmark traces
+# (bench/ctf-print.sh).  It builds the test program in a temporary folder,
+# starts a root session daemon only if none is running (and then stops that
+# one, and only that one, on exit), records one session into OUTDIR (a full
+# LTTng session output folder: OUTDIR/ust/uid/0/64-bit/...) and checks with
+# babeltrace2 that no event was lost.
+#
+# EVENTS defaults to the events the mode emits.  Environment knobs:
+#   TC_MODE         tc_app's mode: full (every tc:* event but tc:bench),
+#                   bench (tc:bench) or empty (empty strings; tc:strings and
+#                   tc:seqs).  Default: bench if EVENTS is just tc:bench,
+#                   else full
+#   TC_SUBBUF_SIZE  sub-buffer (= packet) size; default 4096 for up to
+#                   20000 events (small packets keep fixtures small and give
+#                   streams many packets), else 1M: with 4 KiB packets a
+#                   blocking app waits on the consumer and 300k events take
+#                   minutes instead of a fraction of a second
+#   TC_NUM_SUBBUF   sub-buffers per CPU, default 8
+#   TC_BUFFERS      uid (default) or pid: per-pid buffers give the other
+#                   LTTng layout, OUTDIR/ust/pid/tc_app-PID-DATE/
+#   TC_CONTEXTS     context types, default "vpid vtid procname pthread_id"
+#   TC_VERIFY       1 (default) to count the recorded events with babeltrace2
+#   CC              compiler, default gcc
+#
+# The channel blocks instead of discarding when its buffers are full
+# (--blocking-timeout=inf plus LTTNG_UST_ALLOW_BLOCKING=1 for the app), so
+# even multi-million event recordings are complete.
+set -euo pipefail
+
+usage() {
+	echo "usage: $0 OUTDIR ITERATIONS [EVENTS...]" >&2
+	exit 2
+}
+
+[ $# -ge 2 ] || usage
+outdir=$1
+iterations=$2
+shift 2
+case $iterations in
+'' | *[!0-9]*) usage ;;
+esac
+
+if [ -z "${TC_MODE:-}" ]; then
+	if [ "$*" = "tc:bench" ]; then TC_MODE=bench; else TC_MODE=full; fi
+fi
+# What the mode emits, and how many events per thread and iteration.
+case $TC_MODE in
+full) mode_events=(tc:ints tc:floats tc:strings tc:enums tc:arrays tc:seqs tc:empty) ;;
+empty) mode_events=(tc:strings tc:seqs) ;;
+bench) mode_events=(tc:bench) ;;
+*) echo "record.sh: TC_MODE must be full, bench or empty" >&2; exit 2 ;;
+esac
+if [ $# -gt 0 ]; then
+	events=("$@")
+else
+	events=("${mode_events[@]}")
+fi
+# bench spreads ITERATIONS over the threads, the others run it per thread.
+if [ "$TC_MODE" = bench ]; then
+	approx_events=$iterations
+else
+	approx_events=$((iterations * 2 * ${#mode_events[@]}))
+fi
+if [ "$approx_events" -le 20000 ]; then
+	subbuf_size=${TC_SUBBUF_SIZE:-4096}
+else
+	subbuf_size=${TC_SUBBUF_SIZE:-1M}
+fi
+num_subbuf=${TC_NUM_SUBBUF:-8}
+case ${TC_BUFFERS:=uid} in
+uid | pid) ;;
+*) echo "record.sh: TC_BUFFERS must be uid or pid" >&2; exit 2 ;;
+esac
+read -r -a contexts <<<"${TC_CONTEXTS:-vpid vtid procname pthread_id}"
+
+for tool in lttng lttng-sessiond "${CC:-gcc}"; do
+	command -v "$tool" >/dev/null || { echo "record.sh: $tool not found" >&2; exit 1; }
+done
+
+# lttng create refuses nothing and would mix two sessions' files.
+if [ -e "$outdir" ] && [ -n "$(ls -A "$outdir" 2>/dev/null)" ]; then
+	echo "record.sh: $outdir exists and is not empty" >&2
+	exit 1
+fi
+mkdir -p "$outdir"
+outdir=$(cd "$outdir" && pwd)
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+work=$(mktemp -d "${TMPDIR:-/tmp}/tc-record.XXXXXX")
+session="tc-rec-$$-${RANDOM}"
+session_created=0
+started_pid=
+
+cleanup() {
+	local rc=$?
+	if [ "$session_created" = 1 ]; then
+		lttng destroy "$session" >/dev/null 2>&1 || true
+	fi
+	if [ -n "$started_pid" ]; then
+		kill -TERM "$started_pid" 2>/dev/null || true
+		# The daemon tears its consumer daemons down; wait so that a
+		# following run does not find a half-dead daemon.
+		for _ in $(seq 50); do
+			kill -0 "$started_pid" 2>/dev/null || break
+			sleep 0.1
+		done
+	fi
+	rm -rf "$work"
+	exit "$rc"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+"${CC:-gcc}" -std=c11 -O2 -Wall -Wextra -I"$here" -o "$work/tc_app" \
+	"$here/tc_app.c" "$here/tc_tp.c" -llttng-ust -ldl -lpthread
+
+# Only a daemon of our own user serves our sessions and our app.
+if ! pgrep -x -u "$(id -u)" lttng-sessiond >/dev/null; then
+	# --no-kernel: we trace user space only and module probing is slow.
+	lttng-sessiond --daemonize --no-kernel
+	# --daemonize returns once the daemon is ready; it writes no pid to
+	# us, so take the newest one of our user (just started).
+	started_pid=$(pgrep -n -x -u "$(id -u)" lttng-sessiond || true)
+	if [ -z "$started_pid" ]; then
+		echo "record.sh: could not start lttng-sessiond" >&2
+		exit 1
+	fi
+fi
+
+lttng create "$session" --output="$outdir" >/dev/null
+session_created=1
+lttng enable-channel -u -s "$session" channel0 \
+	--subbuf-size="$subbuf_size" --num-subbuf="$num_subbuf" \
+	--buffers-"$TC_BUFFERS" --discard --blocking-timeout=inf >/dev/null
+# enable-event takes one comma-separated list of names.
+event_list=$(IFS=,; echo "${events[*]}")
+lttng enable-event -u -s "$session" -c channel0 "$event_list" >/dev/null
+ctx_args=()
+for c in "${contexts[@]}"; do ctx_args+=(-t "$c"); done
+if [ ${#ctx_args[@]} -gt 0 ]; then
+	lttng add-context -u -s "$session" -c channel0 "${ctx_args[@]}" >/dev/null
+fi
+lttng start "$session" >/dev/null
+
+start_ns=$(date +%s%N)
+LTTNG_UST_ALLOW_BLOCKING=1 "$work/tc_app" "$iterations" "$TC_MODE"
+end_ns=$(date +%s%N)
+
+lttng stop "$session" >/dev/null
+lttng destroy "$session" >/dev/null
+session_created=0
+
+echo "record.sh: ran tc_app $TC_MODE x $iterations in $(((end_ns - start_ns) / 1000000)) ms, trace in $outdir" >&2
+
+if [ "${TC_VERIFY:-1}" = 1 ] && command -v babeltrace2 >/dev/null; then
+	# The counter sink reports events and discarded-event notices
+	# without formatting every event, so it is quick on big traces.
+	counts=$(babeltrace2 "$outdir" -c sink.utils.counter -p step=+0 2>&1) || {
+		echo "record.sh: babeltrace2 failed on $outdir:" >&2
+		echo "$counts" >&2
+		exit 1
+	}
+	got=$(awk '$2 == "Event" && $3 == "messages" { print $1 }' <<<"$counts")
+	discarded=$(awk '$2 == "Discarded" && $3 == "event" { print $1 }' <<<"$counts")
+	# Only known when exactly the mode's events are enabled.
+	expected=
+	if [ "${events[*]}" = "${mode_events[*]}" ]; then
+		expected=$approx_events
+	fi
+	echo "record.sh: babeltrace2 counts ${got:-?} events (expected ${expected:-?}), ${discarded:-0} discarded-events notices" >&2
+	if [ "${discarded:-0}" != 0 ] || { [ -n "$expected" ] && [ "$got" != "$expected" ]; }; then
+		echo "record.sh: events were lost" >&2
+		exit 1
+	fi
+fi

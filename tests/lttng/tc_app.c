@@ -1,0 +1,287 @@
+/*
+ * tc_app.c - test program that fires the "tc" tracepoints (tc_tp.h) so that
+ * record.sh can produce tracecat's CTF fixtures and benchmark traces.
+ *
+ * usage: tc_app ITERATIONS [full|bench|empty]
+ *
+ *   full  (default) two threads, each pinned to its own CPU so the trace gets
+ *         two per-CPU stream files whose events interleave; every iteration
+ *         of every thread emits one event of each tc:* type except tc:bench
+ *         (7 events).  Values come from tables indexed by the row
+ *         k = 2 * iteration + thread, so two iterations already cover every
+ *         table entry.
+ *   bench ITERATIONS tc:bench events in total, split across the two threads.
+ *   empty like full, but only tc:strings and tc:seqs (2 events), alternating
+ *         empty and non-empty strings and text sequences: see below.
+ *
+ * All values are deterministic; only timestamps and ids differ per run.
+ */
+#define _GNU_SOURCE
+#include <arpa/inet.h>
+#include <endian.h>
+#include <float.h>
+#include <math.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tc_tp.h"
+
+#define NTHREADS 2
+#define COUNT(a) (sizeof(a) / sizeof((a)[0]))
+
+enum mode { MODE_FULL, MODE_BENCH, MODE_EMPTY };
+
+struct worker {
+	pthread_t thread;
+	int index;
+	unsigned long long iterations;
+	enum mode mode;
+};
+
+static pthread_barrier_t start_barrier;
+
+/* Extremes first: they are the values most likely to be mis-printed. */
+static const int64_t s_vals[][4] = {
+	{ INT8_MIN, INT16_MIN, INT32_MIN, INT64_MIN },
+	{ INT8_MAX, INT16_MAX, INT32_MAX, INT64_MAX },
+	{ -1, -1, -1, -1 },
+	{ 42, -1234, 100000, -5000000000LL },
+};
+
+static const uint64_t u_vals[][4] = {
+	{ 0, 0, 0, 0 },
+	{ UINT8_MAX, UINT16_MAX, UINT32_MAX, UINT64_MAX },
+	{ 1, 1, 1, 1 },
+	{ 200, 60000, 3000000000U, 10000000000000000000ULL },
+};
+
+/*
+ * Values where %g-style formatting differs from naive printing: signed
+ * zero, denormals, exponent thresholds (1e-05, 1e+06, 1e+16), limits,
+ * infinities, NaNs of both signs, and values that are not exact in binary.
+ */
+static const float f_vals[16] = {
+	0.0f, -0.0f, 1.5f, -3.25f,
+	0.1f, FLT_MIN, 1e-45f, FLT_MAX,
+	1e-10f, 16777217.0f, 65536.0f, 100000.0f,
+	INFINITY, -INFINITY, NAN, 1.0f / 3.0f,
+};
+
+static const double d_vals[20] = {
+	0.0, -0.0, 1.0 / 3.0, -1.5, 3.141592653589793,
+	1e-300, 5e-324, DBL_MAX, NAN, -2.5e-8,
+	123456789.125, 1e16, 999999.5, 100000.0, 1000000.0,
+	0.0001, 1e-05, INFINITY, -INFINITY, -NAN,
+};
+
+/* No "" here: empty strings have their own mode, see emit_empty(). */
+static const char *const strs[] = {
+	" ",
+	"plain ASCII text",
+	"quotes \" and 'single' and question? and ?\?= trigraph",
+	"back\\slash, tab\there, newline\nend",
+	"controls \x01\x02\x07\x08\x0b\x0c\x1b[31m red \x7f end",
+	"utf-8: caf\xc3\xa9 \xe6\x97\xa5\xe6\x9c\xac \xf0\x9f\x98\x80 done",
+	"carriage\rreturn, percent %s %d %%, brace {x} [y]",
+	"invalid utf-8: \xff\xfe\xc3 end",
+};
+
+/* Values: mapped, range, overlapping ranges, auto, negative, unmapped. */
+static const int state_vals[] = { 0, 1, 2, 5, 9, 10, -3, 42 };
+static const uint64_t size_vals[] = { 0, 7, 255, 256, 257, UINT64_MAX, 1000, 1 };
+
+/* Exactly 8 bytes each: array_text copies the full length. */
+static const char text8[][8] = {
+	{ 'a', 'b', 'c', 'd', 'e', 'f', 'g', 'h' },
+	{ 'a', 'b', '\0', 'c', 'd', 'e', 'f', 'g' },
+	{ 't', '\t', '"', 'q', '"', '\n', '\\', '\0' },
+	{ '\xc3', '\xa9', 't', '\xc3', '\xa9', '\0', '\0', '\0' },
+};
+
+static const size_t seq_lens[] = { 0, 1, 3, 5 };
+
+/* Numeric sequences go down to length 0, text ones do not (emit_empty). */
+static const char *const seq_texts[] = {
+	"abc",
+	"x",
+	"seq \"text\"\twith\\escapes",
+	"nul\0inside",
+};
+static const size_t seq_text_lens[] = { 3, 1, 24, 11 };
+
+static void emit_full(int k)
+{
+	const int64_t *s = s_vals[k % COUNT(s_vals)];
+	const uint64_t *u = u_vals[k % COUNT(u_vals)];
+	float f[4];
+	double d[5];
+	int32_t a_s32[4];
+	uint8_t a_u8[3];
+	uint16_t a_u16[3];
+	int64_t a_s64[2];
+	uint32_t a_be32[2];
+	int16_t q_s16[5];
+	uint32_t q_u32[5];
+	uint64_t q_u64[5];
+	uint16_t q_be16[5];
+	size_t len = seq_lens[k % COUNT(seq_lens)];
+	int i;
+
+	lttng_ust_tracepoint(tc, ints, s, u,
+		htons((uint16_t) u[1]), htonl((uint32_t) s[2]), htobe64(u[3]));
+
+	for (i = 0; i < 4; i++)
+		f[i] = f_vals[(4 * k + i) % COUNT(f_vals)];
+	for (i = 0; i < 5; i++)
+		d[i] = d_vals[(5 * k + i) % COUNT(d_vals)];
+	lttng_ust_tracepoint(tc, floats, f, d);
+
+	lttng_ust_tracepoint(tc, strings,
+		strs[(2 * k) % COUNT(strs)], strs[(2 * k + 1) % COUNT(strs)],
+		k % 2 ? NULL : "not null");
+
+	lttng_ust_tracepoint(tc, enums,
+		state_vals[(2 * k) % COUNT(state_vals)],
+		state_vals[(2 * k + 1) % COUNT(state_vals)],
+		size_vals[(2 * k) % COUNT(size_vals)],
+		size_vals[(2 * k + 1) % COUNT(size_vals)]);
+
+	for (i = 0; i < 4; i++)
+		a_s32[i] = (int32_t) (i - 2) * (k + 1) * 1000003;
+	for (i = 0; i < 3; i++) {
+		a_u8[i] = (uint8_t) (k * 100 + i * 77);
+		a_u16[i] = (uint16_t) (0xbeef + k * 0x1111 + i);
+	}
+	a_s64[0] = -(int64_t) k - 1;
+	a_s64[1] = INT64_MAX - k;
+	a_be32[0] = htonl(0xdeadbeefu + (uint32_t) k);
+	a_be32[1] = htonl((uint32_t) k);
+	lttng_ust_tracepoint(tc, arrays, a_s32, a_u8, a_u16, a_s64, a_be32,
+		text8[k % COUNT(text8)]);
+
+	for (i = 0; i < 5; i++) {
+		q_s16[i] = (int16_t) (-i * 1111 + k);
+		q_u32[i] = 0xfffffff0u + (uint32_t) i;
+		q_u64[i] = UINT64_MAX / (uint64_t) (i + 1) - (uint64_t) k;
+		q_be16[i] = htons((uint16_t) (0x0102 * (i + 1)));
+	}
+	lttng_ust_tracepoint(tc, seqs, q_s16, q_u32, q_u64, q_be16, len,
+		seq_texts[k % COUNT(seq_texts)],
+		seq_text_lens[k % COUNT(seq_text_lens)]);
+
+	lttng_ust_tracepoint(tc, empty);
+}
+
+/*
+ * Empty strings and zero-length text sequences, each right after a
+ * non-empty one of the same event class.  babeltrace2 2.0.4 clears a
+ * string field by setting its length to 0 without writing a NUL, and it
+ * recycles event objects, so such a field can print the text an earlier
+ * event of the class held: what it prints depends on babeltrace2's message
+ * batching, not only on the trace.  Kept out of "full" so that those
+ * fixtures do not depend on it.
+ */
+static void emit_empty(int k)
+{
+	static const int16_t s16[1] = { 7 };
+	static const uint32_t u32[1] = { 7 };
+	static const uint64_t u64[1] = { 7 };
+	static const uint16_t be16[1] = { 0x0700 };
+	int empty = k % 2;
+
+	lttng_ust_tracepoint(tc, strings,
+		empty ? "" : "text before an empty string",
+		empty ? "" : "b",
+		k % 3 == 0 ? NULL : "");
+	lttng_ust_tracepoint(tc, seqs, s16, u32, u64, be16, (size_t) !empty,
+		"text before an empty sequence", empty ? 0 : 29);
+}
+
+static void *run_worker(void *arg)
+{
+	struct worker *w = arg;
+	cpu_set_t set;
+	unsigned long long i;
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+
+	/*
+	 * Pinning makes each thread write to its own per-CPU buffer, which is
+	 * what produces two interleaving stream files.  Failure only loses
+	 * that property, so it is not fatal.
+	 */
+	CPU_ZERO(&set);
+	CPU_SET(ncpu > 0 ? w->index % ncpu : 0, &set);
+	if (sched_setaffinity(0, sizeof(set), &set) != 0)
+		perror("tc_app: sched_setaffinity");
+
+	pthread_barrier_wait(&start_barrier);
+
+	if (w->mode == MODE_BENCH) {
+		for (i = (unsigned long long) w->index; i < w->iterations; i += NTHREADS)
+			lttng_ust_tracepoint(tc, bench, i, w->index,
+				(uint32_t) (i * 2654435761u), "bench");
+		return NULL;
+	}
+	for (i = 0; i < w->iterations; i++) {
+		/* thread 0 takes even table rows, thread 1 odd ones */
+		int k = (int) ((2 * i + (unsigned long long) w->index) % 1000000);
+
+		if (w->mode == MODE_EMPTY)
+			emit_empty(k);
+		else
+			emit_full(k);
+		/* spread the events in time so the two streams interleave */
+		if (w->iterations <= 1000)
+			usleep(200);
+	}
+	return NULL;
+}
+
+int main(int argc, char **argv)
+{
+	struct worker workers[NTHREADS];
+	char *end;
+	unsigned long long iterations;
+	enum mode mode = MODE_FULL;
+	int i;
+
+	if (argc < 2 || argc > 3) {
+		fprintf(stderr, "usage: %s ITERATIONS [full|bench|empty]\n", argv[0]);
+		return 2;
+	}
+	iterations = strtoull(argv[1], &end, 10);
+	if (*argv[1] == '\0' || *end != '\0') {
+		fprintf(stderr, "%s: bad iteration count '%s'\n", argv[0], argv[1]);
+		return 2;
+	}
+	if (argc == 3) {
+		if (strcmp(argv[2], "bench") == 0)
+			mode = MODE_BENCH;
+		else if (strcmp(argv[2], "empty") == 0)
+			mode = MODE_EMPTY;
+		else if (strcmp(argv[2], "full") != 0) {
+			fprintf(stderr, "%s: unknown mode '%s'\n", argv[0], argv[2]);
+			return 2;
+		}
+	}
+
+	pthread_barrier_init(&start_barrier, NULL, NTHREADS);
+	for (i = 0; i < NTHREADS; i++) {
+		workers[i].index = i;
+		workers[i].iterations = iterations;
+		workers[i].mode = mode;
+		if (pthread_create(&workers[i].thread, NULL, run_worker, &workers[i]) != 0) {
+			fprintf(stderr, "%s: pthread_create failed\n", argv[0]);
+			return 1;
+		}
+	}
+	for (i = 0; i < NTHREADS; i++)
+		pthread_join(workers[i].thread, NULL);
+	pthread_barrier_destroy(&start_barrier);
+	return 0;
+}
