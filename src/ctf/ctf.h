@@ -45,6 +45,20 @@ typedef enum ctf_scope {
  * decoded" when the path crosses an array or sequence. */
 #define PATH_ELEMENT 0xFFFFu
 
+/*
+ * A structure's members are compiled into runs of fixed-layout members
+ * (whole-byte numbers, static text arrays): when a run starts aligned to
+ * its largest alignment, each member sits at a known bit offset from the
+ * run's start, so the run is decoded with one bounds check and no
+ * per-member dispatch.
+ */
+typedef struct ctf_member_plan {
+	uint32_t run_len;      /* members in the run starting here; 0 if none */
+	unsigned run_align;    /* largest alignment in that run */
+	uint64_t run_bits;     /* size of that run */
+	uint64_t offset;       /* this member's bit offset within its run */
+} ctf_member_plan;
+
 typedef struct ctf_plan {
 	ctf_role role;
 	bool referenced;          /* a length or tag: never hidden */
@@ -55,10 +69,14 @@ typedef struct ctf_plan {
 	const tc_field_class *ref_cls;
 	/* VARIANT: option index per label of the tag enum, -1 when none */
 	int32_t *label_option;
-	/* INT: byte-aligned whole-byte read (8/16/32/64 bits, align >= 8) */
+	/* INT, ENUM, FLOAT of 8/16/32/64 bits aligned on bytes: read with one
+	 * load, and decoded inline by its structure, without the general
+	 * dispatch. */
 	bool whole_bytes;
 	/* Smallest encoded size in bits, to bound element counts. */
 	uint64_t min_bits;
+	/* STRUCT: one entry per member */
+	ctf_member_plan *members;
 	/* Where the type was written, for error messages. */
 	size_t src_offset;
 	int src_line;

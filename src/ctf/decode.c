@@ -77,22 +77,26 @@ static inline bool host_is_le(void)
 	return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
 }
 
+/* An 8, 16, 32 or 64-bit value at a byte boundary. */
+static inline uint64_t load_whole(const uint8_t *p, unsigned size, tc_byte_order bo)
+{
+	uint64_t v;
+	switch (size) {
+	case 8: return *p;
+	case 16: { uint16_t x; memcpy(&x, p, 2); v = x; break; }
+	case 32: { uint32_t x; memcpy(&x, p, 4); v = x; break; }
+	default: memcpy(&v, p, 8); break;
+	}
+	if ((bo == TC_LITTLE_ENDIAN) != host_is_le())
+		v = bswap_n(v, size / 8);
+	return v;
+}
+
 /* Bits [pos, pos+size) in the given byte order (ctf.md 8.2). */
 static uint64_t read_bits(const uint8_t *buf, uint64_t pos, unsigned size, tc_byte_order bo)
 {
-	if ((pos & 7) == 0 && (size == 8 || size == 16 || size == 32 || size == 64)) {
-		uint64_t v = 0;
-		const uint8_t *p = buf + pos / 8;
-		switch (size) {
-		case 8: return *p;
-		case 16: { uint16_t x; memcpy(&x, p, 2); v = x; break; }
-		case 32: { uint32_t x; memcpy(&x, p, 4); v = x; break; }
-		default: memcpy(&v, p, 8); break;
-		}
-		if ((bo == TC_LITTLE_ENDIAN) != host_is_le())
-			v = bswap_n(v, size / 8);
-		return v;
-	}
+	if ((pos & 7) == 0 && (size == 8 || size == 16 || size == 32 || size == 64))
+		return load_whole(buf + pos / 8, size, bo);
 	uint64_t v = 0;
 	unsigned done = 0;
 	while (done < size) {
@@ -186,6 +190,77 @@ static bool label_matches(const tc_field_class *fc, const tc_enum_label *l, uint
 	return false;
 }
 
+static inline uint64_t sign_extend(uint64_t v, unsigned size)
+{
+	if (size < 64 && (v >> (size - 1)) & 1)
+		v |= ~(uint64_t)0 << size;
+	return v;
+}
+
+static inline void store_float(tc_field *out, uint64_t bits, unsigned size)
+{
+	if (size == 32) {
+		uint32_t u = (uint32_t)bits;
+		float f;
+		memcpy(&f, &u, 4);
+		out->v.f = f;
+	} else {
+		memcpy(&out->v.f, &bits, 8);
+	}
+}
+
+/* Stores an integer's value and applies what reading it means: an event
+ * id, a special packet field, a clock update. */
+static inline void store_int(ctf_decoder *d, const tc_field_class *fc, const ctf_plan *pl, tc_field *out, uint64_t v)
+{
+	if (fc->is_signed)
+		v = sign_extend(v, fc->size);
+	out->v.u = v;
+	if (TC_UNLIKELY(pl->role != ROLE_NONE)) {
+		if (pl->role == ROLE_EVENT_ID) {
+			d->have_id = true;
+			d->id = v;
+		} else {
+			d->have_role[pl->role] = true;
+			d->role_value[pl->role] = v;
+		}
+		/* timestamp_end is read but does not move the clock. */
+		if (pl->role == ROLE_TS_END)
+			return;
+	}
+	if (fc->clock && fc->clock == d->clock)
+		update_clock(d, v, fc->size);
+}
+
+/* Decodes the run of fixed-layout members starting at member FIRST of FC,
+ * placed at bit P (checked by the caller to be aligned and in bounds). */
+static void decode_run(ctf_decoder *d, const tc_field_class *fc, const ctf_plan *pl, size_t first, uint64_t p, tc_field *items)
+{
+	size_t end = first + pl->members[first].run_len;
+	const tc_field_class *m = NULL;
+	for (size_t i = first; i < end; i++) {
+		m = fc->members[i].cls;
+		const ctf_plan *mp = plan_of(m);
+		tc_field *o = &items[i];
+		const uint8_t *at = d->buf + (p + pl->members[i].offset) / 8;
+		o->cls = m;
+		o->option = 0;
+		if (m->kind == TC_FIELD_ARRAY) {
+			const char *nul = memchr(at, '\0', (size_t)m->length);
+			o->v.str.ptr = (const char *)at;
+			o->v.str.len = nul ? (size_t)(nul - (const char *)at) : (size_t)m->length;
+			continue;
+		}
+		uint64_t v = load_whole(at, m->size, m->byte_order);
+		if (m->kind == TC_FIELD_FLOAT)
+			store_float(o, v, m->size);
+		else
+			store_int(d, m, mp, o, v);
+		d->last_bo = (int)m->byte_order;
+	}
+	d->pos = p + pl->members[first].run_bits;
+}
+
 static int decode_field(ctf_decoder *d, const tc_field_class *fc, tc_field *out, int depth);
 
 static int decode_elements(ctf_decoder *d, const tc_field_class *fc, tc_field *out, uint64_t n, int depth)
@@ -232,43 +307,20 @@ static int decode_field(ctf_decoder *d, const tc_field_class *fc, tc_field *out,
 		uint64_t v;
 		/* Byte-aligned and in bounds: a byte order change is allowed here. */
 		if (pl->whole_bytes && (d->pos & (fc->align - 1)) == 0 && d->limit - d->pos >= fc->size) {
-			v = read_bits(d->buf, d->pos, fc->size, fc->byte_order);
+			v = load_whole(d->buf + d->pos / 8, fc->size, fc->byte_order);
 			d->pos += fc->size;
 			d->last_bo = (int)fc->byte_order;
 		} else if (read_bit_array(d, fc, &v) < 0) {
 			return TC_EFORMAT;
 		}
-		if (fc->is_signed && fc->size < 64 && (v >> (fc->size - 1)) & 1)
-			v |= ~(uint64_t)0 << fc->size;
-		out->v.u = v;
-		if (TC_UNLIKELY(pl->role != ROLE_NONE)) {
-			if (pl->role == ROLE_EVENT_ID) {
-				d->have_id = true;
-				d->id = v;
-			} else {
-				d->have_role[pl->role] = true;
-				d->role_value[pl->role] = v;
-			}
-			/* timestamp_end is read but does not move the clock. */
-			if (pl->role == ROLE_TS_END)
-				return 0;
-		}
-		if (fc->clock && fc->clock == d->clock)
-			update_clock(d, v, fc->size);
+		store_int(d, fc, pl, out, v);
 		return 0;
 	}
 	case TC_FIELD_FLOAT: {
 		uint64_t v;
 		if (read_bit_array(d, fc, &v) < 0)
 			return TC_EFORMAT;
-		if (fc->size == 32) {
-			uint32_t u = (uint32_t)v;
-			float f;
-			memcpy(&f, &u, 4);
-			out->v.f = f;
-		} else {
-			memcpy(&out->v.f, &v, 8);
-		}
+		store_float(out, v, fc->size);
 		return 0;
 	}
 	case TC_FIELD_STRING: {
@@ -295,6 +347,16 @@ static int decode_field(ctf_decoder *d, const tc_field_class *fc, tc_field *out,
 		out->v.compound.items = items;
 		out->v.compound.count = fc->member_count;
 		for (size_t i = 0; i < fc->member_count; i++) {
+			const ctf_member_plan *run = &pl->members[i];
+			if (run->run_len) {
+				const tc_field_class *first = fc->members[i].cls;
+				uint64_t p = (d->pos + first->align - 1) & ~(uint64_t)(first->align - 1);
+				if ((p & (run->run_align - 1)) == 0 && p <= d->limit && d->limit - p >= run->run_bits) {
+					decode_run(d, fc, pl, i, p, items);
+					i += run->run_len - 1;
+					continue;
+				}
+			}
 			int rc = decode_field(d, fc->members[i].cls, &items[i], depth + 1);
 			if (rc)
 				return rc;

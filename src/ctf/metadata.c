@@ -587,8 +587,67 @@ static const tc_env_entry *env_lookup(const ctf_trace *t, const char *key)
 	return tc_trace_env(&t->pub, key);
 }
 
-/* The alignment and minimum size an array or struct inherits. */
-static void update_layout(tc_field_class *fc)
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+	return tc_add_u64(a, b, &r) ? r : UINT64_MAX;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	uint64_t r;
+	return tc_mul_u64(a, b, &r) ? r : UINT64_MAX;
+}
+
+/* Fixed-layout members: their size and alignment never change. */
+static bool fixed_layout(const tc_field_class *m, uint64_t *bits)
+{
+	if (plan_of(m)->whole_bytes) {
+		*bits = m->size;
+		return true;
+	}
+	if (m->kind == TC_FIELD_ARRAY && (m->flags & TC_FIELD_TEXT) && m->length < (1u << 20)) {
+		*bits = m->length * 8;
+		return true;
+	}
+	return false;
+}
+
+static int compile_runs(builder *b, tc_field_class *fc)
+{
+	ctf_plan *pl = plan_of(fc);
+	if (!fc->member_count)
+		return 0;
+	pl->members = balloc(b, fc->member_count * sizeof *pl->members);
+	if (!pl->members)
+		return b->err;
+	size_t start = 0;
+	uint64_t cur = 0;
+	for (size_t i = 0; i < fc->member_count; i++) {
+		const tc_field_class *m = fc->members[i].cls;
+		uint64_t bits;
+		if (!fixed_layout(m, &bits)) {
+			start = i + 1;
+			continue;
+		}
+		ctf_member_plan *run = &pl->members[start];
+		if (start == i) {
+			cur = 0;
+			run->run_align = 1;
+		}
+		uint64_t off = (cur + m->align - 1) & ~(uint64_t)(m->align - 1);
+		pl->members[i].offset = off;
+		cur = off + bits;
+		run->run_len = (uint32_t)(i - start + 1);
+		run->run_bits = cur;
+		if (m->align > run->run_align)
+			run->run_align = m->align;
+	}
+	return 0;
+}
+
+/* The alignment and minimum size a type inherits from what it holds. */
+static int update_layout(builder *b, tc_field_class *fc)
 {
 	ctf_plan *pl = plan_of(fc);
 	switch (fc->kind) {
@@ -597,7 +656,10 @@ static void update_layout(tc_field_class *fc)
 		pl->min_bits = fc->size;
 		pl->whole_bytes = fc->size % 8 == 0 && (fc->size & (fc->size - 1)) == 0 && fc->align >= 8;
 		break;
-	case TC_FIELD_FLOAT: pl->min_bits = fc->size; break;
+	case TC_FIELD_FLOAT:
+		pl->min_bits = fc->size;
+		pl->whole_bytes = fc->align >= 8;
+		break;
 	case TC_FIELD_STRING: pl->min_bits = 8; break;
 	case TC_FIELD_STRUCT: {
 		uint64_t sum = 0;
@@ -605,14 +667,14 @@ static void update_layout(tc_field_class *fc)
 			const tc_field_class *m = fc->members[i].cls;
 			if (m->align > fc->align && m->kind != TC_FIELD_VARIANT)
 				fc->align = m->align;
-			sum += plan_of(m)->min_bits;
+			sum = sat_add(sum, plan_of(m)->min_bits);
 		}
 		pl->min_bits = sum;
-		break;
+		return compile_runs(b, fc);
 	}
 	case TC_FIELD_ARRAY:
 		fc->align = fc->element->align;
-		pl->min_bits = fc->length * plan_of(fc->element)->min_bits;
+		pl->min_bits = sat_mul(fc->length, plan_of(fc->element)->min_bits);
 		break;
 	case TC_FIELD_SEQUENCE:
 		fc->align = fc->element->align;
@@ -623,6 +685,7 @@ static void update_layout(tc_field_class *fc)
 		pl->min_bits = 0;
 		break;
 	}
+	return 0;
 }
 
 static tc_field_class *build_type(builder *b, const ast_node *type, const ast_declarator *decl)
@@ -649,7 +712,8 @@ static tc_field_class *build_type(builder *b, const ast_node *type, const ast_de
 		return NULL;
 	plan_of(fc)->src_offset = type->offset;
 	plan_of(fc)->src_line = type->line;
-	update_layout(fc);
+	if (update_layout(b, fc) < 0)
+		return NULL;
 	if (!decl)
 		return fc;
 	for (size_t i = decl->dim_count; i-- > 0;) {
@@ -678,7 +742,8 @@ static tc_field_class *build_type(builder *b, const ast_node *type, const ast_de
 			arr->flags |= TC_FIELD_TEXT;
 		plan_of(arr)->src_offset = type->offset;
 		plan_of(arr)->src_line = type->line;
-		update_layout(arr);
+		if (update_layout(b, arr) < 0)
+			return NULL;
 		fc = arr;
 	}
 	return fc;
@@ -754,8 +819,7 @@ static int build_members(builder *b, const ast_node *n, tc_field_class *fc)
 			mem->cls = m;
 		}
 	}
-	update_layout(fc);
-	return 0;
+	return update_layout(b, fc);
 }
 
 /* ---- top-level blocks ---- */

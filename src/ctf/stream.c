@@ -163,8 +163,8 @@ static int read_packet_start(ctf_stream_iter *s, uint64_t off)
 
 int ctf_peek_first_packet(ctf_stream_iter *s, ctf_file *f)
 {
-	const uint8_t *map;
-	uint64_t size;
+	const uint8_t *map = NULL;
+	uint64_t size = 0;
 	int rc = map_file(f, &map, &size);
 	if (rc < 0)
 		return rc;
