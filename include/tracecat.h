@@ -104,12 +104,29 @@ typedef struct tc_clock {
 } tc_clock;
 
 /*
- * Nanoseconds from the clock's origin for a clock value in cycles.  Uses the
- * conversion babeltrace2 uses (double precision below or above 1 GHz), so
- * times match it to the nanosecond.  Returns false if the result does not
- * fit in 64 signed bits.
+ * A point in time relative to a clock's origin: whole seconds (floor) and
+ * nanoseconds within that second.  Wider than 64-bit nanoseconds, so clocks
+ * whose offset puts them beyond the years 1678-2262 are still exact.
  */
-bool tc_clock_cycles_to_ns(const tc_clock *clk, uint64_t cycles, int64_t *ns);
+typedef struct tc_time {
+	int64_t sec;
+	uint32_t nsec;       /* 0..999999999 */
+} tc_time;
+
+/* -1, 0 or 1 as A is before, equal to or after B. */
+static inline int tc_time_cmp(tc_time a, tc_time b)
+{
+	if (a.sec != b.sec)
+		return a.sec < b.sec ? -1 : 1;
+	return a.nsec < b.nsec ? -1 : a.nsec > b.nsec;
+}
+
+/*
+ * The time of a clock value in cycles.  Uses the conversion babeltrace2
+ * uses (double precision unless the clock runs at 1 GHz), so times match it
+ * to the nanosecond.  Returns false only if the seconds overflow 64 bits.
+ */
+bool tc_clock_cycles_to_time(const tc_clock *clk, uint64_t cycles, tc_time *t);
 
 /* ------------------------------------------------------------------------
  * Field classes (types)
@@ -296,7 +313,7 @@ typedef struct tc_message {
 	const tc_stream *stream;
 	bool has_time;
 	uint64_t cycles;             /* clock value; for discards, range begin */
-	int64_t ns;                  /* ns from the clock origin */
+	tc_time time;                /* the same from the clock origin */
 
 	/* TC_MSG_EVENT */
 	const tc_event_class *event_class;
@@ -309,7 +326,7 @@ typedef struct tc_message {
 	uint64_t count;
 	bool has_range;
 	uint64_t end_cycles;
-	int64_t end_ns;
+	tc_time end_time;
 } tc_message;
 
 /* ------------------------------------------------------------------------

@@ -16,7 +16,7 @@ typedef struct class_stats {
 	const tc_event_class *ec;
 	uint64_t count;
 	bool has_time;
-	int64_t first_ns, last_ns;
+	tc_time first, last;
 } class_stats;
 
 typedef struct stream_stats {
@@ -69,10 +69,12 @@ static class_stats *stats_get(stats_table *t, const tc_event_class *ec)
 	return &t->slots[h];
 }
 
-static void print_ns(int64_t ns)
+static void print_time(tc_time t)
 {
-	uint64_t a = ns < 0 ? (uint64_t)0 - (uint64_t)ns : (uint64_t)ns;
-	printf("%s%" PRIu64 ".%09" PRIu64, ns < 0 ? "-" : "", a / 1000000000u, a % 1000000000u);
+	if (t.sec < 0 && t.nsec)
+		printf("-%" PRIu64 ".%09" PRIu32, (uint64_t)-(t.sec + 1), 1000000000u - t.nsec);
+	else
+		printf("%" PRId64 ".%09" PRIu32, t.sec, t.nsec);
 }
 
 static int cmp_stats(const void *a, const void *b)
@@ -145,10 +147,10 @@ static int info_input(tc_input *in)
 			}
 			cs->count++;
 			if (m->has_time) {
-				if (!cs->has_time || m->ns < cs->first_ns)
-					cs->first_ns = m->ns;
-				if (!cs->has_time || m->ns > cs->last_ns)
-					cs->last_ns = m->ns;
+				if (!cs->has_time || tc_time_cmp(m->time, cs->first) < 0)
+					cs->first = m->time;
+				if (!cs->has_time || tc_time_cmp(m->time, cs->last) > 0)
+					cs->last = m->time;
 				cs->has_time = true;
 			}
 		} else if (m->kind == TC_MSG_DISCARDED_EVENTS) {
@@ -195,9 +197,9 @@ static int info_input(tc_input *in)
 		for (size_t i = 0; i < n; i++) {
 			printf("    %12" PRIu64 "  ", list[i].count);
 			if (list[i].has_time) {
-				print_ns(list[i].first_ns);
+				print_time(list[i].first);
 				printf("  ");
-				print_ns(list[i].last_ns);
+				print_time(list[i].last);
 			}
 			printf("  %s\n", list[i].ec->name);
 			total += list[i].count;

@@ -133,15 +133,18 @@ static bool cycles_to_ns_part(uint64_t freq, uint64_t cycles, uint64_t *ns)
 	return true;
 }
 
-bool tc_clock_cycles_to_ns(const tc_clock *clk, uint64_t cycles, int64_t *ns)
+bool tc_clock_cycles_to_time(const tc_clock *clk, uint64_t cycles, tc_time *t)
 {
 	uint64_t off_ns, val_ns;
 	if (!cycles_to_ns_part(clk->freq, clk->offset, &off_ns) ||
 	    !cycles_to_ns_part(clk->freq, cycles, &val_ns))
 		return false;
-	__int128 total = (__int128)clk->offset_s * 1000000000 + off_ns + val_ns;
-	if (total > INT64_MAX || total < INT64_MIN)
+	uint64_t nsec = off_ns % 1000000000u + val_ns % 1000000000u;
+	int64_t sec;
+	if (!tc_add_i64(clk->offset_s, (int64_t)(off_ns / 1000000000u), &sec) ||
+	    !tc_add_i64(sec, (int64_t)(val_ns / 1000000000u + nsec / 1000000000u), &sec))
 		return false;
-	*ns = (int64_t)total;
+	t->sec = sec;
+	t->nsec = (uint32_t)(nsec % 1000000000u);
 	return true;
 }

@@ -20,7 +20,7 @@
 typedef struct mux_entry {
 	tc_stream_iter *it;
 	tc_message msg;
-	int64_t key;      /* time used for ordering */
+	tc_time key;      /* time used for ordering */
 	size_t seq;       /* registration order: the final tie-break */
 } mux_entry;
 
@@ -30,7 +30,7 @@ struct tc_muxer {
 	mux_entry **all;
 	size_t all_count;
 	mux_entry *pending;   /* returned last call; advance before the next */
-	int64_t last_time;
+	tc_time last_time;
 	bool started;
 };
 
@@ -39,7 +39,7 @@ int tc_muxer_new(tc_muxer **out)
 	tc_muxer *m = calloc(1, sizeof *m);
 	if (!m)
 		return tc_fail_nomem();
-	m->last_time = INT64_MIN;
+	m->last_time.sec = INT64_MIN;
 	*out = m;
 	return 0;
 }
@@ -114,8 +114,9 @@ static int cmp_u64(uint64_t a, uint64_t b)
 
 static int entry_cmp(const mux_entry *a, const mux_entry *b)
 {
-	if (a->key != b->key)
-		return a->key < b->key ? -1 : 1;
+	int t = tc_time_cmp(a->key, b->key);
+	if (t)
+		return t;
 	const tc_stream *sa = a->msg.stream, *sb = b->msg.stream;
 	const tc_trace *ta = sa->trace, *tb = sb->trace;
 	int c;
@@ -190,7 +191,7 @@ static int entry_advance(tc_muxer *m, mux_entry *e)
 	if (rc <= 0)
 		return rc;
 	/* A message without a time sorts as if it came right now. */
-	e->key = e->msg.has_time ? e->msg.ns : m->last_time;
+	e->key = e->msg.has_time ? e->msg.time : m->last_time;
 	return 1;
 }
 
@@ -232,7 +233,7 @@ int tc_muxer_next(tc_muxer *m, const tc_message **out)
 		return 0;
 	mux_entry *top = m->heap[0];
 	m->pending = top;
-	if (top->key > m->last_time)
+	if (tc_time_cmp(top->key, m->last_time) > 0)
 		m->last_time = top->key;
 	*out = &top->msg;
 	return 1;

@@ -79,10 +79,6 @@ static int decode_scope_retry(ctf_stream_iter *s, ctf_scope scope, const tc_fiel
 	}
 }
 
-static bool to_ns(const tc_clock *clk, uint64_t cycles, int64_t *ns)
-{
-	return clk && tc_clock_cycles_to_ns(clk, cycles, ns);
-}
 
 /*
  * Decodes the packet header and context at OFF of the current file into
@@ -185,10 +181,10 @@ int ctf_peek_first_packet(ctf_stream_iter *s, ctf_file *f)
 	return rc;
 }
 
-static void set_time(const ctf_stream_iter *s, uint64_t cycles, uint64_t *out_cycles, int64_t *out_ns, bool *ok)
+static void set_time(const ctf_stream_iter *s, uint64_t cycles, uint64_t *out_cycles, tc_time *out, bool *ok)
 {
 	*out_cycles = cycles;
-	*ok = to_ns(s->sc->pub.clock, cycles, out_ns);
+	*ok = s->sc->pub.clock && tc_clock_cycles_to_time(s->sc->pub.clock, cycles, out);
 }
 
 /* Queues the discarded-events and discarded-packets reports the counters
@@ -207,15 +203,15 @@ static void queue_discards(ctf_stream_iter *s)
 		if (!s->have_prev) {
 			report = p->discarded != 0;   /* "may have discarded": count unknown */
 			if (report && ranges) {
-				set_time(s, p->ts_begin, &m->cycles, &m->ns, &ok1);
-				set_time(s, p->ts_end, &m->end_cycles, &m->end_ns, &ok2);
+				set_time(s, p->ts_begin, &m->cycles, &m->time, &ok1);
+				set_time(s, p->ts_end, &m->end_cycles, &m->end_time, &ok2);
 			}
 		} else if (p->discarded != s->prev_discarded) {
 			count = p->discarded - s->prev_discarded;
 			report = true;
 			if (ranges) {
-				set_time(s, s->prev_end, &m->cycles, &m->ns, &ok1);
-				set_time(s, p->ts_end, &m->end_cycles, &m->end_ns, &ok2);
+				set_time(s, s->prev_end, &m->cycles, &m->time, &ok1);
+				set_time(s, p->ts_end, &m->end_cycles, &m->end_time, &ok2);
 			}
 		}
 		if (report) {
@@ -235,8 +231,8 @@ static void queue_discards(ctf_stream_iter *s)
 		m->stream = &s->stream->pub;
 		m->count = p->seq - s->prev_seq - 1;
 		if (ranges) {
-			set_time(s, s->prev_end, &m->cycles, &m->ns, &ok1);
-			set_time(s, p->ts_begin, &m->end_cycles, &m->end_ns, &ok2);
+			set_time(s, s->prev_end, &m->cycles, &m->time, &ok1);
+			set_time(s, p->ts_begin, &m->end_cycles, &m->end_time, &ok2);
 		}
 		m->has_range = ranges && ok1 && ok2;
 		m->has_time = m->has_range;
@@ -369,8 +365,8 @@ static int decode_event(ctf_stream_iter *s, tc_message *m)
 		m->event_class = ec;
 		m->packet_context = s->pkt.context;
 		m->has_time = sc->pub.clock != NULL;
-		if (m->has_time && !tc_clock_cycles_to_ns(sc->pub.clock, m->cycles, &m->ns))
-			return tc_fail(TC_EFORMAT, d->path, (int64_t)(d->packet_offset + pos / 8), "event time does not fit in 64-bit nanoseconds from the clock origin");
+		if (m->has_time && !tc_clock_cycles_to_time(sc->pub.clock, m->cycles, &m->time))
+			return tc_fail(TC_EFORMAT, d->path, (int64_t)(d->packet_offset + pos / 8), "event time overflows 64-bit seconds from the clock origin");
 		s->last_event_cycles = m->cycles;
 		return 1;
 	}

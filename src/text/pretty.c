@@ -291,20 +291,29 @@ static bool wall_second(tc_text_printer *p, uint64_t sec)
 	return true;
 }
 
-/* The wall-clock form of NS (nanoseconds from the origin) into DST (at
- * least 96 bytes); returns its length.  Like babeltrace2, this also moves
- * the delta, and records NS as the previous time when UPDATE_LAST. */
-static size_t fmt_wall(tc_text_printer *p, int64_t ns, bool update_last, char *dst)
+/* The wall-clock form of T into DST (at least 96 bytes); returns its
+ * length.  Like babeltrace2, this also moves the delta, and records T as the
+ * previous time when UPDATE_LAST. */
+static size_t fmt_wall(tc_text_printer *p, tc_time t, bool update_last, char *dst)
 {
-	bool neg = ns < 0;
-	uint64_t a = neg ? 0u - (uint64_t)ns : (uint64_t)ns;
-	uint64_t sec = a / NS_PER_S, nsec = a % NS_PER_S;
+	/* babeltrace2 splits signed 64-bit nanoseconds with C truncation:
+	 * that is the sign and the absolute seconds and nanoseconds.  Taken
+	 * from the seconds directly, times beyond its 64-bit range (which it
+	 * refuses) come out right too, as in babeltrace 1.5. */
+	bool neg = t.sec < 0;
+	uint64_t sec = neg ? (uint64_t)0 - (uint64_t)t.sec : (uint64_t)t.sec, nsec = t.nsec;
+	if (neg && nsec) {
+		sec -= 1;
+		nsec = NS_PER_S - nsec;
+	}
+	/* Its delta is an unsigned 64-bit difference of nanoseconds. */
+	uint64_t ns = (uint64_t)t.sec * NS_PER_S + t.nsec;
 	size_t n = 0;
 
 	if (p->last_ns != NO_TIME)
-		p->delta_ns = (uint64_t)ns - p->last_ns;
+		p->delta_ns = ns - p->last_ns;
 	if (update_last)
-		p->last_ns = (uint64_t)ns;
+		p->last_ns = ns;
 
 	if (p->o.clock != TC_CLOCK_SECONDS) {
 		if (neg && !p->neg_warned) {
@@ -876,7 +885,7 @@ static void print_event(tc_text_printer *p, const tc_message *m)
 				p->delta_cyc = m->cycles - p->last_cyc;
 			p->last_cyc = m->cycles;
 		} else {
-			tlen = fmt_wall(p, m->ns, true, tbuf);
+			tlen = fmt_wall(p, m->time, true, tbuf);
 		}
 	}
 
@@ -928,10 +937,10 @@ static void print_discarded(tc_text_printer *p, const tc_message *m, const char 
 	d = W_LIT(p, d, " ");
 	if (m->has_range) {
 		d = W_LIT(p, d, "between [");
-		tlen = fmt_wall(p, m->ns, false, tbuf);
+		tlen = fmt_wall(p, m->time, false, tbuf);
 		d = w_mem(p, d, tbuf, tlen);
 		d = W_LIT(p, d, "] and [");
-		tlen = fmt_wall(p, m->end_ns, false, tbuf);
+		tlen = fmt_wall(p, m->end_time, false, tbuf);
 		d = w_mem(p, d, tbuf, tlen);
 		d = W_LIT(p, d, "]");
 	} else {

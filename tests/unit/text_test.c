@@ -16,6 +16,20 @@
 #include "tracecat.h"
 #include "text/format.h"
 
+/* Messages carry seconds and nanoseconds; tests think in nanoseconds. */
+static tc_time time_of_ns(int64_t ns)
+{
+	tc_time t;
+	t.sec = ns / 1000000000;
+	int64_t r = ns % 1000000000;
+	if (r < 0) {
+		r += 1000000000;
+		t.sec -= 1;
+	}
+	t.nsec = (uint32_t)r;
+	return t;
+}
+
 /* The first event's delta; spelled in pieces because "??)" is a trigraph. */
 #define NODELTA "(+?.?????????" ")"
 #define NODELTA_CYC "(+????????????" ")"
@@ -405,7 +419,7 @@ static tc_message ev(const fixture *fx, bool has_time, int64_t ns, const tc_fiel
 	m.kind = TC_MSG_EVENT;
 	m.stream = &fx->stream;
 	m.has_time = has_time;
-	m.ns = ns;
+	m.time = time_of_ns(ns);
 	m.cycles = (uint64_t)ns;
 	m.event_class = &fx->ec;
 	m.payload = payload;
@@ -423,9 +437,9 @@ static tc_message discard(const fixture *fx, tc_message_kind kind, uint64_t coun
 	m.has_time = has_range;
 	m.count = count;
 	m.has_range = has_range;
-	m.ns = begin;
+	m.time = time_of_ns(begin);
 	m.cycles = (uint64_t)begin;
-	m.end_ns = end;
+	m.end_time = time_of_ns(end);
 	m.end_cycles = (uint64_t)end;
 	return m;
 }
@@ -783,10 +797,10 @@ static void test_line_layout(void)
 	m[0].packet_context = heap(f_comp(pc, 2, f_u(pc->members[0].cls, 1), f_u(u8, 3)));
 	m[0].stream_event_context = heap(f_comp(sec, 1, f_u(u8, 42)));
 	m[1] = m[0];
-	m[1].ns = T0 + 500;
+	m[1].time = time_of_ns(T0 + 500);
 	m[1].event_context = heap(f_comp(ecx, 1, f_u(u8, 7)));
 	m[2] = m[1];
-	m[2].ns = T0 + 500 + INT64_C(123455789000000);
+	m[2].time = time_of_ns(T0 + 500 + INT64_C(123455789000000));
 	m[2].payload = NULL;
 	r = render(&o, m, 3);
 	check("line.default",
@@ -1012,11 +1026,11 @@ static void test_times(void)
 
 	/* clk-negoffset: the first negative time falls back to seconds and
 	 * warns once; a time of -1 ns leaves the next delta unchanged. */
-	m[0].ns = INT64_C(-10000000000);
-	m[1].ns = INT64_C(-5000000000);
-	m[2].ns = -1;
-	m[3].ns = 0;
-	m[4].ns = 1;
+	m[0].time = time_of_ns(INT64_C(-10000000000));
+	m[1].time = time_of_ns(INT64_C(-5000000000));
+	m[2].time = time_of_ns(-1);
+	m[3].time = time_of_ns(0);
+	m[4].time = time_of_ns(1);
 	r = render(&o, m, 5);
 	check("time.negative",
 	      "[-10.000000000] " NODELTA " e: { v = 0 }\n"
@@ -1030,8 +1044,8 @@ static void test_times(void)
 	      r.err);
 
 	/* clk-year1900 */
-	m[0].ns = INT64_C(-2208988800) * 1000000000;
-	m[1].ns = INT64_C(-2208988799) * 1000000000;
+	m[0].time = time_of_ns(INT64_C(-2208988800) * 1000000000);
+	m[1].time = time_of_ns(INT64_C(-2208988799) * 1000000000);
 	r = render(&o, m, 2);
 	check("time.year1900",
 	      "[-2208988800.000000000] " NODELTA " e: { v = 0 }\n"
@@ -1039,9 +1053,9 @@ static void test_times(void)
 	      r.out);
 
 	o.clock_date = true;
-	m[0].ns = INT64_C(-10000000000);
-	m[1].ns = INT64_C(-5000000000);
-	m[2].ns = T0;
+	m[0].time = time_of_ns(INT64_C(-10000000000));
+	m[1].time = time_of_ns(INT64_C(-5000000000));
+	m[2].time = time_of_ns(T0);
 	r = render(&o, m, 3);
 	check("time.date",
 	      "[-10.000000000] " NODELTA " e: { v = 0 }\n"
@@ -1051,10 +1065,10 @@ static void test_times(void)
 
 	o = defaults();
 	o.clock = TC_CLOCK_SECONDS;
-	m[0].ns = T0;
-	m[1].ns = T0 + 500;
-	m[2].ns = INT64_C(-10000000000);
-	m[3].ns = -1;
+	m[0].time = time_of_ns(T0);
+	m[1].time = time_of_ns(T0 + 500);
+	m[2].time = time_of_ns(INT64_C(-10000000000));
+	m[3].time = time_of_ns(-1);
 	r = render(&o, m, 4);
 	check("time.seconds",
 	      "[1351530929.945825823] " NODELTA " e: { v = 0 }\n"
@@ -1077,9 +1091,9 @@ static void test_times(void)
 	      r.out);
 
 	o = defaults();
-	m[0].ns = T0;
-	m[1].ns = T0;
-	m[2].ns = T0 + INT64_C(999999996666666667);
+	m[0].time = time_of_ns(T0);
+	m[1].time = time_of_ns(T0);
+	m[2].time = time_of_ns(T0 + INT64_C(999999996666666667));
 	r = render(&o, m, 3);
 	check("time.delta",
 	      "[17:15:29.945825823] " NODELTA " e: { v = 0 }\n"
@@ -1091,11 +1105,11 @@ static void test_times(void)
 	setenv("TZ", "ABC-02", 1);
 	o = defaults();
 	o.clock = TC_CLOCK_LOCAL;
-	m[0].ns = T0;
+	m[0].time = time_of_ns(T0);
 	r = render(&o, m, 1);
 	check("time.local", "[19:15:29.945825823] " NODELTA " e: { v = 0 }\n", r.out);
 	o.clock_date = true;
-	m[0].ns = INT64_C(79200) * 1000000000 + 5;   /* 22:00 UTC = midnight local */
+	m[0].time = time_of_ns(INT64_C(79200) * 1000000000 + 5);   /* 22:00 UTC = midnight local */
 	r = render(&o, m, 1);
 	check("time.local_date", "[1970-01-02 00:00:00.000000005] " NODELTA " e: { v = 0 }\n", r.out);
 	setenv("TZ", "UTC", 1);
@@ -1103,7 +1117,7 @@ static void test_times(void)
 	/* Many events in the same second, then the next second. */
 	o = defaults();
 	for (i = 0; i < 6; i++)
-		m[i].ns = INT64_C(1000000000) * (i / 3) + i;
+		m[i].time = time_of_ns(INT64_C(1000000000) * (i / 3) + i);
 	r = render(&o, m, 6);
 	check("time.same_second_cache",
 	      "[00:00:00.000000000] " NODELTA " e: { v = 0 }\n"
