@@ -382,15 +382,12 @@ int tc_muxer_next(tc_muxer *mux, const tc_message **msg);
  * Text output (babeltrace2's "pretty" format)
  */
 
-typedef enum tc_clock_format {
-	TC_CLOCK_LOCAL,      /* HH:MM:SS.NNNNNNNNN in local time */
-	TC_CLOCK_GMT,        /* the same in UTC */
-	TC_CLOCK_SECONDS,    /* SECONDS.NNNNNNNNN */
-	TC_CLOCK_CYCLES      /* raw cycles */
-} tc_clock_format;
-
 typedef struct tc_text_options {
-	tc_clock_format clock;
+	/* babeltrace2's clock switches, independent as there: cycles, when
+	 * set, is what event lines show; warnings show wall-clock times. */
+	bool clock_cycles;   /* raw cycles on event lines */
+	bool clock_seconds;  /* SECONDS.NNNNNNNNN instead of HH:MM:SS.NNNNNNNNN */
+	bool clock_gmt;      /* UTC instead of local time */
 	bool clock_date;     /* YYYY-MM-DD before the time */
 	bool no_delta;
 	/* -n/--names */
@@ -398,8 +395,10 @@ typedef struct tc_text_options {
 	/* -f/--fields */
 	bool field_trace, field_hostname, field_domain, field_procname,
 	     field_vpid, field_loglevel, field_emf, field_callsite;
-	/* babeltrace2's terminal colours (its --color decides; off by default) */
+	/* babeltrace2's terminal colours on event lines (its --color decides)
+	 * and on warnings (it colours them whenever the terminal can) */
 	bool color;
+	bool color_warnings;
 } tc_text_options;
 
 /* babeltrace2's defaults: local time, delta, payload and context names,

@@ -110,9 +110,10 @@ static bool parse_i64(const char *s, int64_t *out)
 	return true;
 }
 
-/* babeltrace2's --color=auto: a capable terminal on both stdout and stderr,
- * overridable with BABELTRACE_TERM_COLOR. */
-static bool color_auto(void)
+/* babeltrace2's test for a terminal that shows colours: a capable TERM on
+ * both stdout and stderr, overridable with BABELTRACE_TERM_COLOR.  Its
+ * --color=auto uses it, and so do its warnings whatever --color says. */
+static bool terminal_has_colors(void)
 {
 	const char *force = getenv("BABELTRACE_TERM_COLOR");
 	if (force && !strcmp(force, "always"))
@@ -141,11 +142,11 @@ int cli_print(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
 		if (!strcmp(a, "--clock-gmt"))
-			o.clock = TC_CLOCK_GMT;
+			o.clock_gmt = true;
 		else if (!strcmp(a, "--clock-seconds"))
-			o.clock = TC_CLOCK_SECONDS;
+			o.clock_seconds = true;
 		else if (!strcmp(a, "--clock-cycles"))
-			o.clock = TC_CLOCK_CYCLES;
+			o.clock_cycles = true;
 		else if (!strcmp(a, "--clock-date"))
 			o.clock_date = true;
 		else if (!strcmp(a, "--no-delta"))
@@ -182,10 +183,11 @@ int cli_print(int argc, char **argv)
 		fprintf(stderr, "tracecat: no trace path given (see tracecat --help)\n");
 		return free(paths), 2;
 	}
+	o.color_warnings = terminal_has_colors();
 	if (!strcmp(color, "always"))
 		o.color = true;
 	else if (!strcmp(color, "auto"))
-		o.color = color_auto();
+		o.color = o.color_warnings;
 	else if (strcmp(color, "never") != 0) {
 		fprintf(stderr, "tracecat: --color expects never, auto or always\n");
 		return free(paths), 2;

@@ -271,7 +271,7 @@ static bool wall_second(tc_text_printer *p, uint64_t sec)
 	p->tc_valid = true;
 	p->tc_sec = sec;
 	p->tc_len = 0;
-	res = p->o.clock == TC_CLOCK_GMT ? gmtime_r(&t, &tm) : localtime_r(&t, &tm);
+	res = p->o.clock_gmt ? gmtime_r(&t, &tm) : localtime_r(&t, &tm);
 	if (!res)
 		return false;
 	if (p->o.clock_date) {
@@ -315,7 +315,7 @@ static size_t fmt_wall(tc_text_printer *p, tc_time t, bool update_last, char *ds
 	if (update_last)
 		p->last_ns = ns;
 
-	if (p->o.clock != TC_CLOCK_SECONDS) {
+	if (!p->o.clock_seconds) {
 		if (neg && !p->neg_warned) {
 			p->neg_warned = true;
 			warn_negative_time(p);
@@ -715,7 +715,7 @@ static char *w_scope(tc_text_printer *p, char *d, bool *start_line, const char *
 static char *w_delta(tc_text_printer *p, char *d)
 {
 	*d++ = '+';
-	if (p->o.clock == TC_CLOCK_CYCLES) {
+	if (p->o.clock_cycles) {
 		if (p->delta_cyc == NO_TIME) {
 			memcpy(d, "????????????", 12);
 			return d + 12;
@@ -879,7 +879,7 @@ static void print_event(tc_text_printer *p, const tc_message *m)
 	/* The time first: formatting it may print the negative-time warning,
 	 * which must not land in the middle of this line. */
 	if (m->has_time) {
-		if (o->clock == TC_CLOCK_CYCLES) {
+		if (o->clock_cycles) {
 			tlen = tc_fmt_u64_zpad(tbuf, m->cycles, 20);
 			if (p->last_cyc != NO_TIME)
 				p->delta_cyc = m->cycles - p->last_cyc;
@@ -920,7 +920,7 @@ static void print_discarded(tc_text_printer *p, const tc_message *m, const char 
 	p->cur = d;
 	p->sink = p->err;
 
-	if (p->color)
+	if (p->o.color_warnings)
 		d = W_LIT(p, d, ESC "[33m" ESC "[1mWARNING" ESC "[0m" ESC "[33m: ");
 	else
 		d = W_LIT(p, d, "WARNING: ");
@@ -972,7 +972,7 @@ static void print_discarded(tc_text_printer *p, const tc_message *m, const char 
 	d = W_LIT(p, d, ", stream ID: ");
 	d = w_u64(p, d, s ? s->id : 0);
 	d = W_LIT(p, d, ").");
-	if (p->color)
+	if (p->o.color_warnings)
 		d = W_LIT(p, d, ESC "[0m");
 	d = W_LIT(p, d, "\n");
 
@@ -989,7 +989,6 @@ void tc_text_options_default(tc_text_options *opts)
 	if (!opts)
 		return;
 	memset(opts, 0, sizeof(*opts));
-	opts->clock = TC_CLOCK_LOCAL;
 	opts->names_payload = true;
 	opts->names_context = true;
 	opts->field_hostname = true;
@@ -1044,7 +1043,7 @@ int tc_text_printer_new(tc_text_printer **out, const tc_text_options *opts,
 		p->c_ts = p->c_ev = p->c_unknown = p->c_bold = p->c_field = p->c_rst = "";
 	}
 	/* localtime_r() need not read TZ by itself. */
-	if (p->o.clock != TC_CLOCK_GMT && p->o.clock != TC_CLOCK_SECONDS)
+	if (!p->o.clock_gmt)
 		tzset();
 	*out = p;
 	return TC_OK;

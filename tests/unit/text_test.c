@@ -502,7 +502,7 @@ static tc_text_options defaults(void)
 	tc_text_options o;
 
 	tc_text_options_default(&o);
-	o.clock = TC_CLOCK_GMT;
+	o.clock_gmt = true;
 	return o;
 }
 
@@ -1064,7 +1064,7 @@ static void test_times(void)
 	      r.out);
 
 	o = defaults();
-	o.clock = TC_CLOCK_SECONDS;
+	o.clock_seconds = true;
 	m[0].time = time_of_ns(T0);
 	m[1].time = time_of_ns(T0 + 500);
 	m[2].time = time_of_ns(INT64_C(-10000000000));
@@ -1079,7 +1079,7 @@ static void test_times(void)
 	check("time.seconds.no_warning", "", r.err);
 
 	o = defaults();
-	o.clock = TC_CLOCK_CYCLES;
+	o.clock_cycles = true;
 	m[0].cycles = 2000;
 	m[1].cycles = 2500;
 	m[2].cycles = 2500;
@@ -1104,7 +1104,7 @@ static void test_times(void)
 	/* Local time, in a zone two hours east of UTC. */
 	setenv("TZ", "ABC-02", 1);
 	o = defaults();
-	o.clock = TC_CLOCK_LOCAL;
+	o.clock_gmt = false;
 	m[0].time = time_of_ns(T0);
 	r = render(&o, m, 1);
 	check("time.local", "[19:15:29.945825823] " NODELTA " e: { v = 0 }\n", r.out);
@@ -1179,7 +1179,7 @@ static void test_discarded(void)
 	check("discard.unknown_range.stdout", "", r.out);
 
 	/* Seconds format and the negative-time warning shared with events. */
-	o.clock = TC_CLOCK_SECONDS;
+	o.clock_seconds = true;
 	m[0] = discard(fx, TC_MSG_DISCARDED_PACKETS, 3, true, 20, INT64_C(1000000121));
 	r = render(&o, m, 1);
 	check("discard.seconds",
@@ -1199,6 +1199,7 @@ static void test_discarded(void)
 	/* Colours. */
 	o = defaults();
 	o.color = true;
+	o.color_warnings = true;
 	m[0] = discard(fx, TC_MSG_DISCARDED_EVENTS, 2, false, 0, 0);
 	r = render(&o, m, 1);
 	check("discard.color",
@@ -1357,13 +1358,13 @@ static void test_api(void)
 	memset(&o, 0xff, sizeof(o));
 	tc_text_options_default(&o);
 	snprintf(b, sizeof(b),
-		 "clock=%d date=%d nodelta=%d np=%d nc=%d ns=%d nh=%d ft=%d fh=%d fd=%d fp=%d fv=%d fl=%d fe=%d fc=%d color=%d",
-		 (int)o.clock, o.clock_date, o.no_delta, o.names_payload, o.names_context,
+		 "cycles=%d seconds=%d gmt=%d date=%d nodelta=%d np=%d nc=%d ns=%d nh=%d ft=%d fh=%d fd=%d fp=%d fv=%d fl=%d fe=%d fc=%d color=%d cw=%d",
+		 o.clock_cycles, o.clock_seconds, o.clock_gmt, o.clock_date, o.no_delta, o.names_payload, o.names_context,
 		 o.names_scope, o.names_header, o.field_trace, o.field_hostname,
 		 o.field_domain, o.field_procname, o.field_vpid, o.field_loglevel,
-		 o.field_emf, o.field_callsite, o.color);
+		 o.field_emf, o.field_callsite, o.color, o.color_warnings);
 	check("api.defaults",
-	      "clock=0 date=0 nodelta=0 np=1 nc=1 ns=0 nh=0 ft=0 fh=1 fd=0 fp=1 fv=1 fl=0 fe=0 fc=0 color=0",
+	      "cycles=0 seconds=0 gmt=0 date=0 nodelta=0 np=1 nc=1 ns=0 nh=0 ft=0 fh=1 fd=0 fp=1 fv=1 fl=0 fe=0 fc=0 color=0 cw=0",
 	      b);
 	check_int("api.new_null_stream", TC_EINVAL, tc_text_printer_new(&p, &o, NULL, stderr));
 	check("api.new_null_stream_sets_null", "null", p == NULL ? "null" : "set");
