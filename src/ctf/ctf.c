@@ -244,7 +244,22 @@ static void free_trace_void(void *p)
 	ctf_trace_free(p);
 }
 
-static int set_trace_name(ctf_trace *t, const char *rel)
+/* Length of the leading directories REL shares with PREFIX (LEN chars). */
+static size_t common_dirs(const char *prefix, size_t len, const char *rel)
+{
+	size_t i = 0, last = 0;
+	while (i < len && prefix[i] == rel[i]) {
+		i++;
+		if (i == len || prefix[i] == '/')
+			last = (rel[i] == '/' || rel[i] == '\0') ? i : last;
+	}
+	return last;
+}
+
+/* babeltrace2's trace name: the hostname, then the trace's directory
+ * relative to the path given; for directories merged by UUID, the
+ * directories they all share. */
+static int set_trace_name(ctf_trace *t, const char *rel, size_t rel_len)
 {
 	const tc_env_entry *host = tc_trace_env(&t->pub, "hostname");
 	const char *h = host && !host->is_int ? host->str_value : NULL;
@@ -252,8 +267,8 @@ static int set_trace_name(ctf_trace *t, const char *rel)
 	int rc = 0;
 	if (h)
 		rc = tc_buf_printf(&b, "%s", h);
-	if (rc == 0 && rel[0])
-		rc = tc_buf_printf(&b, "%s%s", h ? "/" : "", rel);
+	if (rc == 0 && rel_len)
+		rc = tc_buf_printf(&b, "%s%.*s", h ? "/" : "", (int)rel_len, rel);
 	if (rc == 0 && b.data)
 		t->pub.name = tc_pool_strdup(&t->pool, b.data);
 	tc_buf_free(&b);
@@ -265,7 +280,12 @@ static int build_group(tc_input *in, ctf_trace *t, dir_list *dirs, size_t first,
 {
 	stream_build *streams = NULL;
 	size_t nstreams = 0;
-	int rc = set_trace_name(t, dirs->items[win].rel);
+	const char *rel = dirs->items[win].rel;
+	size_t rel_len = strlen(rel);
+	for (size_t i = first; i < dirs->count; i++)
+		if (dirs->items[i].group == first)
+			rel_len = common_dirs(rel, rel_len, dirs->items[i].rel);
+	int rc = set_trace_name(t, rel, rel_len);
 	for (size_t i = first; i < dirs->count && rc == 0; i++)
 		if (dirs->items[i].group == first)
 			rc = collect_stream_files(t, dirs->items[i].dir, &streams, &nstreams);

@@ -1245,14 +1245,13 @@ static tc_clock *default_clock(builder *b)
 		return t->pub.clocks[0];
 	if (t->pub.clock_count > 1)
 		return berr(b, NULL, "a timestamp is not mapped to a clock and the trace has several"), NULL;
-	/* No clock at all: babeltrace2 invents a 1 GHz one. */
+	/* No clock at all: babeltrace2 invents a 1 GHz one, at offset 0 even
+	 * with --clock-offset (its offsets apply to declared clocks only). */
 	tc_clock *c = balloc(b, sizeof *c);
 	if (!c)
 		return NULL;
 	c->name = "default";
 	c->freq = 1000000000u;
-	c->offset_s = b->opts->clock_offset_s;
-	clock_normalize(c, (__int128)b->opts->clock_offset_ns);
 	if (tc_ptr_push((void ***)&t->pub.clocks, &t->pub.clock_count, c) < 0) {
 		b->err = TC_ENOMEM;
 		return NULL;
