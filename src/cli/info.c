@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 typedef struct class_stats {
 	const tc_event_class *ec;
@@ -69,12 +70,16 @@ static class_stats *stats_get(stats_table *t, const tc_event_class *ec)
 	return &t->slots[h];
 }
 
+/* UTC date and time, as --clock-gmt --clock-date shows it. */
 static void print_time(tc_time t)
 {
-	if (t.sec < 0 && t.nsec)
-		printf("-%" PRIu64 ".%09" PRIu32, (uint64_t)-(t.sec + 1), 1000000000u - t.nsec);
+	time_t sec = (time_t)t.sec;
+	struct tm tm;
+	if (gmtime_r(&sec, &tm))
+		printf("%04d-%02d-%02d %02d:%02d:%02d.%09" PRIu32, tm.tm_year + 1900, tm.tm_mon + 1,
+		       tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, t.nsec);
 	else
-		printf("%" PRId64 ".%09" PRIu32, t.sec, t.nsec);
+		printf("%" PRId64 ".%09" PRIu32 " s", t.sec, t.nsec);
 }
 
 static int cmp_stats(const void *a, const void *b)
@@ -193,7 +198,7 @@ static int info_input(tc_input *in)
 		size_t declared = 0;
 		for (size_t i = 0; i < tr->stream_class_count; i++)
 			declared += tr->stream_classes[i]->event_class_count;
-		printf("  event classes: %zu declared, %zu seen (count, first and last time in s, name)\n", declared, n);
+		printf("  event classes: %zu declared, %zu seen (count, first and last time in UTC, name)\n", declared, n);
 		for (size_t i = 0; i < n; i++) {
 			printf("    %12" PRIu64 "  ", list[i].count);
 			if (list[i].has_time) {
