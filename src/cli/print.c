@@ -222,6 +222,12 @@ int cli_print(int argc, char **argv)
 		status = 1;
 	}
 	tc_text_printer_free(printer);
+	/* On a terminal that shows colours babeltrace2 resets them on both
+	 * streams when it ends, whatever --color says. */
+	if (o.color_warnings) {
+		fputs("\033[0m", stdout);
+		fputs("\033[0m", stderr);
+	}
 	tc_muxer_free(mux);
 	cli_free_inputs(inputs, npaths);
 	free(paths);
