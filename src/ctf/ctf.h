@@ -45,19 +45,52 @@ typedef enum ctf_scope {
  * decoded" when the path crosses an array or sequence. */
 #define PATH_ELEMENT 0xFFFFu
 
+/* How a fixed-layout member is read: one load of this many bits. */
+typedef enum ctf_load {
+	LOAD_NONE,       /* not fixed-layout: decoded through the general path */
+	LOAD_INT8,       /* integers and enumerations */
+	LOAD_INT16,
+	LOAD_INT32,
+	LOAD_INT64,
+	LOAD_FLOAT32,
+	LOAD_FLOAT64,
+	LOAD_TEXT        /* a static array of text characters */
+} ctf_load;
+
+/* ctf_member_plan.tag_member of a member that is not a variant whose tag
+ * is an earlier member of the same structure. */
+#define NO_SIBLING_TAG UINT32_MAX
+
 /*
  * A structure's members are compiled into runs of fixed-layout members
  * (whole-byte numbers, static text arrays): when a run starts aligned to
- * its largest alignment, each member sits at a known bit offset from the
- * run's start, so the run is decoded with one bounds check and no
- * per-member dispatch.
+ * its largest alignment, each member sits at a known byte offset from the
+ * run's start, so the run is decoded with one bounds check and one switch
+ * per member.
  */
 typedef struct ctf_member_plan {
-	uint32_t run_len;      /* members in the run starting here; 0 if none */
-	unsigned run_align;    /* largest alignment in that run */
-	uint64_t run_bits;     /* size of that run */
-	uint64_t offset;       /* this member's bit offset within its run */
+	/* This member, when fixed-layout. */
+	uint8_t load;          /* ctf_load */
+	bool swap;             /* stored in the byte order the host does not use */
+	uint8_t sign_shift;    /* signed integers: 64 - size, to sign-extend; else 0 */
+	uint64_t offset;       /* bytes from its run's start */
+	/* The run starting here. */
+	uint32_t run_len;      /* members in the run; 0 if none starts here */
+	unsigned first_align;  /* alignment of its first member */
+	unsigned run_align;    /* largest alignment in the run */
+	uint64_t run_bits;     /* size of the run */
+	/* A variant whose tag is the earlier member of this index (relative
+	 * references look there first, ctf.md 6.3), else NO_SIBLING_TAG. */
+	uint32_t tag_member;
 } ctf_member_plan;
+
+/* An enumeration's range as one unsigned interval [lo, lo + span]: the
+ * values of signed enumerations are offset by 2^63 so that unsigned order
+ * matches signed order. */
+typedef struct ctf_label_range {
+	uint64_t lo, span;
+	size_t label;          /* index in the enumeration's labels */
+} ctf_label_range;
 
 typedef struct ctf_plan {
 	ctf_role role;
@@ -69,6 +102,9 @@ typedef struct ctf_plan {
 	const tc_field_class *ref_cls;
 	/* VARIANT: option index per label of the tag enum, -1 when none */
 	int32_t *label_option;
+	/* ENUM: every range of every label, in label order. */
+	ctf_label_range *label_ranges;
+	size_t label_range_count;
 	/* INT, ENUM, FLOAT of 8/16/32/64 bits aligned on bytes: read with one
 	 * load, and decoded inline by its structure, without the general
 	 * dispatch. */

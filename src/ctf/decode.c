@@ -21,6 +21,7 @@
 #include <string.h>
 
 #define MAX_EMPTY_ELEMENTS (1u << 20)
+#define MAX_DEPTH 64          /* nesting levels decoded before giving up */
 
 int ctf_arena_grow(ctf_arena *a)
 {
@@ -177,24 +178,20 @@ static int lookup_ref(ctf_decoder *d, const ctf_plan *pl, const tc_field **out)
 	return 0;
 }
 
-static bool label_matches(const tc_field_class *fc, const tc_enum_label *l, uint64_t v)
+/* The option of variant PL that tag value V of enumeration TAG selects: the
+ * first label, in declaration order, that has an option and a range
+ * holding V.  -1 when none. */
+static int32_t select_option(const ctf_plan *pl, const tc_field_class *tag, uint64_t v)
 {
-	for (size_t r = 0; r < l->range_count; r++) {
-		if (fc->is_signed) {
-			if ((int64_t)v >= (int64_t)l->ranges[r].lo && (int64_t)v <= (int64_t)l->ranges[r].hi)
-				return true;
-		} else if (v >= l->ranges[r].lo && v <= l->ranges[r].hi) {
-			return true;
-		}
+	const ctf_plan *tp = plan_of(tag);
+	if (tag->is_signed)
+		v ^= (uint64_t)1 << 63;
+	for (size_t r = 0; r < tp->label_range_count; r++) {
+		const ctf_label_range *lr = &tp->label_ranges[r];
+		if (v - lr->lo <= lr->span && pl->label_option[lr->label] >= 0)
+			return pl->label_option[lr->label];
 	}
-	return false;
-}
-
-static inline uint64_t sign_extend(uint64_t v, unsigned size)
-{
-	if (size < 64 && (v >> (size - 1)) & 1)
-		v |= ~(uint64_t)0 << size;
-	return v;
+	return -1;
 }
 
 static inline void store_float(tc_field *out, uint64_t bits, unsigned size)
@@ -209,63 +206,195 @@ static inline void store_float(tc_field *out, uint64_t bits, unsigned size)
 	}
 }
 
-/* Stores an integer's value and applies what reading it means: an event
- * id, a special packet field, a clock update. */
-static inline void store_int(ctf_decoder *d, const tc_field_class *fc, const ctf_plan *pl, tc_field *out, uint64_t v)
+/* What reading an integer with a role or a clock means: an event id, a
+ * special packet field, a clock update. */
+static void apply_special_int(ctf_decoder *d, const tc_field_class *fc, uint64_t v)
 {
-	if (fc->is_signed)
-		v = sign_extend(v, fc->size);
-	out->v.u = v;
-	if (TC_UNLIKELY(pl->role != ROLE_NONE)) {
-		if (pl->role == ROLE_EVENT_ID) {
-			d->have_id = true;
-			d->id = v;
-		} else {
-			d->have_role[pl->role] = true;
-			d->role_value[pl->role] = v;
-		}
-		/* timestamp_end is read but does not move the clock. */
-		if (pl->role == ROLE_TS_END)
-			return;
+	ctf_role role = plan_of(fc)->role;
+	if (role == ROLE_EVENT_ID) {
+		d->have_id = true;
+		d->id = v;
+	} else if (role != ROLE_NONE) {
+		d->have_role[role] = true;
+		d->role_value[role] = v;
 	}
-	if (fc->clock && fc->clock == d->clock)
+	/* timestamp_end is read but does not move the clock. */
+	if (role != ROLE_TS_END && fc->clock && fc->clock == d->clock)
 		update_clock(d, v, fc->size);
 }
 
-/* Decodes the run of fixed-layout members starting at member FIRST of FC,
- * placed at bit P (checked by the caller to be aligned and in bounds). */
-static void decode_run(ctf_decoder *d, const tc_field_class *fc, const ctf_plan *pl, size_t first, uint64_t p, tc_field *items)
+static inline bool is_special_int(const tc_field_class *fc)
 {
-	size_t end = first + pl->members[first].run_len;
-	const tc_field_class *m = NULL;
-	for (size_t i = first; i < end; i++) {
-		m = fc->members[i].cls;
-		const ctf_plan *mp = plan_of(m);
-		tc_field *o = &items[i];
-		const uint8_t *at = d->buf + (p + pl->members[i].offset) / 8;
+	return fc->clock || plan_of(fc)->role != ROLE_NONE;
+}
+
+/* Stores an integer's value, sign-extended, and applies its meaning. */
+static inline void store_int(ctf_decoder *d, const tc_field_class *fc, tc_field *out, uint64_t v)
+{
+	if (fc->is_signed && fc->size < 64 && (v >> (fc->size - 1)) & 1)
+		v |= ~(uint64_t)0 << fc->size;
+	out->v.u = v;
+	if (TC_UNLIKELY(is_special_int(fc)))
+		apply_special_int(d, fc, v);
+}
+
+/* The length of the text in the N bytes at P: up to the first NUL. */
+static inline size_t text_len(const char *p, size_t n)
+{
+	const char *nul = memchr(p, '\0', n);
+	return nul ? (size_t)(nul - p) : n;
+}
+
+/* Decodes the run of fixed-layout members of FC starting at member FIRST,
+ * if it fits at the current position aligned as it needs; returns false,
+ * having decoded nothing, if it does not. */
+static inline bool decode_run(ctf_decoder *d, const tc_field_class *fc, const ctf_member_plan *run,
+                              size_t first, tc_field *items)
+{
+	uint64_t p = (d->pos + run->first_align - 1) & ~(uint64_t)(run->first_align - 1);
+	if ((p & (run->run_align - 1)) != 0 || p > d->limit || d->limit - p < run->run_bits)
+		return false;
+	/* Whole-byte reads leave the position on a byte boundary, so the
+	 * byte order of the last one never matters (see read_bit_array). */
+	const uint8_t *base = d->buf + p / 8;
+	const tc_member *mem = &fc->members[first];
+	tc_field *o = &items[first];
+	for (const ctf_member_plan *mp = run, *end = run + run->run_len; mp < end; mp++, mem++, o++) {
+		const tc_field_class *m = mem->cls;
+		const uint8_t *at = base + mp->offset;
+		uint64_t v;
 		o->cls = m;
 		o->option = 0;
-		if (m->kind == TC_FIELD_ARRAY) {
-			const char *nul = memchr(at, '\0', (size_t)m->length);
+		switch ((ctf_load)mp->load) {
+		case LOAD_INT8:
+			v = *at;
+			break;
+		case LOAD_INT16: {
+			uint16_t x;
+			memcpy(&x, at, 2);
+			v = mp->swap ? __builtin_bswap16(x) : x;
+			break;
+		}
+		case LOAD_INT32: {
+			uint32_t x;
+			memcpy(&x, at, 4);
+			v = mp->swap ? __builtin_bswap32(x) : x;
+			break;
+		}
+		case LOAD_INT64:
+			memcpy(&v, at, 8);
+			if (mp->swap)
+				v = __builtin_bswap64(v);
+			break;
+		case LOAD_FLOAT32:
+		case LOAD_FLOAT64:
+			store_float(o, load_whole(at, m->size, m->byte_order), m->size);
+			continue;
+		case LOAD_TEXT:
+		default:
 			o->v.str.ptr = (const char *)at;
-			o->v.str.len = nul ? (size_t)(nul - (const char *)at) : (size_t)m->length;
+			o->v.str.len = text_len((const char *)at, (size_t)m->length);
 			continue;
 		}
-		uint64_t v = load_whole(at, m->size, m->byte_order);
-		if (m->kind == TC_FIELD_FLOAT)
-			store_float(o, v, m->size);
-		else
-			store_int(d, m, mp, o, v);
-		d->last_bo = (int)m->byte_order;
+		/* Sign-extends signed integers: a no-op when sign_shift is 0. */
+		v = (uint64_t)((int64_t)(v << mp->sign_shift) >> mp->sign_shift);
+		o->v.u = v;
+		if (TC_UNLIKELY(is_special_int(m)))
+			apply_special_int(d, m, v);
 	}
-	d->pos = p + pl->members[first].run_bits;
+	d->pos = p + run->run_bits;
+	return true;
 }
 
 static int decode_field(ctf_decoder *d, const tc_field_class *fc, tc_field *out, int depth);
 
+static int decode_string(ctf_decoder *d, const tc_field_class *fc, tc_field *out)
+{
+	if (align_to(d, 8) < 0)
+		return TC_EFORMAT;
+	const char *p = (const char *)d->buf + d->pos / 8;
+	size_t avail = (size_t)((d->limit - d->pos) / 8);
+	const char *nul = memchr(p, '\0', avail);
+	if (!nul)
+		return derr(d, "string without a terminating NUL before the end of the packet content");
+	out->cls = fc;
+	out->option = 0;
+	out->v.str.ptr = p;
+	out->v.str.len = (size_t)(nul - p);
+	d->pos += (out->v.str.len + 1) * 8;
+	return 0;
+}
+
+static int decode_struct(ctf_decoder *d, const tc_field_class *fc, tc_field *out, int depth);
+
+/* Decodes variant FC, whose tag field TAG was already decoded. */
+static int decode_variant(ctf_decoder *d, const tc_field_class *fc, const tc_field *tag, tc_field *out, int depth)
+{
+	const ctf_plan *pl = plan_of(fc);
+	if (depth > MAX_DEPTH)
+		return derr(d, "fields nested too deeply");
+	int32_t opt = select_option(pl, pl->ref_cls, tag->v.u);
+	if (opt < 0) {
+		if (pl->ref_cls->is_signed)
+			return derr(d, "variant tag value %" PRId64 " selects no option", tag->v.s);
+		return derr(d, "variant tag value %" PRIu64 " selects no option", tag->v.u);
+	}
+	tc_field *item = arena_take(d, 1);
+	if (!item)
+		return CTF_ARENA_RETRY;
+	out->cls = fc;
+	out->option = (uint32_t)opt;
+	out->v.compound.items = item;
+	out->v.compound.count = 1;
+	const tc_field_class *chosen = fc->members[opt].cls;
+	if (chosen->kind == TC_FIELD_STRUCT)
+		return decode_struct(d, chosen, item, depth + 1);
+	return decode_field(d, chosen, item, depth + 1);
+}
+
+static int decode_struct(ctf_decoder *d, const tc_field_class *fc, tc_field *out, int depth)
+{
+	const ctf_plan *pl = plan_of(fc);
+	if (depth > MAX_DEPTH)
+		return derr(d, "fields nested too deeply");
+	if (align_to(d, fc->align) < 0)
+		return TC_EFORMAT;
+	size_t n = fc->member_count;
+	tc_field *items = arena_take(d, n);
+	if (!items)
+		return CTF_ARENA_RETRY;
+	out->cls = fc;
+	out->option = 0;
+	out->v.compound.items = items;
+	out->v.compound.count = n;
+	for (size_t i = 0; i < n;) {
+		const ctf_member_plan *mp = &pl->members[i];
+		if (mp->run_len && decode_run(d, fc, mp, i, items)) {
+			i += mp->run_len;
+			continue;
+		}
+		const tc_field_class *m = fc->members[i].cls;
+		int rc;
+		if (m->kind == TC_FIELD_STRING) {
+			rc = decode_string(d, m, &items[i]);
+		} else if (m->kind == TC_FIELD_VARIANT && mp->tag_member != NO_SIBLING_TAG) {
+			rc = decode_variant(d, m, &items[mp->tag_member], &items[i], depth + 1);
+		} else {
+			rc = decode_field(d, m, &items[i], depth + 1);
+		}
+		if (rc)
+			return rc;
+		i++;
+	}
+	return 0;
+}
+
 static int decode_elements(ctf_decoder *d, const tc_field_class *fc, tc_field *out, uint64_t n, int depth)
 {
 	const tc_field_class *el = fc->element;
+	out->cls = fc;
+	out->option = 0;
+	out->v.compound.count = 0;
 	if (align_to(d, el->align) < 0)
 		return TC_EFORMAT;
 	uint64_t left = d->limit - d->pos;
@@ -273,9 +402,8 @@ static int decode_elements(ctf_decoder *d, const tc_field_class *fc, tc_field *o
 		if (n > left / 8)
 			return derr(d, "a text array of %" PRIu64 " bytes runs past the end of the packet content", n);
 		const char *p = (const char *)d->buf + d->pos / 8;
-		const char *nul = memchr(p, '\0', (size_t)n);
 		out->v.str.ptr = p;
-		out->v.str.len = nul ? (size_t)(nul - p) : (size_t)n;
+		out->v.str.len = text_len(p, (size_t)n);
 		d->pos += n * 8;
 		return 0;
 	}
@@ -296,11 +424,10 @@ static int decode_elements(ctf_decoder *d, const tc_field_class *fc, tc_field *o
 	return 0;
 }
 
+/* Any field, at nesting DEPTH. */
 static int decode_field(ctf_decoder *d, const tc_field_class *fc, tc_field *out, int depth)
 {
 	const ctf_plan *pl = plan_of(fc);
-	out->cls = fc;
-	out->option = 0;
 	switch (fc->kind) {
 	case TC_FIELD_INT:
 	case TC_FIELD_ENUM: {
@@ -309,93 +436,40 @@ static int decode_field(ctf_decoder *d, const tc_field_class *fc, tc_field *out,
 		if (pl->whole_bytes && (d->pos & (fc->align - 1)) == 0 && d->limit - d->pos >= fc->size) {
 			v = load_whole(d->buf + d->pos / 8, fc->size, fc->byte_order);
 			d->pos += fc->size;
-			d->last_bo = (int)fc->byte_order;
 		} else if (read_bit_array(d, fc, &v) < 0) {
 			return TC_EFORMAT;
 		}
-		store_int(d, fc, pl, out, v);
+		out->cls = fc;
+		out->option = 0;
+		store_int(d, fc, out, v);
 		return 0;
 	}
 	case TC_FIELD_FLOAT: {
 		uint64_t v;
 		if (read_bit_array(d, fc, &v) < 0)
 			return TC_EFORMAT;
+		out->cls = fc;
+		out->option = 0;
 		store_float(out, v, fc->size);
 		return 0;
 	}
-	case TC_FIELD_STRING: {
-		if (align_to(d, 8) < 0)
-			return TC_EFORMAT;
-		const char *p = (const char *)d->buf + d->pos / 8;
-		size_t avail = (size_t)((d->limit - d->pos) / 8);
-		const char *nul = memchr(p, '\0', avail);
-		if (!nul)
-			return derr(d, "string without a terminating NUL before the end of the packet content");
-		out->v.str.ptr = p;
-		out->v.str.len = (size_t)(nul - p);
-		d->pos += (out->v.str.len + 1) * 8;
-		return 0;
-	}
-	case TC_FIELD_STRUCT: {
-		if (depth > 64)
-			return derr(d, "fields nested too deeply");
-		if (align_to(d, fc->align) < 0)
-			return TC_EFORMAT;
-		tc_field *items = arena_take(d, fc->member_count);
-		if (!items)
-			return CTF_ARENA_RETRY;
-		out->v.compound.items = items;
-		out->v.compound.count = fc->member_count;
-		for (size_t i = 0; i < fc->member_count; i++) {
-			const ctf_member_plan *run = &pl->members[i];
-			if (run->run_len) {
-				const tc_field_class *first = fc->members[i].cls;
-				uint64_t p = (d->pos + first->align - 1) & ~(uint64_t)(first->align - 1);
-				if ((p & (run->run_align - 1)) == 0 && p <= d->limit && d->limit - p >= run->run_bits) {
-					decode_run(d, fc, pl, i, p, items);
-					i += run->run_len - 1;
-					continue;
-				}
-			}
-			int rc = decode_field(d, fc->members[i].cls, &items[i], depth + 1);
-			if (rc)
-				return rc;
-		}
-		return 0;
-	}
+	case TC_FIELD_STRING:
+		return decode_string(d, fc, out);
+	case TC_FIELD_STRUCT:
+		return decode_struct(d, fc, out, depth);
 	case TC_FIELD_ARRAY:
-		out->v.compound.count = 0;
 		return decode_elements(d, fc, out, fc->length, depth);
 	case TC_FIELD_SEQUENCE: {
 		const tc_field *len;
 		if (lookup_ref(d, pl, &len) < 0)
 			return TC_EFORMAT;
-		out->v.compound.count = 0;
 		return decode_elements(d, fc, out, len->v.u, depth);
 	}
 	case TC_FIELD_VARIANT: {
 		const tc_field *tag;
-		if (depth > 64)
-			return derr(d, "fields nested too deeply");
 		if (lookup_ref(d, pl, &tag) < 0)
 			return TC_EFORMAT;
-		const tc_field_class *tc = pl->ref_cls;
-		int32_t opt = -1;
-		for (size_t l = 0; l < tc->label_count && opt < 0; l++)
-			if (pl->label_option[l] >= 0 && label_matches(tc, &tc->labels[l], tag->v.u))
-				opt = pl->label_option[l];
-		if (opt < 0) {
-			if (tc->is_signed)
-				return derr(d, "variant tag value %" PRId64 " selects no option", tag->v.s);
-			return derr(d, "variant tag value %" PRIu64 " selects no option", tag->v.u);
-		}
-		tc_field *item = arena_take(d, 1);
-		if (!item)
-			return CTF_ARENA_RETRY;
-		out->option = (uint32_t)opt;
-		out->v.compound.items = item;
-		out->v.compound.count = 1;
-		return decode_field(d, fc->members[opt].cls, item, depth + 1);
+		return decode_variant(d, fc, tag, out, depth);
 	}
 	}
 	return derr(d, "unknown field kind");
@@ -408,5 +482,7 @@ int ctf_decode_scope(ctf_decoder *d, ctf_scope scope, const tc_field_class *cls,
 		return CTF_ARENA_RETRY;
 	d->roots[scope] = slot;
 	*root = slot;
+	if (cls->kind == TC_FIELD_STRUCT)
+		return decode_struct(d, cls, slot, 0);
 	return decode_field(d, cls, slot, 0);
 }

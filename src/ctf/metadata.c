@@ -599,18 +599,26 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
 	return tc_mul_u64(a, b, &r) ? r : UINT64_MAX;
 }
 
-/* Fixed-layout members: their size and alignment never change. */
-static bool fixed_layout(const tc_field_class *m, uint64_t *bits)
+/* Fixed-layout members: their size and alignment never change, and one
+ * load reads them.  Returns LOAD_NONE for any other member. */
+static ctf_load fixed_layout(const tc_field_class *m, uint64_t *bits)
 {
 	if (plan_of(m)->whole_bytes) {
 		*bits = m->size;
-		return true;
+		if (m->kind == TC_FIELD_FLOAT)
+			return m->size == 32 ? LOAD_FLOAT32 : LOAD_FLOAT64;
+		switch (m->size) {
+		case 8: return LOAD_INT8;
+		case 16: return LOAD_INT16;
+		case 32: return LOAD_INT32;
+		default: return LOAD_INT64;
+		}
 	}
 	if (m->kind == TC_FIELD_ARRAY && (m->flags & TC_FIELD_TEXT) && m->length < (1u << 20)) {
 		*bits = m->length * 8;
-		return true;
+		return LOAD_TEXT;
 	}
-	return false;
+	return LOAD_NONE;
 }
 
 static int compile_runs(builder *b, tc_field_class *fc)
@@ -625,23 +633,75 @@ static int compile_runs(builder *b, tc_field_class *fc)
 	uint64_t cur = 0;
 	for (size_t i = 0; i < fc->member_count; i++) {
 		const tc_field_class *m = fc->members[i].cls;
+		ctf_member_plan *mp = &pl->members[i];
 		uint64_t bits;
-		if (!fixed_layout(m, &bits)) {
+		mp->tag_member = NO_SIBLING_TAG;
+		mp->load = (uint8_t)fixed_layout(m, &bits);
+		if (mp->load == LOAD_NONE) {
 			start = i + 1;
 			continue;
 		}
+		mp->swap = (m->byte_order == TC_LITTLE_ENDIAN) != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__);
+		mp->sign_shift = (uint8_t)(m->kind != TC_FIELD_FLOAT && m->is_signed ? 64 - m->size : 0);
 		ctf_member_plan *run = &pl->members[start];
 		if (start == i) {
 			cur = 0;
-			run->run_align = 1;
+			run->first_align = m->align;
+			run->run_align = m->align;
 		}
 		uint64_t off = (cur + m->align - 1) & ~(uint64_t)(m->align - 1);
-		pl->members[i].offset = off;
+		mp->offset = off / 8;
 		cur = off + bits;
 		run->run_len = (uint32_t)(i - start + 1);
 		run->run_bits = cur;
 		if (m->align > run->run_align)
 			run->run_align = m->align;
+	}
+	return 0;
+}
+
+/* A variant whose tag is named without dots and matches an earlier member
+ * of the same structure finds it there: relative references look in the
+ * innermost structure first (ctf.md 6.3), so resolve_ref will resolve it
+ * to that member, and decoding can skip the general path lookup. */
+static void compile_sibling_tags(tc_field_class *fc)
+{
+	ctf_plan *pl = plan_of(fc);
+	for (size_t i = 0; i < fc->member_count; i++) {
+		const tc_field_class *m = fc->members[i].cls;
+		if (m->kind != TC_FIELD_VARIANT || !m->tag_ref || strchr(m->tag_ref, '.'))
+			continue;
+		for (size_t j = 0; j < i; j++)
+			if (strcmp(fc->members[j].name, m->tag_ref) == 0) {
+				if (fc->members[j].cls->kind == TC_FIELD_ENUM)
+					pl->members[i].tag_member = (uint32_t)j;
+				break;
+			}
+	}
+}
+
+/* Flattens an enumeration's ranges for variant option selection. */
+static int compile_label_ranges(builder *b, tc_field_class *fc)
+{
+	ctf_plan *pl = plan_of(fc);
+	uint64_t bias = fc->is_signed ? (uint64_t)1 << 63 : 0;
+	size_t n = 0;
+	for (size_t l = 0; l < fc->label_count; l++)
+		n += fc->labels[l].range_count;
+	pl->label_ranges = balloc(b, (n ? n : 1) * sizeof *pl->label_ranges);
+	if (!pl->label_ranges)
+		return b->err;
+	pl->label_range_count = 0;
+	for (size_t l = 0; l < fc->label_count; l++) {
+		for (size_t r = 0; r < fc->labels[l].range_count; r++) {
+			uint64_t lo = fc->labels[l].ranges[r].lo ^ bias, hi = fc->labels[l].ranges[r].hi ^ bias;
+			if (lo > hi)
+				continue;   /* matches nothing */
+			ctf_label_range *out = &pl->label_ranges[pl->label_range_count++];
+			out->lo = lo;
+			out->span = hi - lo;
+			out->label = l;
+		}
 	}
 	return 0;
 }
@@ -655,6 +715,8 @@ static int update_layout(builder *b, tc_field_class *fc)
 	case TC_FIELD_ENUM:
 		pl->min_bits = fc->size;
 		pl->whole_bytes = fc->size % 8 == 0 && (fc->size & (fc->size - 1)) == 0 && fc->align >= 8;
+		if (fc->kind == TC_FIELD_ENUM)
+			return compile_label_ranges(b, fc);
 		break;
 	case TC_FIELD_FLOAT:
 		pl->min_bits = fc->size;
@@ -670,7 +732,10 @@ static int update_layout(builder *b, tc_field_class *fc)
 			sum = sat_add(sum, plan_of(m)->min_bits);
 		}
 		pl->min_bits = sum;
-		return compile_runs(b, fc);
+		if (compile_runs(b, fc) < 0)
+			return b->err;
+		compile_sibling_tags(fc);
+		return 0;
 	}
 	case TC_FIELD_ARRAY:
 		fc->align = fc->element->align;
