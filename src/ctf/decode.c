@@ -208,7 +208,7 @@ static inline void store_float(tc_field *out, uint64_t bits, unsigned size)
 
 /* What reading an integer with a role or a clock means: an event id, a
  * special packet field, a clock update. */
-static void apply_special_int(ctf_decoder *d, const tc_field_class *fc, uint64_t v)
+static inline void apply_special_int(ctf_decoder *d, const tc_field_class *fc, uint64_t v)
 {
 	ctf_role role = plan_of(fc)->role;
 	if (role == ROLE_EVENT_ID) {
@@ -238,27 +238,71 @@ static inline void store_int(ctf_decoder *d, const tc_field_class *fc, tc_field 
 		apply_special_int(d, fc, v);
 }
 
-/* The length of the text in the N bytes at P: up to the first NUL. */
-static inline size_t text_len(const char *p, size_t n)
+/* Where the first zero byte of the 8-byte word at P is: 0-7, or 8 when
+ * there is none. */
+static inline unsigned zero_byte_in_word(const char *p)
 {
-	const char *nul = memchr(p, '\0', n);
-	return nul ? (size_t)(nul - p) : n;
+	const uint64_t ones = 0x0101010101010101u, highs = 0x8080808080808080u;
+	uint64_t w;
+	memcpy(&w, p, 8);
+	if (!host_is_le())
+		w = __builtin_bswap64(w);
+	/* The lowest high bit set marks the first zero byte (borrows only
+	 * reach bytes above it). */
+	uint64_t zero = (w - ones) & ~w & highs;
+	return zero ? (unsigned)__builtin_ctzll(zero) / 8 : 8;
 }
 
-/* Decodes the run of fixed-layout members of FC starting at member FIRST,
- * if it fits at the current position aligned as it needs; returns false,
- * having decoded nothing, if it does not. */
-static inline bool decode_run(ctf_decoder *d, const tc_field_class *fc, const ctf_member_plan *run,
-                              size_t first, tc_field *items)
+/* The length of the text in the N bytes at P: up to the first NUL.
+ * Word by word, without a call: such texts are short. */
+static inline size_t text_len(const char *p, size_t n)
 {
-	uint64_t p = (d->pos + run->first_align - 1) & ~(uint64_t)(run->first_align - 1);
-	if ((p & (run->run_align - 1)) != 0 || p > d->limit || d->limit - p < run->run_bits)
-		return false;
+	size_t i = 0;
+	for (; n - i >= 8; i += 8) {
+		unsigned z = zero_byte_in_word(p + i);
+		if (z < 8)
+			return i + z;
+	}
+	for (; i < n; i++)
+		if (p[i] == '\0')
+			return i;
+	return n;
+}
+
+/* The first NUL in the N bytes at P, or NULL.  Most strings are short:
+ * the first two words are searched inline before calling memchr. */
+static inline const char *find_nul(const char *p, size_t n)
+{
+	size_t i = 0;
+	for (; i < 16 && n - i >= 8; i += 8) {
+		unsigned z = zero_byte_in_word(p + i);
+		if (z < 8)
+			return p + i + z;
+	}
+	return memchr(p + i, '\0', n - i);
+}
+
+/* Where the run starting with member plan RUN would start from the
+ * current position: false if it would not be aligned as its plan assumes
+ * or would not fit. */
+static inline bool run_fits(const ctf_decoder *d, const ctf_member_plan *run, uint64_t *p)
+{
+	uint64_t at = (d->pos + run->first_align - 1) & ~(uint64_t)(run->first_align - 1);
+	*p = at;
+	return (at & (run->run_align - 1)) == 0 && at <= d->limit && d->limit - at >= run->run_bits;
+}
+
+/* Decodes a run of fixed-layout members placed at bit P (checked with
+ * run_fits): RUN is the plan of its first member, MEM that member and O
+ * its slot.  Always inlined: its loop is the hot path of decoding. */
+__attribute__((always_inline))
+static inline void decode_run(ctf_decoder *d, const ctf_member_plan *run, const tc_member *mem, tc_field *o,
+                              uint64_t p)
+{
 	/* Whole-byte reads leave the position on a byte boundary, so the
 	 * byte order of the last one never matters (see read_bit_array). */
 	const uint8_t *base = d->buf + p / 8;
-	const tc_member *mem = &fc->members[first];
-	tc_field *o = &items[first];
+	d->pos = p + run->run_bits;
 	for (const ctf_member_plan *mp = run, *end = run + run->run_len; mp < end; mp++, mem++, o++) {
 		const tc_field_class *m = mem->cls;
 		const uint8_t *at = base + mp->offset;
@@ -302,8 +346,6 @@ static inline bool decode_run(ctf_decoder *d, const tc_field_class *fc, const ct
 		if (TC_UNLIKELY(is_special_int(m)))
 			apply_special_int(d, m, v);
 	}
-	d->pos = p + run->run_bits;
-	return true;
 }
 
 static int decode_field(ctf_decoder *d, const tc_field_class *fc, tc_field *out, int depth);
@@ -314,7 +356,7 @@ static int decode_string(ctf_decoder *d, const tc_field_class *fc, tc_field *out
 		return TC_EFORMAT;
 	const char *p = (const char *)d->buf + d->pos / 8;
 	size_t avail = (size_t)((d->limit - d->pos) / 8);
-	const char *nul = memchr(p, '\0', avail);
+	const char *nul = find_nul(p, avail);
 	if (!nul)
 		return derr(d, "string without a terminating NUL before the end of the packet content");
 	out->cls = fc;
@@ -352,41 +394,67 @@ static int decode_variant(ctf_decoder *d, const tc_field_class *fc, const tc_fie
 	return decode_field(d, chosen, item, depth + 1);
 }
 
+/* A member outside a run, or in a run that does not fit where it lies:
+ * MP is its plan, MEM the member and O its slot among ITEMS. */
+static int decode_member(ctf_decoder *d, const ctf_member_plan *mp, const tc_member *mem, tc_field *items,
+                         tc_field *o, int depth)
+{
+	const tc_field_class *m = mem->cls;
+	if (m->kind == TC_FIELD_STRING)
+		return decode_string(d, m, o);
+	if (m->kind == TC_FIELD_VARIANT && mp->tag_member != NO_SIBLING_TAG)
+		return decode_variant(d, m, &items[mp->tag_member], o, depth);
+	return decode_field(d, m, o, depth);
+}
+
+/* The members of FC into ITEMS. */
+static int decode_members(ctf_decoder *d, const tc_field_class *fc, tc_field *items, int depth)
+{
+	const ctf_member_plan *mp = plan_of(fc)->members, *end = mp + fc->member_count;
+	const tc_member *mem = fc->members;
+	tc_field *o = items;
+	while (mp < end) {
+		uint64_t p;
+		if (mp->run_len && run_fits(d, mp, &p)) {
+			size_t len = mp->run_len;
+			decode_run(d, mp, mem, o, p);
+			mp += len;
+			mem += len;
+			o += len;
+			continue;
+		}
+		int rc = decode_member(d, mp, mem, items, o, depth);
+		if (rc)
+			return rc;
+		mp++;
+		mem++;
+		o++;
+	}
+	return 0;
+}
+
 static int decode_struct(ctf_decoder *d, const tc_field_class *fc, tc_field *out, int depth)
 {
-	const ctf_plan *pl = plan_of(fc);
-	if (depth > MAX_DEPTH)
+	if (TC_UNLIKELY(depth > MAX_DEPTH))
 		return derr(d, "fields nested too deeply");
-	if (align_to(d, fc->align) < 0)
+	if (TC_UNLIKELY(align_to(d, fc->align) < 0))
 		return TC_EFORMAT;
 	size_t n = fc->member_count;
 	tc_field *items = arena_take(d, n);
-	if (!items)
+	if (TC_UNLIKELY(!items))
 		return CTF_ARENA_RETRY;
 	out->cls = fc;
 	out->option = 0;
 	out->v.compound.items = items;
 	out->v.compound.count = n;
-	for (size_t i = 0; i < n;) {
-		const ctf_member_plan *mp = &pl->members[i];
-		if (mp->run_len && decode_run(d, fc, mp, i, items)) {
-			i += mp->run_len;
-			continue;
-		}
-		const tc_field_class *m = fc->members[i].cls;
-		int rc;
-		if (m->kind == TC_FIELD_STRING) {
-			rc = decode_string(d, m, &items[i]);
-		} else if (m->kind == TC_FIELD_VARIANT && mp->tag_member != NO_SIBLING_TAG) {
-			rc = decode_variant(d, m, &items[mp->tag_member], &items[i], depth + 1);
-		} else {
-			rc = decode_field(d, m, &items[i], depth + 1);
-		}
-		if (rc)
-			return rc;
-		i++;
+	/* All members in one run that fits: nothing else to do. */
+	const ctf_member_plan *mp = plan_of(fc)->members;
+	uint64_t p;
+	if (n && mp->run_len == n && run_fits(d, mp, &p)) {
+		decode_run(d, mp, fc->members, items, p);
+		return 0;
 	}
-	return 0;
+	return decode_members(d, fc, items, depth + 1);
 }
 
 static int decode_elements(ctf_decoder *d, const tc_field_class *fc, tc_field *out, uint64_t n, int depth)
