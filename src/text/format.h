@@ -32,19 +32,35 @@ static const char tc_fmt_digit_pairs[201] =
 	"80818283848586878889"
 	"90919293949596979899";
 
+/* 10^i for i = 0..19. */
+static const uint64_t tc_fmt_pow10[20] = {
+	UINT64_C(1), UINT64_C(10), UINT64_C(100), UINT64_C(1000),
+	UINT64_C(10000), UINT64_C(100000), UINT64_C(1000000),
+	UINT64_C(10000000), UINT64_C(100000000), UINT64_C(1000000000),
+	UINT64_C(10000000000), UINT64_C(100000000000),
+	UINT64_C(1000000000000), UINT64_C(10000000000000),
+	UINT64_C(100000000000000), UINT64_C(1000000000000000),
+	UINT64_C(10000000000000000), UINT64_C(100000000000000000),
+	UINT64_C(1000000000000000000), UINT64_C(10000000000000000000),
+};
+
 static inline unsigned tc_fmt_dec_len(uint64_t v)
 {
-	unsigned n = 1;
+	/* From the bit length (1233/4096 ~ log10 2) the digit count is T or
+	 * T + 1; one comparison settles it, without a loop or a division.
+	 * (V | 1 gives 0 its one digit and changes no other answer.) */
+	unsigned t = ((unsigned)(64 - __builtin_clzll(v | 1u)) * 1233u) >> 12;
 
-	/* Most values printed are small: test from the bottom. */
-	for (;;) {
-		if (v < 10u) return n;
-		if (v < 100u) return n + 1;
-		if (v < 1000u) return n + 2;
-		if (v < 10000u) return n + 3;
-		v /= 10000u;
-		n += 4;
-	}
+	return t + 1 - ((v | 1u) < tc_fmt_pow10[t]);
+}
+
+/* The four digits of V < 10000, zero-padded, at D. */
+static inline void tc_fmt_dec4(char *d, uint32_t v)
+{
+	uint32_t hi = v / 100u;
+
+	memcpy(d, &tc_fmt_digit_pairs[hi * 2u], 2);
+	memcpy(d + 2, &tc_fmt_digit_pairs[(v - hi * 100u) * 2u], 2);
 }
 
 /* Writes exactly LEN digits of V (the low LEN decimal digits), ending at
@@ -52,39 +68,37 @@ static inline unsigned tc_fmt_dec_len(uint64_t v)
 static inline void tc_fmt_dec_fixed(char *dst, uint64_t v, unsigned len)
 {
 	char *d = dst + len;
+	uint32_t w;
 
-	/* 64-bit division by a constant costs twice the 32-bit one: finish
-	 * in 32 bits as soon as the value fits. */
-	while (len >= 2 && v > UINT32_MAX) {
-		const char *pair = &tc_fmt_digit_pairs[(v % 100u) * 2u];
+	/* Four digits per division; 64-bit division by a constant costs
+	 * twice the 32-bit one, so finish in 32 bits as soon as V fits. */
+	while (len >= 4 && v > UINT32_MAX) {
+		uint64_t q = v / 10000u;
 
-		v /= 100u;
+		d -= 4;
+		tc_fmt_dec4(d, (uint32_t)(v - q * 10000u));
+		v = q;
+		len -= 4;
+	}
+	/* Still wide only when asked for fewer digits than V has: the last
+	 * LEN < 4 digits are all that is left to write. */
+	w = (uint32_t)(v > UINT32_MAX ? v % 10000u : v);
+	while (len >= 4) {
+		uint32_t q = w / 10000u;
+
+		d -= 4;
+		tc_fmt_dec4(d, w - q * 10000u);
+		w = q;
+		len -= 4;
+	}
+	if (len >= 2) {
 		d -= 2;
-		d[0] = pair[0];
-		d[1] = pair[1];
+		memcpy(d, &tc_fmt_digit_pairs[(w % 100u) * 2u], 2);
+		w /= 100u;
 		len -= 2;
 	}
-	if (v > UINT32_MAX) {
-		/* Only when asked for fewer digits than V has. */
-		if (len)
-			*--d = (char)('0' + v % 10u);
-		return;
-	}
-	{
-		uint32_t w = (uint32_t)v;
-
-		while (len >= 2) {
-			const char *pair = &tc_fmt_digit_pairs[(w % 100u) * 2u];
-
-			w /= 100u;
-			d -= 2;
-			d[0] = pair[0];
-			d[1] = pair[1];
-			len -= 2;
-		}
-		if (len)
-			*--d = (char)('0' + w % 10u);
-	}
+	if (len)
+		*--d = (char)('0' + w % 10u);
 }
 
 /* printf("%" PRIu64) */

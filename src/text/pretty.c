@@ -53,13 +53,17 @@ struct tc_text_printer {
 	                       discarded-item warning is being built */
 	char *buf, *end;    /* the output buffer */
 	char *cur;          /* end of the buffered bytes between calls */
-	int failed;         /* sticky: TC_EIO once a write came up short */
+	unsigned long flushes;  /* buffer flushes so far: text rendered in
+	                           place is whole if this did not change */
+	int failed;         /* sticky: TC_EIO once a write came up short,
+	                       TC_ENOMEM once a plan could not be made */
 
 	bool neg_warned;    /* the once-per-run negative time warning (§3.5) */
 	uint64_t last_ns, delta_ns;    /* NO_TIME until known (§4) */
 	uint64_t last_cyc, delta_cyc;
 
-	/* Wall-clock text ("[YYYY-MM-DD ]HH:MM:SS") of the last second seen. */
+	/* Wall-clock text ("[YYYY-MM-DD ]HH:MM:SS") of the last second seen:
+	 * at most 39 bytes, so PAD bytes are always left to spare. */
 	bool tc_valid;
 	uint64_t tc_sec;
 	size_t tc_len;
@@ -68,6 +72,10 @@ struct tc_text_printer {
 	/* Colour sequences (§11); unused when colours are off. */
 	bool color;
 	const char *c_ts, *c_ev, *c_unknown, *c_bold, *c_field, *c_rst;
+
+	/* Plans (see below), by the address of what they are made for. */
+	struct plan_slot *slots;
+	size_t slot_mask, slot_used;
 };
 
 /* ------------------------------------------------------------------------
@@ -82,6 +90,7 @@ static char *flush_to(tc_text_printer *p, char *d)
 {
 	size_t n = (size_t)(d - p->buf);
 
+	p->flushes++;
 	if (n && !p->failed && fwrite(p->buf, 1, n, p->sink) != n)
 		p->failed = TC_EIO;
 	return p->buf;
@@ -136,6 +145,37 @@ static inline char *copy_small(char *d, const char *s, size_t n)
 		d[n - 1] = s[n - 1];
 	}
 	return d + n;
+}
+
+/*
+ * Copies N bytes in whole 16-byte blocks: a couple of vector moves instead
+ * of a call to memcpy() for the short pieces a line is made of.  Up to 15
+ * bytes past S + N are read, and written past D + N, where the next piece
+ * overwrites them: the caller guarantees both (room, PAD).
+ */
+#define PAD 16
+
+static inline char *copy_blocks(char *d, const char *s, size_t n)
+{
+	size_t k;
+
+	for (k = 0; k < n; k += 16)
+		memcpy(d + k, s + k, 16);
+	return d + n;
+}
+
+/* Longest text w_padded() copies in blocks; anything longer (a name of
+ * kilobytes) goes through w_mem(), which can split it across flushes. */
+#define PADDED_MAX 4096
+
+/* Text of N bytes followed by PAD readable bytes (a prefix or header kept
+ * in a plan), then room for THEN more bytes for the caller. */
+static inline char *w_padded(tc_text_printer *p, char *d, const char *s, size_t n, size_t then)
+{
+	if (n > PADDED_MAX)
+		return room(p, w_mem(p, d, s, n), then);
+	d = room(p, d, n + PAD + then);
+	return copy_blocks(d, s, n);
 }
 
 /* A NUL-terminated string: names, labels, environment values.  Most are
@@ -197,6 +237,20 @@ static char *w_quoted(tc_text_printer *p, char *d, const char *s, size_t n)
 	}
 	u = (const unsigned char *)s;
 	e = u + n;
+	if (n <= 16 && (size_t)(p->end - d) >= 18) {
+		/* Most strings are short words with nothing to escape: one
+		 * scan, fixed-size moves, no call. */
+		size_t k = 0;
+
+		while (k < n && esc_tab[u[k]] == ESC_PLAIN)
+			k++;
+		if (k == n) {
+			*d = '"';
+			d = copy_small(d + 1, s, n);
+			*d++ = '"';
+			return d;
+		}
+	}
 	d = room(p, d, 2);      /* both quotes of an empty string */
 	*d++ = '"';
 	while (u < e) {
@@ -325,8 +379,8 @@ static size_t fmt_wall(tc_text_printer *p, tc_time t, bool update_last, char *ds
 			memcpy(dst, "Error", 5);
 			return 5;
 		}
-		memcpy(dst, p->tc_text, p->tc_len);
-		n = p->tc_len;
+		/* tc_text has PAD bytes beyond the longest text. */
+		n = (size_t)(copy_blocks(dst, p->tc_text, p->tc_len) - dst);
 		dst[n++] = '.';
 		tc_fmt_dec_fixed(dst + n, nsec, 9);
 		return n + 9;
@@ -341,23 +395,79 @@ seconds:
 }
 
 /* ------------------------------------------------------------------------
- * Field values (§7)
+ * Plans
+ *
+ * Most of a line depends only on classes, not on the event: which members
+ * are shown and their ", NAME = " prefixes (names, colours), the header
+ * from the trace's environment to the event name.  A plan holds such text
+ * rendered once, looked up by the address of the class it was made for
+ * (classes outlive the printer), so an event costs a few block copies.
+ * The table is open-addressed with linear probing; it holds a few slots
+ * per class and stays small.
  */
 
-/* "NAME = " for a member (cyan when coloured). */
-static inline char *w_name(tc_text_printer *p, char *d, const char *name)
+struct plan_slot {
+	uintptr_t key;      /* the class's address; | 1: a structure's plan
+	                       with names (classes are aligned) */
+	void *plan;         /* malloc()ed, freed with the printer */
+};
+
+#define PLAN_SLOTS_MIN 64
+
+static size_t plan_slot(const tc_text_printer *p, uintptr_t key)
 {
-	if (p->color) {
-		d = w_str(p, d, p->c_field);
-		d = w_str(p, d, name);
-		d = w_str(p, d, p->c_rst);
-	} else {
-		d = w_str(p, d, name);
-	}
-	d = room(p, d, 3);
-	RAW(d, " = ");
-	return d;
+	/* Fibonacci hashing spreads addresses that differ in few bits. */
+	size_t i = (size_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 32) & p->slot_mask;
+
+	while (p->slots[i].key && p->slots[i].key != key)
+		i = (i + 1) & p->slot_mask;
+	return i;
 }
+
+/* The plan for KEY, or NULL. */
+static inline void *plan_get(const tc_text_printer *p, uintptr_t key)
+{
+	return p->slots[plan_slot(p, key)].plan;
+}
+
+/* Makes PLAN the one for KEY (freeing one it replaces); false, with PLAN
+ * freed, if memory ran out. */
+static bool plan_set(tc_text_printer *p, uintptr_t key, void *plan)
+{
+	size_t i = plan_slot(p, key);
+
+	if (p->slots[i].key) {
+		free(p->slots[i].plan);
+		p->slots[i].plan = plan;
+		return true;
+	}
+	if ((p->slot_used + 1) * 2 > p->slot_mask + 1) {
+		/* Keep the table at most half full: probes stay short. */
+		size_t old_n = p->slot_mask + 1, j;
+		struct plan_slot *old = p->slots;
+
+		p->slots = calloc(old_n * 2, sizeof(*p->slots));
+		if (!p->slots) {
+			p->slots = old;
+			free(plan);
+			return false;
+		}
+		p->slot_mask = old_n * 2 - 1;
+		for (j = 0; j < old_n; j++)
+			if (old[j].key)
+				p->slots[plan_slot(p, old[j].key)] = old[j];
+		free(old);
+		i = plan_slot(p, key);
+	}
+	p->slots[i].key = key;
+	p->slots[i].plan = plan;
+	p->slot_used++;
+	return true;
+}
+
+/* ------------------------------------------------------------------------
+ * Field values (§7)
+ */
 
 /* "NAME = " for a header item or a scope (bold when coloured). */
 static char *w_header_name(tc_text_printer *p, char *d, const char *name)
@@ -497,74 +607,170 @@ static char *w_float(tc_text_printer *p, char *d, double v)
 
 static char *w_field(tc_text_printer *p, char *d, const tc_field *f, bool names);
 
-/* A struct member or array element: the common leaves (plain integers and
- * strings) are handled here, saving a few calls per value. */
-static inline char *w_member(tc_text_printer *p, char *d, const tc_field *f, bool names)
-{
-	const tc_field_class *c = f->cls;
+/* How a member or element value is written: the common leaves without
+ * colour directly, everything else through w_field(). */
+enum { HOW_FIELD, HOW_UDEC, HOW_SDEC, HOW_INT, HOW_STRING };
 
-	if (c && !p->color) {
-		if (c->kind == TC_FIELD_INT) {
-			if (c->base != 10 && c->base != 0)
-				return w_int_digits(p, d, f);
-			d = room(p, d, 21);
-			if (c->is_signed)
-				return d + tc_fmt_i64(d, f->v.s);
-			return d + tc_fmt_u64(d, f->v.u);
-		}
-		if (c->kind == TC_FIELD_STRING)
-			return w_quoted(p, d, f->v.str.ptr, f->v.str.ptr ? f->v.str.len : 0);
+static unsigned value_how(const tc_text_printer *p, const tc_field_class *c)
+{
+	if (!c || p->color)
+		return HOW_FIELD;
+	switch (c->kind) {
+	case TC_FIELD_INT:
+		if (c->base != 10 && c->base != 0)
+			return HOW_INT;
+		return c->is_signed ? HOW_SDEC : HOW_UDEC;
+	case TC_FIELD_STRING:
+		return HOW_STRING;
+	case TC_FIELD_ARRAY:
+	case TC_FIELD_SEQUENCE:
+		return (c->flags & TC_FIELD_TEXT) ? HOW_STRING : HOW_FIELD;
+	default:
+		return HOW_FIELD;
 	}
-	return w_field(p, d, f, names);
 }
 
+/* F's value, written as HOW says (HOW_FIELD is always right); the caller
+ * guarantees 21 bytes of room, enough for a decimal integer. */
+static inline char *w_value(tc_text_printer *p, char *d, const tc_field *f,
+			    unsigned how, bool names)
+{
+	switch (how) {
+	case HOW_UDEC:
+		return d + tc_fmt_u64(d, f->v.u);
+	case HOW_SDEC:
+		return d + tc_fmt_i64(d, f->v.s);
+	case HOW_INT:
+		return w_int_digits(p, d, f);
+	case HOW_STRING:
+		return w_quoted(p, d, f->v.str.ptr, f->v.str.ptr ? f->v.str.len : 0);
+	default:
+		return w_field(p, d, f, names);
+	}
+}
+
+/* A structure class's shown members, in order, with their prefixes:
+ * "{ NAME = " for the first and ", NAME = " after it ("{ " and ", "
+ * without names), colours included. */
+struct member_plan {
+	const tc_field_class *cls;  /* the declared class: HOW holds for it */
+	const char *pre;            /* PAD readable bytes follow */
+	size_t pre_len;
+	size_t index;               /* in the class's members */
+	unsigned how;
+};
+
+struct struct_plan {
+	size_t count;
+	struct member_plan m[];     /* then the prefixes' text */
+};
+
+static bool member_hidden(const tc_member *mem)
+{
+	return mem->cls && (mem->cls->flags & TC_FIELD_HIDDEN);
+}
+
+static const char *member_name(const tc_member *mem)
+{
+	return mem->display_name ? mem->display_name : mem->name ? mem->name : "";
+}
+
+static struct struct_plan *make_struct_plan(const tc_text_printer *p,
+					    const tc_field_class *c, bool names)
+{
+	const char *c_on = p->color ? p->c_field : "", *c_off = p->color ? p->c_rst : "";
+	size_t shown = 0, text = 0, i;
+	struct struct_plan *pl;
+	char *t;
+
+	for (i = 0; i < c->member_count; i++) {
+		if (member_hidden(&c->members[i]))
+			continue;
+		shown++;
+		text += 2 + PAD;
+		if (names)
+			text += strlen(c_on) + strlen(member_name(&c->members[i])) +
+				strlen(c_off) + 3;
+	}
+	/* Zeroed, so that the padding copied along is defined. */
+	pl = calloc(1, sizeof(*pl) + shown * sizeof(pl->m[0]) + text);
+	if (!pl)
+		return NULL;
+	t = (char *)&pl->m[shown];
+	for (i = 0; i < c->member_count; i++) {
+		struct member_plan *pm = &pl->m[pl->count];
+		const tc_member *mem = &c->members[i];
+
+		if (member_hidden(mem))
+			continue;
+		pm->cls = mem->cls;
+		pm->index = i;
+		pm->how = value_how(p, mem->cls);
+		pm->pre = t;
+		t = stpcpy(t, pl->count ? ", " : "{ ");
+		if (names) {
+			t = stpcpy(t, c_on);
+			t = stpcpy(t, member_name(mem));
+			t = stpcpy(t, c_off);
+			t = stpcpy(t, " = ");
+		}
+		pm->pre_len = (size_t)(t - pm->pre);
+		t += PAD;
+		pl->count++;
+	}
+	return pl;
+}
+
+/*
+ * Which members are shown is decided by their declared classes (hidden
+ * ones have a special meaning), once per structure class.  A value is
+ * written through its own class: the declared one in a decoded tree, for
+ * which the plan's shortcut holds; any other through w_field().
+ */
 static __attribute__((noinline)) char *w_struct(tc_text_printer *p, char *d,
 						 const tc_field *f, bool names)
 {
-	const tc_field_class *c = f->cls;
-	const tc_member *mem = c->members;
+	uintptr_t key = (uintptr_t)f->cls | (uintptr_t)names;
+	const struct struct_plan *pl = plan_get(p, key);
 	const tc_field *items = f->v.compound.items;
 	size_t n = f->v.compound.count, i;
-	bool first = true;
 
-	if (n > c->member_count)
-		n = c->member_count;
-	d = room(p, d, 1);
-	*d++ = '{';
-	for (i = 0; i < n; i++) {
-		const tc_field_class *mc = items[i].cls ? items[i].cls : mem[i].cls;
+	if (!pl) {
+		struct struct_plan *made = make_struct_plan(p, f->cls, names);
 
-		if (mc && (mc->flags & TC_FIELD_HIDDEN))
-			continue;
-		d = room(p, d, 2);
-		if (first) {
-			*d++ = ' ';
-			first = false;
-		} else {
-			RAW(d, ", ");
+		if (!made || !plan_set(p, key, made)) {
+			p->failed = TC_ENOMEM;
+			return d;
 		}
-		if (names) {
-			const char *nm = mem[i].display_name;
-
-			d = w_name(p, d, nm ? nm : mem[i].name ? mem[i].name : "");
-		}
-		d = w_member(p, d, &items[i], names);
+		pl = made;
 	}
-	d = room(p, d, 2);
-	RAW(d, " }");
+	for (i = 0; i < pl->count && pl->m[i].index < n; i++) {
+		const struct member_plan *pm = &pl->m[i];
+		const tc_field *it = &items[pm->index];
+
+		d = w_padded(p, d, pm->pre, pm->pre_len, 21);
+		d = w_value(p, d, it, it->cls == pm->cls ? pm->how : HOW_FIELD, names);
+	}
+	d = room(p, d, 3);
+	if (i == 0)
+		RAW(d, "{ }");
+	else
+		RAW(d, " }");
 	return d;
 }
 
 static __attribute__((noinline)) char *w_array(tc_text_printer *p, char *d,
 						const tc_field *f, bool names)
 {
+	const tc_field_class *elem = f->cls->element;
 	const tc_field *items = f->v.compound.items;
 	size_t n = f->v.compound.count, i;
+	unsigned how = value_how(p, elem);
 
 	d = room(p, d, 1);
 	*d++ = '[';
 	for (i = 0; i < n; i++) {
-		d = room(p, d, 28);
+		d = room(p, d, 28 + 21);
 		if (i)
 			RAW(d, ", ");
 		else
@@ -574,7 +780,7 @@ static __attribute__((noinline)) char *w_array(tc_text_printer *p, char *d,
 			d += tc_fmt_u64(d, i);
 			RAW(d, "] = ");
 		}
-		d = w_member(p, d, &items[i], names);
+		d = w_value(p, d, &items[i], items[i].cls == elem ? how : HOW_FIELD, names);
 	}
 	d = room(p, d, 2);
 	RAW(d, " ]");
@@ -628,19 +834,8 @@ struct env_fields {
 	const tc_env_entry *hostname, *domain, *procname, *vpid;
 };
 
-/* strcmp(k, lit) == 0 without a library call; stops at the first
- * difference, so it never reads past the end of K. */
-static inline bool key_eq(const char *k, const char *lit)
-{
-	while (*lit && *k == *lit) {
-		k++;
-		lit++;
-	}
-	return *k == *lit;
-}
-
-/* One pass over the environment instead of four lookups: this runs for
- * every event.  A repeated key keeps its last value, as in the metadata. */
+/* A repeated key keeps its last value, as in the metadata.  Runs once
+ * per event class: the header plan keeps what it gives. */
 static void find_env(const tc_trace *t, struct env_fields *e)
 {
 	size_t i;
@@ -654,26 +849,14 @@ static void find_env(const tc_trace *t, struct env_fields *e)
 
 		if (!k)
 			continue;
-		switch (k[0]) {
-		case 'h':
-			if (key_eq(k, "hostname"))
-				e->hostname = x;
-			break;
-		case 'd':
-			if (key_eq(k, "domain"))
-				e->domain = x;
-			break;
-		case 'p':
-			if (key_eq(k, "procname"))
-				e->procname = x;
-			break;
-		case 'v':
-			if (key_eq(k, "vpid"))
-				e->vpid = x;
-			break;
-		default:
-			break;
-		}
+		if (strcmp(k, "hostname") == 0)
+			e->hostname = x;
+		else if (strcmp(k, "domain") == 0)
+			e->domain = x;
+		else if (strcmp(k, "procname") == 0)
+			e->procname = x;
+		else if (strcmp(k, "vpid") == 0)
+			e->vpid = x;
 	}
 	/* babeltrace2 reads hostname, domain and procname as strings and vpid
 	 * as an integer; an entry of the other type is left out. */
@@ -732,59 +915,15 @@ static char *w_delta(tc_text_printer *p, char *d)
 	return d + 9;
 }
 
-static char *w_header(tc_text_printer *p, char *d, const tc_message *m,
-		      const char *tbuf, size_t tlen)
+/* What follows the time and delta up to the scopes (§5): the trace name,
+ * environment, log level, EMF URI and event name.  START_LINE: nothing of
+ * the line is written yet (no named time before). */
+static char *w_header_rest(tc_text_printer *p, char *d, const tc_event_class *ec,
+			   const tc_trace *trace, bool start_line)
 {
 	const tc_text_options *o = &p->o;
-	const tc_event_class *ec = m->event_class;
-	const tc_trace *trace = NULL;
 	bool names = o->names_header;
-	bool start_line = true, dom = false;
-
-	if (m->stream)
-		trace = m->stream->trace ? m->stream->trace
-			: m->stream->stream_class ? m->stream->stream_class->trace : NULL;
-
-	if (m->has_time) {
-		if (!names && !p->color) {
-			/* The common case in one go. */
-			d = room(p, d, 96 + 48);
-			*d++ = '[';
-			memcpy(d, tbuf, tlen);
-			d += tlen;
-			RAW(d, "] ");
-			if (!o->no_delta) {
-				*d++ = '(';
-				d = w_delta(p, d);
-				RAW(d, ") ");
-			}
-		} else {
-			if (names)
-				d = w_header_name(p, d, "timestamp");
-			else
-				d = W_LIT(p, d, "[");
-			if (p->color)
-				d = w_str(p, d, p->c_ts);
-			d = w_mem(p, d, tbuf, tlen);
-			if (p->color)
-				d = w_str(p, d, p->c_rst);
-			if (!names)
-				d = W_LIT(p, d, "] ");
-			if (!o->no_delta) {
-				if (names) {
-					d = W_LIT(p, d, ", ");
-					d = w_header_name(p, d, "delta");
-				} else {
-					d = W_LIT(p, d, "(");
-				}
-				d = room(p, d, 40);
-				d = w_delta(p, d);
-				if (!names)
-					d = W_LIT(p, d, ") ");
-			}
-		}
-		start_line = !names;
-	}
+	bool dom = false;
 
 	if (o->field_trace) {
 		/* Quirk (§5): no separator after the bare trace name. */
@@ -866,6 +1005,99 @@ static char *w_header(tc_text_printer *p, char *d, const tc_message *m,
 	if (names)
 		return W_LIT(p, d, ", ");
 	return W_LIT(p, d, ": ");
+}
+
+/* w_header_rest() as rendered for an event class: it depends on nothing
+ * else but the trace (the environment) and START_LINE, checked on use. */
+struct header_plan {
+	const tc_trace *trace;
+	bool start_line;
+	size_t len;
+	char text[];        /* LEN bytes, then PAD */
+};
+
+static char *w_header(tc_text_printer *p, char *d, const tc_message *m,
+		      const char *tbuf, size_t tlen)
+{
+	const tc_text_options *o = &p->o;
+	const tc_event_class *ec = m->event_class;
+	const tc_trace *trace = NULL;
+	bool names = o->names_header;
+	bool start_line = true;
+	struct header_plan *hp;
+	unsigned long flushes;
+	char *start;
+
+	if (m->stream)
+		trace = m->stream->trace ? m->stream->trace
+			: m->stream->stream_class ? m->stream->stream_class->trace : NULL;
+
+	if (m->has_time) {
+		if (!names && !p->color) {
+			/* The common case in one go; tbuf has PAD bytes to
+			 * spare beyond any time. */
+			d = room(p, d, 96 + 48);
+			*d++ = '[';
+			d = copy_blocks(d, tbuf, tlen);
+			RAW(d, "] ");
+			if (!o->no_delta) {
+				*d++ = '(';
+				d = w_delta(p, d);
+				RAW(d, ") ");
+			}
+		} else {
+			if (names)
+				d = w_header_name(p, d, "timestamp");
+			else
+				d = W_LIT(p, d, "[");
+			if (p->color)
+				d = w_str(p, d, p->c_ts);
+			d = w_mem(p, d, tbuf, tlen);
+			if (p->color)
+				d = w_str(p, d, p->c_rst);
+			if (!names)
+				d = W_LIT(p, d, "] ");
+			if (!o->no_delta) {
+				if (names) {
+					d = W_LIT(p, d, ", ");
+					d = w_header_name(p, d, "delta");
+				} else {
+					d = W_LIT(p, d, "(");
+				}
+				d = room(p, d, 40);
+				d = w_delta(p, d);
+				if (!names)
+					d = W_LIT(p, d, ") ");
+			}
+		}
+		start_line = !names;
+	}
+
+	if (!ec)
+		return w_header_rest(p, d, ec, trace, start_line);
+	/* Keyed by the event class's own address, which no field class
+	 * shares. */
+	hp = plan_get(p, (uintptr_t)ec);
+	if (hp && hp->trace == trace && hp->start_line == start_line)
+		return w_padded(p, d, hp->text, hp->len, 0);
+	start = d;
+	flushes = p->flushes;
+	d = w_header_rest(p, d, ec, trace, start_line);
+	if (p->flushes == flushes) {
+		/* Rendered in one piece: keep it.  Without memory it is
+		 * rendered again next time, to the same effect. */
+		size_t len = (size_t)(d - start);
+
+		hp = calloc(1, sizeof(*hp) + len + PAD);
+		if (hp) {
+			hp->trace = trace;
+			hp->start_line = start_line;
+			hp->len = len;
+			memcpy(hp->text, start, len);
+			plan_set(p, (uintptr_t)ec, hp);
+		}
+	}
+	return d;
 }
 
 static void print_event(tc_text_printer *p, const tc_message *m)
@@ -1014,6 +1246,13 @@ int tc_text_printer_new(tc_text_printer **out, const tc_text_options *opts,
 		free(p);
 		return TC_ENOMEM;
 	}
+	p->slots = calloc(PLAN_SLOTS_MIN, sizeof(*p->slots));
+	if (!p->slots) {
+		free(p->buf);
+		free(p);
+		return TC_ENOMEM;
+	}
+	p->slot_mask = PLAN_SLOTS_MIN - 1;
 	p->end = p->buf + OUTBUF_SIZE;
 	p->cur = p->buf;
 	if (opts)
@@ -1081,11 +1320,16 @@ int tc_text_printer_flush(tc_text_printer *p)
 
 void tc_text_printer_free(tc_text_printer *p)
 {
+	size_t i;
+
 	if (!p)
 		return;
 	p->cur = flush_to(p, p->cur);
 	fflush(p->out);
 	fflush(p->err);
+	for (i = 0; i <= p->slot_mask; i++)
+		free(p->slots[i].plan);
+	free(p->slots);
 	free(p->buf);
 	free(p);
 }
