@@ -45,15 +45,24 @@ typedef enum ctf_scope {
  * decoded" when the path crosses an array or sequence. */
 #define PATH_ELEMENT 0xFFFFu
 
-/* How a fixed-layout member is read: one load of this many bits. */
+/* How a fixed-layout member is read: one load of a whole number of bytes,
+ * with its sign extension and byte swap (when its byte order is not the
+ * host's) chosen when the layout is compiled. */
 typedef enum ctf_load {
 	LOAD_NONE,       /* not fixed-layout: decoded through the general path */
-	LOAD_INT8,       /* integers and enumerations */
-	LOAD_INT16,
-	LOAD_INT32,
-	LOAD_INT64,
-	LOAD_FLOAT32,
-	LOAD_FLOAT64,
+	LOAD_U8,         /* integers and enumerations */
+	LOAD_S8,
+	LOAD_U16,
+	LOAD_S16,
+	LOAD_U32,
+	LOAD_S32,
+	LOAD_U64,        /* signed or not: nothing to extend */
+	LOAD_U16_SWAPPED,
+	LOAD_S16_SWAPPED,
+	LOAD_U32_SWAPPED,
+	LOAD_S32_SWAPPED,
+	LOAD_U64_SWAPPED,
+	LOAD_FLOAT,      /* 32 or 64 bits, either byte order */
 	LOAD_TEXT        /* a static array of text characters */
 } ctf_load;
 
@@ -71,8 +80,6 @@ typedef enum ctf_load {
 typedef struct ctf_member_plan {
 	/* This member, when fixed-layout. */
 	uint8_t load;          /* ctf_load */
-	bool swap;             /* stored in the byte order the host does not use */
-	uint8_t sign_shift;    /* signed integers: 64 - size, to sign-extend; else 0 */
 	uint64_t offset;       /* bytes from its run's start */
 	/* The run starting here. */
 	uint32_t run_len;      /* members in the run; 0 if none starts here */

@@ -78,15 +78,36 @@ static inline bool host_is_le(void)
 	return __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
 }
 
+static inline uint16_t load_u16(const uint8_t *p)
+{
+	uint16_t v;
+	memcpy(&v, p, 2);
+	return v;
+}
+
+static inline uint32_t load_u32(const uint8_t *p)
+{
+	uint32_t v;
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline uint64_t load_u64(const uint8_t *p)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+	return v;
+}
+
 /* An 8, 16, 32 or 64-bit value at a byte boundary. */
 static inline uint64_t load_whole(const uint8_t *p, unsigned size, tc_byte_order bo)
 {
 	uint64_t v;
 	switch (size) {
 	case 8: return *p;
-	case 16: { uint16_t x; memcpy(&x, p, 2); v = x; break; }
-	case 32: { uint32_t x; memcpy(&x, p, 4); v = x; break; }
-	default: memcpy(&v, p, 8); break;
+	case 16: v = load_u16(p); break;
+	case 32: v = load_u32(p); break;
+	default: v = load_u64(p); break;
 	}
 	if ((bo == TC_LITTLE_ENDIAN) != host_is_le())
 		v = bswap_n(v, size / 8);
@@ -310,38 +331,28 @@ static inline void decode_run(ctf_decoder *d, const ctf_member_plan *run, const 
 		o->cls = m;
 		o->option = 0;
 		switch ((ctf_load)mp->load) {
-		case LOAD_INT8:
-			v = *at;
-			break;
-		case LOAD_INT16: {
-			uint16_t x;
-			memcpy(&x, at, 2);
-			v = mp->swap ? __builtin_bswap16(x) : x;
-			break;
-		}
-		case LOAD_INT32: {
-			uint32_t x;
-			memcpy(&x, at, 4);
-			v = mp->swap ? __builtin_bswap32(x) : x;
-			break;
-		}
-		case LOAD_INT64:
-			memcpy(&v, at, 8);
-			if (mp->swap)
-				v = __builtin_bswap64(v);
-			break;
-		case LOAD_FLOAT32:
-		case LOAD_FLOAT64:
+		case LOAD_U8: v = at[0]; break;
+		case LOAD_S8: v = (uint64_t)(int8_t)at[0]; break;
+		case LOAD_U16: v = load_u16(at); break;
+		case LOAD_S16: v = (uint64_t)(int16_t)load_u16(at); break;
+		case LOAD_U32: v = load_u32(at); break;
+		case LOAD_S32: v = (uint64_t)(int32_t)load_u32(at); break;
+		case LOAD_U64: v = load_u64(at); break;
+		case LOAD_U16_SWAPPED: v = __builtin_bswap16(load_u16(at)); break;
+		case LOAD_S16_SWAPPED: v = (uint64_t)(int16_t)__builtin_bswap16(load_u16(at)); break;
+		case LOAD_U32_SWAPPED: v = __builtin_bswap32(load_u32(at)); break;
+		case LOAD_S32_SWAPPED: v = (uint64_t)(int32_t)__builtin_bswap32(load_u32(at)); break;
+		case LOAD_U64_SWAPPED: v = __builtin_bswap64(load_u64(at)); break;
+		case LOAD_FLOAT:
 			store_float(o, load_whole(at, m->size, m->byte_order), m->size);
 			continue;
 		case LOAD_TEXT:
+		case LOAD_NONE:   /* never in a run */
 		default:
 			o->v.str.ptr = (const char *)at;
 			o->v.str.len = text_len((const char *)at, (size_t)m->length);
 			continue;
 		}
-		/* Sign-extends signed integers: a no-op when sign_shift is 0. */
-		v = (uint64_t)((int64_t)(v << mp->sign_shift) >> mp->sign_shift);
 		o->v.u = v;
 		if (TC_UNLIKELY(is_special_int(m)))
 			apply_special_int(d, m, v);
@@ -367,7 +378,7 @@ static int decode_string(ctf_decoder *d, const tc_field_class *fc, tc_field *out
 	return 0;
 }
 
-static int decode_struct(ctf_decoder *d, const tc_field_class *fc, tc_field *out, int depth);
+static int decode_struct(ctf_decoder *d, const tc_field_class *fc, tc_field *out, tc_field *items, int depth);
 
 /* Decodes variant FC, whose tag field TAG was already decoded. */
 static int decode_variant(ctf_decoder *d, const tc_field_class *fc, const tc_field *tag, tc_field *out, int depth)
@@ -381,16 +392,18 @@ static int decode_variant(ctf_decoder *d, const tc_field_class *fc, const tc_fie
 			return derr(d, "variant tag value %" PRId64 " selects no option", tag->v.s);
 		return derr(d, "variant tag value %" PRIu64 " selects no option", tag->v.u);
 	}
-	tc_field *item = arena_take(d, 1);
+	const tc_field_class *chosen = fc->members[opt].cls;
+	/* The option's slot, and its members' if it is a structure. */
+	bool is_struct = chosen->kind == TC_FIELD_STRUCT;
+	tc_field *item = arena_take(d, 1 + (is_struct ? chosen->member_count : 0));
 	if (!item)
 		return CTF_ARENA_RETRY;
 	out->cls = fc;
 	out->option = (uint32_t)opt;
 	out->v.compound.items = item;
 	out->v.compound.count = 1;
-	const tc_field_class *chosen = fc->members[opt].cls;
-	if (chosen->kind == TC_FIELD_STRUCT)
-		return decode_struct(d, chosen, item, depth + 1);
+	if (is_struct)
+		return decode_struct(d, chosen, item, item + 1, depth + 1);
 	return decode_field(d, chosen, item, depth + 1);
 }
 
@@ -433,25 +446,25 @@ static int decode_members(ctf_decoder *d, const tc_field_class *fc, tc_field *it
 	return 0;
 }
 
-static int decode_struct(ctf_decoder *d, const tc_field_class *fc, tc_field *out, int depth)
+/* Decodes structure FC into OUT, and its members into ITEMS, the slots the
+ * caller reserved for them (with its own when it could). */
+static int decode_struct(ctf_decoder *d, const tc_field_class *fc, tc_field *out, tc_field *items, int depth)
 {
 	if (TC_UNLIKELY(depth > MAX_DEPTH))
 		return derr(d, "fields nested too deeply");
 	if (TC_UNLIKELY(align_to(d, fc->align) < 0))
 		return TC_EFORMAT;
 	size_t n = fc->member_count;
-	tc_field *items = arena_take(d, n);
-	if (TC_UNLIKELY(!items))
-		return CTF_ARENA_RETRY;
 	out->cls = fc;
 	out->option = 0;
 	out->v.compound.items = items;
 	out->v.compound.count = n;
-	/* All members in one run that fits: nothing else to do. */
+	/* All members in one run that fits: nothing else to do.  A structure
+	 * is aligned at least as much as each of its members (update_layout),
+	 * so such a run starts here, aligned as its plan assumes. */
 	const ctf_member_plan *mp = plan_of(fc)->members;
-	uint64_t p;
-	if (n && mp->run_len == n && run_fits(d, mp, &p)) {
-		decode_run(d, mp, fc->members, items, p);
+	if (n && mp->run_len == n && d->limit - d->pos >= mp->run_bits) {
+		decode_run(d, mp, fc->members, items, d->pos);
 		return 0;
 	}
 	return decode_members(d, fc, items, depth + 1);
@@ -523,8 +536,12 @@ static int decode_field(ctf_decoder *d, const tc_field_class *fc, tc_field *out,
 	}
 	case TC_FIELD_STRING:
 		return decode_string(d, fc, out);
-	case TC_FIELD_STRUCT:
-		return decode_struct(d, fc, out, depth);
+	case TC_FIELD_STRUCT: {
+		tc_field *items = arena_take(d, fc->member_count);
+		if (!items)
+			return CTF_ARENA_RETRY;
+		return decode_struct(d, fc, out, items, depth);
+	}
 	case TC_FIELD_ARRAY:
 		return decode_elements(d, fc, out, fc->length, depth);
 	case TC_FIELD_SEQUENCE: {
@@ -545,12 +562,14 @@ static int decode_field(ctf_decoder *d, const tc_field_class *fc, tc_field *out,
 
 int ctf_decode_scope(ctf_decoder *d, ctf_scope scope, const tc_field_class *cls, tc_field **root)
 {
-	tc_field *slot = arena_take(d, 1);
+	/* The root's slot, and its members' if it is a structure. */
+	bool is_struct = cls->kind == TC_FIELD_STRUCT;
+	tc_field *slot = arena_take(d, 1 + (is_struct ? cls->member_count : 0));
 	if (!slot)
 		return CTF_ARENA_RETRY;
 	d->roots[scope] = slot;
 	*root = slot;
-	if (cls->kind == TC_FIELD_STRUCT)
-		return decode_struct(d, cls, slot, 0);
+	if (is_struct)
+		return decode_struct(d, cls, slot, slot + 1, 0);
 	return decode_field(d, cls, slot, 0);
 }

@@ -606,12 +606,21 @@ static ctf_load fixed_layout(const tc_field_class *m, uint64_t *bits)
 	if (plan_of(m)->whole_bytes) {
 		*bits = m->size;
 		if (m->kind == TC_FIELD_FLOAT)
-			return m->size == 32 ? LOAD_FLOAT32 : LOAD_FLOAT64;
+			return LOAD_FLOAT;
+		bool swapped = m->size > 8 &&
+		               (m->byte_order == TC_LITTLE_ENDIAN) != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__);
 		switch (m->size) {
-		case 8: return LOAD_INT8;
-		case 16: return LOAD_INT16;
-		case 32: return LOAD_INT32;
-		default: return LOAD_INT64;
+		case 8: return m->is_signed ? LOAD_S8 : LOAD_U8;
+		case 16:
+			if (swapped)
+				return m->is_signed ? LOAD_S16_SWAPPED : LOAD_U16_SWAPPED;
+			return m->is_signed ? LOAD_S16 : LOAD_U16;
+		case 32:
+			if (swapped)
+				return m->is_signed ? LOAD_S32_SWAPPED : LOAD_U32_SWAPPED;
+			return m->is_signed ? LOAD_S32 : LOAD_U32;
+		default:
+			return swapped ? LOAD_U64_SWAPPED : LOAD_U64;
 		}
 	}
 	if (m->kind == TC_FIELD_ARRAY && (m->flags & TC_FIELD_TEXT) && m->length < (1u << 20)) {
@@ -641,8 +650,6 @@ static int compile_runs(builder *b, tc_field_class *fc)
 			start = i + 1;
 			continue;
 		}
-		mp->swap = (m->byte_order == TC_LITTLE_ENDIAN) != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__);
-		mp->sign_shift = (uint8_t)(m->kind != TC_FIELD_FLOAT && m->is_signed ? 64 - m->size : 0);
 		ctf_member_plan *run = &pl->members[start];
 		if (start == i) {
 			cur = 0;
