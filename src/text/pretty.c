@@ -148,10 +148,10 @@ static inline char *copy_small(char *d, const char *s, size_t n)
 }
 
 /*
- * Copies N bytes in whole 16-byte blocks: a couple of vector moves instead
- * of a call to memcpy() for the short pieces a line is made of.  Up to 15
- * bytes past S + N are read, and written past D + N, where the next piece
- * overwrites them: the caller guarantees both (room, PAD).
+ * Copies N bytes in whole 16-byte blocks, at least one: a vector move or
+ * two instead of a call to memcpy() for the short pieces a line is made
+ * of.  Up to 16 bytes past S + N are read, and written past D + N, where
+ * the next piece overwrites them: the caller guarantees both (room, PAD).
  */
 #define PAD 16
 
@@ -159,7 +159,8 @@ static inline char *copy_blocks(char *d, const char *s, size_t n)
 {
 	size_t k;
 
-	for (k = 0; k < n; k += 16)
+	memcpy(d, s, 16);
+	for (k = 16; k < n; k += 16)
 		memcpy(d + k, s + k, 16);
 	return d + n;
 }
@@ -721,29 +722,36 @@ static struct struct_plan *make_struct_plan(const tc_text_printer *p,
 	return pl;
 }
 
-/*
- * Which members are shown is decided by their declared classes (hidden
- * ones have a special meaning), once per structure class.  A value is
- * written through its own class: the declared one in a decoded tree, for
- * which the plan's shortcut holds; any other through w_field().
- */
-static __attribute__((noinline)) char *w_struct(tc_text_printer *p, char *d,
-						 const tc_field *f, bool names)
+/* The plan for structure class C, with or without names; NULL, the
+ * printer failed, if memory ran out. */
+static const struct struct_plan *struct_plan_of(tc_text_printer *p, const tc_field_class *c,
+						bool names)
 {
-	uintptr_t key = (uintptr_t)f->cls | (uintptr_t)names;
-	const struct struct_plan *pl = plan_get(p, key);
+	uintptr_t key = (uintptr_t)c | (uintptr_t)names;
+	struct struct_plan *pl = plan_get(p, key);
+
+	if (pl)
+		return pl;
+	pl = make_struct_plan(p, c, names);
+	if (!pl || !plan_set(p, key, pl)) {
+		p->failed = TC_ENOMEM;
+		return NULL;
+	}
+	return pl;
+}
+
+/*
+ * Structure F as PL, its class's plan, says.  Which members are shown is
+ * decided by their declared classes (hidden ones have a special meaning).
+ * A value is written through its own class: the declared one in a decoded
+ * tree, for which the plan's shortcut holds; any other through w_field().
+ */
+static char *w_members(tc_text_printer *p, char *d, const tc_field *f,
+		       const struct struct_plan *pl, bool names)
+{
 	const tc_field *items = f->v.compound.items;
 	size_t n = f->v.compound.count, i;
 
-	if (!pl) {
-		struct struct_plan *made = make_struct_plan(p, f->cls, names);
-
-		if (!made || !plan_set(p, key, made)) {
-			p->failed = TC_ENOMEM;
-			return d;
-		}
-		pl = made;
-	}
 	for (i = 0; i < pl->count && pl->m[i].index < n; i++) {
 		const struct member_plan *pm = &pl->m[i];
 		const tc_field *it = &items[pm->index];
@@ -757,6 +765,13 @@ static __attribute__((noinline)) char *w_struct(tc_text_printer *p, char *d,
 	else
 		RAW(d, " }");
 	return d;
+}
+
+static char *w_struct(tc_text_printer *p, char *d, const tc_field *f, bool names)
+{
+	const struct struct_plan *pl = struct_plan_of(p, f->cls, names);
+
+	return pl ? w_members(p, d, f, pl, names) : d;
 }
 
 static __attribute__((noinline)) char *w_array(tc_text_printer *p, char *d,
@@ -881,19 +896,6 @@ static char *w_env_sep(tc_text_printer *p, char *d, bool start_line, bool dom)
 	return d;
 }
 
-static char *w_scope(tc_text_printer *p, char *d, bool *start_line, const char *scope_name,
-		     const tc_field *f, bool names)
-{
-	if (!f)
-		return d;
-	if (!*start_line)
-		d = W_LIT(p, d, ", ");
-	*start_line = false;
-	if (p->o.names_scope)
-		d = w_header_name(p, d, scope_name);
-	return w_field(p, d, f, names);
-}
-
 /* "+S.NNNNNNNNN", or the cycles form; D has room for 40 bytes. */
 static char *w_delta(tc_text_printer *p, char *d)
 {
@@ -1007,24 +1009,33 @@ static char *w_header_rest(tc_text_printer *p, char *d, const tc_event_class *ec
 	return W_LIT(p, d, ": ");
 }
 
-/* w_header_rest() as rendered for an event class: it depends on nothing
- * else but the trace (the environment) and START_LINE, checked on use. */
-struct header_plan {
+/* The scopes an event line shows, in order (§6). */
+enum { SCOPES = 4 };
+
+/* An event class's plan: w_header_rest() as rendered for it, which depends
+ * on nothing else but the trace (the environment) and START_LINE, checked
+ * on use; and its scopes' structure plans, for the classes they were last
+ * made for (a scope's class is the same for every event of a class, but
+ * the message says which it is). */
+struct event_plan {
 	const tc_trace *trace;
 	bool start_line;
+	const tc_field_class *scope_cls[SCOPES];
+	const struct struct_plan *scope_plan[SCOPES];
 	size_t len;
 	char text[];        /* LEN bytes, then PAD */
 };
 
+/* The line up to the scopes; *EP is the event class's plan, or NULL. */
 static char *w_header(tc_text_printer *p, char *d, const tc_message *m,
-		      const char *tbuf, size_t tlen)
+		      const char *tbuf, size_t tlen, struct event_plan **ep)
 {
 	const tc_text_options *o = &p->o;
 	const tc_event_class *ec = m->event_class;
 	const tc_trace *trace = NULL;
 	bool names = o->names_header;
 	bool start_line = true;
-	struct header_plan *hp;
+	struct event_plan *plan;
 	unsigned long flushes;
 	char *start;
 
@@ -1073,13 +1084,16 @@ static char *w_header(tc_text_printer *p, char *d, const tc_message *m,
 		start_line = !names;
 	}
 
+	*ep = NULL;
 	if (!ec)
 		return w_header_rest(p, d, ec, trace, start_line);
 	/* Keyed by the event class's own address, which no field class
 	 * shares. */
-	hp = plan_get(p, (uintptr_t)ec);
-	if (hp && hp->trace == trace && hp->start_line == start_line)
-		return w_padded(p, d, hp->text, hp->len, 0);
+	plan = plan_get(p, (uintptr_t)ec);
+	if (plan && plan->trace == trace && plan->start_line == start_line) {
+		*ep = plan;
+		return w_padded(p, d, plan->text, plan->len, 0);
+	}
 	start = d;
 	flushes = p->flushes;
 	d = w_header_rest(p, d, ec, trace, start_line);
@@ -1088,13 +1102,14 @@ static char *w_header(tc_text_printer *p, char *d, const tc_message *m,
 		 * rendered again next time, to the same effect. */
 		size_t len = (size_t)(d - start);
 
-		hp = calloc(1, sizeof(*hp) + len + PAD);
-		if (hp) {
-			hp->trace = trace;
-			hp->start_line = start_line;
-			hp->len = len;
-			memcpy(hp->text, start, len);
-			plan_set(p, (uintptr_t)ec, hp);
+		plan = calloc(1, sizeof(*plan) + len + PAD);
+		if (plan) {
+			plan->trace = trace;
+			plan->start_line = start_line;
+			plan->len = len;
+			memcpy(plan->text, start, len);
+			if (plan_set(p, (uintptr_t)ec, plan))
+				*ep = plan;
 		}
 	}
 	return d;
@@ -1102,10 +1117,17 @@ static char *w_header(tc_text_printer *p, char *d, const tc_message *m,
 
 static void print_event(tc_text_printer *p, const tc_message *m)
 {
+	static const char *const scope_names[SCOPES] = {
+		"stream.packet.context", "stream.event.context", "event.context", "event.fields",
+	};
 	const tc_text_options *o = &p->o;
+	const tc_field *scopes[SCOPES] = {
+		m->packet_context, m->stream_event_context, m->event_context, m->payload,
+	};
 	bool start_line = true;
+	struct event_plan *ep;
 	char tbuf[96];
-	size_t tlen = 0;
+	size_t tlen = 0, k;
 	char *d;
 
 	/* The time first: formatting it may print the negative-time warning,
@@ -1121,11 +1143,33 @@ static void print_event(tc_text_printer *p, const tc_message *m)
 		}
 	}
 
-	d = w_header(p, p->cur, m, tbuf, tlen);
-	d = w_scope(p, d, &start_line, "stream.packet.context", m->packet_context, o->names_context);
-	d = w_scope(p, d, &start_line, "stream.event.context", m->stream_event_context, o->names_context);
-	d = w_scope(p, d, &start_line, "event.context", m->event_context, o->names_context);
-	d = w_scope(p, d, &start_line, "event.fields", m->payload, o->names_payload);
+	d = w_header(p, p->cur, m, tbuf, tlen, &ep);
+	for (k = 0; k < SCOPES; k++) {
+		const tc_field *f = scopes[k];
+		bool names = k == SCOPES - 1 ? o->names_payload : o->names_context;
+
+		if (!f)
+			continue;
+		if (!start_line)
+			d = W_LIT(p, d, ", ");
+		start_line = false;
+		if (o->names_scope)
+			d = w_header_name(p, d, scope_names[k]);
+		if (!ep || !f->cls || f->cls->kind != TC_FIELD_STRUCT) {
+			d = w_field(p, d, f, names);
+			continue;
+		}
+		/* The structure plan from the event plan: no lookup. */
+		if (ep->scope_cls[k] != f->cls) {
+			const struct struct_plan *pl = struct_plan_of(p, f->cls, names);
+
+			if (!pl)
+				break;
+			ep->scope_cls[k] = f->cls;
+			ep->scope_plan[k] = pl;
+		}
+		d = w_members(p, d, f, ep->scope_plan[k], names);
+	}
 	d = room(p, d, 1);
 	*d++ = '\n';
 	p->cur = d;
