@@ -45,49 +45,49 @@ typedef enum ctf_scope {
  * decoded" when the path crosses an array or sequence. */
 #define PATH_ELEMENT 0xFFFFu
 
-/* How a fixed-layout member is read: one load of a whole number of bytes,
- * with its sign extension and byte swap (when its byte order is not the
- * host's) chosen when the layout is compiled. */
-typedef enum ctf_load {
-	LOAD_NONE,       /* not fixed-layout: decoded through the general path */
-	LOAD_U8,         /* integers and enumerations */
-	LOAD_S8,
-	LOAD_U16,
-	LOAD_S16,
-	LOAD_U32,
-	LOAD_S32,
-	LOAD_U64,        /* signed or not: nothing to extend */
-	LOAD_U16_SWAPPED,
-	LOAD_S16_SWAPPED,
-	LOAD_U32_SWAPPED,
-	LOAD_S32_SWAPPED,
-	LOAD_U64_SWAPPED,
-	LOAD_FLOAT,      /* 32 or 64 bits, either byte order */
-	LOAD_TEXT        /* a static array of text characters */
-} ctf_load;
+/*
+ * How decode.c decodes a member of a structure.  Fixed-layout members
+ * (whole-byte numbers, static text arrays) are read with one load, with
+ * their sign extension and byte swap (when their byte order is not the
+ * host's) chosen when the layout is compiled.
+ */
+typedef enum ctf_member_kind {
+	MEMBER_U8,             /* fixed-layout integers and enumerations */
+	MEMBER_S8,
+	MEMBER_U16,
+	MEMBER_S16,
+	MEMBER_U32,
+	MEMBER_S32,
+	MEMBER_U64,            /* signed or not: nothing to extend */
+	MEMBER_U16_SWAPPED,
+	MEMBER_S16_SWAPPED,
+	MEMBER_U32_SWAPPED,
+	MEMBER_S32_SWAPPED,
+	MEMBER_U64_SWAPPED,
+	MEMBER_FLOAT,          /* fixed-layout, 32 or 64 bits, either byte order */
+	MEMBER_TEXT,           /* fixed-layout: a static array of text characters */
+	MEMBER_STRING,
+	MEMBER_SIBLING_VARIANT, /* a variant whose tag is an earlier member */
+	MEMBER_OTHER           /* anything else: the general path */
+} ctf_member_kind;
 
-/* ctf_member_plan.tag_member of a member that is not a variant whose tag
- * is an earlier member of the same structure. */
-#define NO_SIBLING_TAG UINT32_MAX
+#define MEMBER_IS_FIXED(kind) ((kind) <= MEMBER_TEXT)
 
 /*
- * A structure's members are compiled into runs of fixed-layout members
- * (whole-byte numbers, static text arrays): when a run starts aligned to
- * its largest alignment, each member sits at a known byte offset from the
- * run's start, so the run is decoded with one bounds check and one switch
- * per member.
+ * A structure's fixed-layout members are grouped into runs: when a run
+ * starts aligned to its largest alignment, each member sits at a known
+ * byte offset from the run's start, so the run needs one bounds check.
  */
 typedef struct ctf_member_plan {
-	/* This member, when fixed-layout. */
-	uint8_t load;          /* ctf_load */
-	uint64_t offset;       /* bytes from its run's start */
+	uint8_t kind;          /* ctf_member_kind */
+	uint32_t run_len;      /* members in the run starting here; 0 if none */
+	uint64_t offset;       /* fixed-layout: bytes from its run's start */
 	/* The run starting here. */
-	uint32_t run_len;      /* members in the run; 0 if none starts here */
 	unsigned first_align;  /* alignment of its first member */
 	unsigned run_align;    /* largest alignment in the run */
 	uint64_t run_bits;     /* size of the run */
-	/* A variant whose tag is the earlier member of this index (relative
-	 * references look there first, ctf.md 6.3), else NO_SIBLING_TAG. */
+	/* MEMBER_SIBLING_VARIANT: the index of its tag, an earlier member
+	 * (relative references look there first, ctf.md 6.3). */
 	uint32_t tag_member;
 } ctf_member_plan;
 

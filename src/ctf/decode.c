@@ -313,52 +313,6 @@ static inline bool run_fits(const ctf_decoder *d, const ctf_member_plan *run, ui
 	return (at & (run->run_align - 1)) == 0 && at <= d->limit && d->limit - at >= run->run_bits;
 }
 
-/* Decodes a run of fixed-layout members placed at bit P (checked with
- * run_fits): RUN is the plan of its first member, MEM that member and O
- * its slot.  Always inlined: its loop is the hot path of decoding. */
-__attribute__((always_inline))
-static inline void decode_run(ctf_decoder *d, const ctf_member_plan *run, const tc_member *mem, tc_field *o,
-                              uint64_t p)
-{
-	/* Whole-byte reads leave the position on a byte boundary, so the
-	 * byte order of the last one never matters (see read_bit_array). */
-	const uint8_t *base = d->buf + p / 8;
-	d->pos = p + run->run_bits;
-	for (const ctf_member_plan *mp = run, *end = run + run->run_len; mp < end; mp++, mem++, o++) {
-		const tc_field_class *m = mem->cls;
-		const uint8_t *at = base + mp->offset;
-		uint64_t v;
-		o->cls = m;
-		o->option = 0;
-		switch ((ctf_load)mp->load) {
-		case LOAD_U8: v = at[0]; break;
-		case LOAD_S8: v = (uint64_t)(int8_t)at[0]; break;
-		case LOAD_U16: v = load_u16(at); break;
-		case LOAD_S16: v = (uint64_t)(int16_t)load_u16(at); break;
-		case LOAD_U32: v = load_u32(at); break;
-		case LOAD_S32: v = (uint64_t)(int32_t)load_u32(at); break;
-		case LOAD_U64: v = load_u64(at); break;
-		case LOAD_U16_SWAPPED: v = __builtin_bswap16(load_u16(at)); break;
-		case LOAD_S16_SWAPPED: v = (uint64_t)(int16_t)__builtin_bswap16(load_u16(at)); break;
-		case LOAD_U32_SWAPPED: v = __builtin_bswap32(load_u32(at)); break;
-		case LOAD_S32_SWAPPED: v = (uint64_t)(int32_t)__builtin_bswap32(load_u32(at)); break;
-		case LOAD_U64_SWAPPED: v = __builtin_bswap64(load_u64(at)); break;
-		case LOAD_FLOAT:
-			store_float(o, load_whole(at, m->size, m->byte_order), m->size);
-			continue;
-		case LOAD_TEXT:
-		case LOAD_NONE:   /* never in a run */
-		default:
-			o->v.str.ptr = (const char *)at;
-			o->v.str.len = text_len((const char *)at, (size_t)m->length);
-			continue;
-		}
-		o->v.u = v;
-		if (TC_UNLIKELY(is_special_int(m)))
-			apply_special_int(d, m, v);
-	}
-}
-
 static int decode_field(ctf_decoder *d, const tc_field_class *fc, tc_field *out, int depth);
 
 static int decode_string(ctf_decoder *d, const tc_field_class *fc, tc_field *out)
@@ -407,45 +361,6 @@ static int decode_variant(ctf_decoder *d, const tc_field_class *fc, const tc_fie
 	return decode_field(d, chosen, item, depth + 1);
 }
 
-/* A member outside a run, or in a run that does not fit where it lies:
- * MP is its plan, MEM the member and O its slot among ITEMS. */
-static int decode_member(ctf_decoder *d, const ctf_member_plan *mp, const tc_member *mem, tc_field *items,
-                         tc_field *o, int depth)
-{
-	const tc_field_class *m = mem->cls;
-	if (m->kind == TC_FIELD_STRING)
-		return decode_string(d, m, o);
-	if (m->kind == TC_FIELD_VARIANT && mp->tag_member != NO_SIBLING_TAG)
-		return decode_variant(d, m, &items[mp->tag_member], o, depth);
-	return decode_field(d, m, o, depth);
-}
-
-/* The members of FC into ITEMS. */
-static int decode_members(ctf_decoder *d, const tc_field_class *fc, tc_field *items, int depth)
-{
-	const ctf_member_plan *mp = plan_of(fc)->members, *end = mp + fc->member_count;
-	const tc_member *mem = fc->members;
-	tc_field *o = items;
-	while (mp < end) {
-		uint64_t p;
-		if (mp->run_len && run_fits(d, mp, &p)) {
-			size_t len = mp->run_len;
-			decode_run(d, mp, mem, o, p);
-			mp += len;
-			mem += len;
-			o += len;
-			continue;
-		}
-		int rc = decode_member(d, mp, mem, items, o, depth);
-		if (rc)
-			return rc;
-		mp++;
-		mem++;
-		o++;
-	}
-	return 0;
-}
-
 /* Decodes structure FC into OUT, and its members into ITEMS, the slots the
  * caller reserved for them (with its own when it could). */
 static int decode_struct(ctf_decoder *d, const tc_field_class *fc, tc_field *out, tc_field *items, int depth)
@@ -459,15 +374,76 @@ static int decode_struct(ctf_decoder *d, const tc_field_class *fc, tc_field *out
 	out->option = 0;
 	out->v.compound.items = items;
 	out->v.compound.count = n;
-	/* All members in one run that fits: nothing else to do.  A structure
-	 * is aligned at least as much as each of its members (update_layout),
-	 * so such a run starts here, aligned as its plan assumes. */
-	const ctf_member_plan *mp = plan_of(fc)->members;
-	if (n && mp->run_len == n && d->limit - d->pos >= mp->run_bits) {
-		decode_run(d, mp, fc->members, items, d->pos);
-		return 0;
+	const ctf_member_plan *mp = plan_of(fc)->members, *end = mp + n;
+	const tc_member *mem = fc->members;
+	tc_field *o = items;
+	const uint8_t *base = NULL;    /* where the current run starts */
+	for (; mp < end; mp++, mem++, o++) {
+		const tc_field_class *m = mem->cls;
+		uint64_t v;
+		int rc;
+		if (mp->run_len) {
+			uint64_t p;
+			if (TC_UNLIKELY(!run_fits(d, mp, &p))) {
+				/* Misplaced or cut short: member by member, each
+				 * with its own checks. */
+				uint32_t len = mp->run_len;
+				for (uint32_t k = 0; k < len; k++)
+					if ((rc = decode_field(d, mem[k].cls, &o[k], depth + 1)) != 0)
+						return rc;
+				mp += len - 1;
+				mem += len - 1;
+				o += len - 1;
+				continue;
+			}
+			/* Whole-byte reads leave the position on a byte boundary,
+			 * so the byte order of the last one never matters (see
+			 * read_bit_array). */
+			base = d->buf + p / 8;
+			d->pos = p + mp->run_bits;
+		}
+		const uint8_t *at = base + mp->offset;
+		o->cls = m;
+		o->option = 0;
+		switch ((ctf_member_kind)mp->kind) {
+		case MEMBER_U8: v = at[0]; break;
+		case MEMBER_S8: v = (uint64_t)(int8_t)at[0]; break;
+		case MEMBER_U16: v = load_u16(at); break;
+		case MEMBER_S16: v = (uint64_t)(int16_t)load_u16(at); break;
+		case MEMBER_U32: v = load_u32(at); break;
+		case MEMBER_S32: v = (uint64_t)(int32_t)load_u32(at); break;
+		case MEMBER_U64: v = load_u64(at); break;
+		case MEMBER_U16_SWAPPED: v = __builtin_bswap16(load_u16(at)); break;
+		case MEMBER_S16_SWAPPED: v = (uint64_t)(int16_t)__builtin_bswap16(load_u16(at)); break;
+		case MEMBER_U32_SWAPPED: v = __builtin_bswap32(load_u32(at)); break;
+		case MEMBER_S32_SWAPPED: v = (uint64_t)(int32_t)__builtin_bswap32(load_u32(at)); break;
+		case MEMBER_U64_SWAPPED: v = __builtin_bswap64(load_u64(at)); break;
+		case MEMBER_FLOAT:
+			store_float(o, load_whole(at, m->size, m->byte_order), m->size);
+			continue;
+		case MEMBER_TEXT:
+			o->v.str.ptr = (const char *)at;
+			o->v.str.len = text_len((const char *)at, (size_t)m->length);
+			continue;
+		case MEMBER_STRING:
+			if ((rc = decode_string(d, m, o)) != 0)
+				return rc;
+			continue;
+		case MEMBER_SIBLING_VARIANT:
+			if ((rc = decode_variant(d, m, &items[mp->tag_member], o, depth + 1)) != 0)
+				return rc;
+			continue;
+		case MEMBER_OTHER:
+		default:
+			if ((rc = decode_field(d, m, o, depth + 1)) != 0)
+				return rc;
+			continue;
+		}
+		o->v.u = v;
+		if (TC_UNLIKELY(is_special_int(m)))
+			apply_special_int(d, m, v);
 	}
-	return decode_members(d, fc, items, depth + 1);
+	return 0;
 }
 
 static int decode_elements(ctf_decoder *d, const tc_field_class *fc, tc_field *out, uint64_t n, int depth)

@@ -600,34 +600,51 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
 }
 
 /* Fixed-layout members: their size and alignment never change, and one
- * load reads them.  Returns LOAD_NONE for any other member. */
-static ctf_load fixed_layout(const tc_field_class *m, uint64_t *bits)
+ * load reads them.  Sets *BITS to their size; returns MEMBER_OTHER for any
+ * other member. */
+static ctf_member_kind fixed_layout(const tc_field_class *m, uint64_t *bits)
 {
 	if (plan_of(m)->whole_bytes) {
 		*bits = m->size;
 		if (m->kind == TC_FIELD_FLOAT)
-			return LOAD_FLOAT;
+			return MEMBER_FLOAT;
 		bool swapped = m->size > 8 &&
 		               (m->byte_order == TC_LITTLE_ENDIAN) != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__);
 		switch (m->size) {
-		case 8: return m->is_signed ? LOAD_S8 : LOAD_U8;
+		case 8: return m->is_signed ? MEMBER_S8 : MEMBER_U8;
 		case 16:
 			if (swapped)
-				return m->is_signed ? LOAD_S16_SWAPPED : LOAD_U16_SWAPPED;
-			return m->is_signed ? LOAD_S16 : LOAD_U16;
+				return m->is_signed ? MEMBER_S16_SWAPPED : MEMBER_U16_SWAPPED;
+			return m->is_signed ? MEMBER_S16 : MEMBER_U16;
 		case 32:
 			if (swapped)
-				return m->is_signed ? LOAD_S32_SWAPPED : LOAD_U32_SWAPPED;
-			return m->is_signed ? LOAD_S32 : LOAD_U32;
+				return m->is_signed ? MEMBER_S32_SWAPPED : MEMBER_U32_SWAPPED;
+			return m->is_signed ? MEMBER_S32 : MEMBER_U32;
 		default:
-			return swapped ? LOAD_U64_SWAPPED : LOAD_U64;
+			return swapped ? MEMBER_U64_SWAPPED : MEMBER_U64;
 		}
 	}
 	if (m->kind == TC_FIELD_ARRAY && (m->flags & TC_FIELD_TEXT) && m->length < (1u << 20)) {
 		*bits = m->length * 8;
-		return LOAD_TEXT;
+		return MEMBER_TEXT;
 	}
-	return LOAD_NONE;
+	return MEMBER_OTHER;
+}
+
+/* A variant member named after the tag written without dots, when an
+ * earlier member of the structure has that name: relative references look
+ * in the innermost structure first (ctf.md 6.3), so resolve_ref resolves
+ * the tag to that member, and decoding can take it from there instead of
+ * following the resolved path.  Returns its index, or -1. */
+static long sibling_tag(const tc_field_class *fc, size_t i)
+{
+	const tc_field_class *m = fc->members[i].cls;
+	if (!m->tag_ref || strchr(m->tag_ref, '.'))
+		return -1;
+	for (size_t j = 0; j < i; j++)
+		if (strcmp(fc->members[j].name, m->tag_ref) == 0)
+			return fc->members[j].cls->kind == TC_FIELD_ENUM ? (long)j : -1;
+	return -1;
 }
 
 static int compile_runs(builder *b, tc_field_class *fc)
@@ -644,9 +661,15 @@ static int compile_runs(builder *b, tc_field_class *fc)
 		const tc_field_class *m = fc->members[i].cls;
 		ctf_member_plan *mp = &pl->members[i];
 		uint64_t bits;
-		mp->tag_member = NO_SIBLING_TAG;
-		mp->load = (uint8_t)fixed_layout(m, &bits);
-		if (mp->load == LOAD_NONE) {
+		mp->kind = (uint8_t)fixed_layout(m, &bits);
+		if (!MEMBER_IS_FIXED(mp->kind)) {
+			long tag = m->kind == TC_FIELD_VARIANT ? sibling_tag(fc, i) : -1;
+			if (m->kind == TC_FIELD_STRING) {
+				mp->kind = MEMBER_STRING;
+			} else if (tag >= 0) {
+				mp->kind = MEMBER_SIBLING_VARIANT;
+				mp->tag_member = (uint32_t)tag;
+			}
 			start = i + 1;
 			continue;
 		}
@@ -665,26 +688,6 @@ static int compile_runs(builder *b, tc_field_class *fc)
 			run->run_align = m->align;
 	}
 	return 0;
-}
-
-/* A variant whose tag is named without dots and matches an earlier member
- * of the same structure finds it there: relative references look in the
- * innermost structure first (ctf.md 6.3), so resolve_ref will resolve it
- * to that member, and decoding can skip the general path lookup. */
-static void compile_sibling_tags(tc_field_class *fc)
-{
-	ctf_plan *pl = plan_of(fc);
-	for (size_t i = 0; i < fc->member_count; i++) {
-		const tc_field_class *m = fc->members[i].cls;
-		if (m->kind != TC_FIELD_VARIANT || !m->tag_ref || strchr(m->tag_ref, '.'))
-			continue;
-		for (size_t j = 0; j < i; j++)
-			if (strcmp(fc->members[j].name, m->tag_ref) == 0) {
-				if (fc->members[j].cls->kind == TC_FIELD_ENUM)
-					pl->members[i].tag_member = (uint32_t)j;
-				break;
-			}
-	}
 }
 
 /* Flattens an enumeration's ranges for variant option selection. */
@@ -739,10 +742,7 @@ static int update_layout(builder *b, tc_field_class *fc)
 			sum = sat_add(sum, plan_of(m)->min_bits);
 		}
 		pl->min_bits = sum;
-		if (compile_runs(b, fc) < 0)
-			return b->err;
-		compile_sibling_tags(fc);
-		return 0;
+		return compile_runs(b, fc);
 	}
 	case TC_FIELD_ARRAY:
 		fc->align = fc->element->align;
