@@ -82,9 +82,13 @@ typedef struct ctf_member_plan {
 	uint8_t kind;          /* ctf_member_kind */
 	uint32_t run_len;      /* members in the run starting here; 0 if none */
 	uint64_t offset;       /* fixed-layout: bytes from its run's start */
-	/* The run starting here. */
-	unsigned first_align;  /* alignment of its first member */
-	unsigned run_align;    /* largest alignment in the run */
+	/* The run starting here: it starts where its first member does once
+	 * aligned with lead_mask (its alignment - 1), and only a start on a
+	 * multiple of align_mask + 1 (its largest alignment) puts the members
+	 * at the offsets above.  Both masks are 0 for a run at the start of
+	 * its structure, which the structure's own alignment places. */
+	uint64_t lead_mask;
+	uint64_t align_mask;
 	uint64_t run_bits;     /* size of the run */
 	/* MEMBER_SIBLING_VARIANT: the index of its tag, an earlier member
 	 * (relative references look there first, ctf.md 6.3). */

@@ -308,14 +308,14 @@ static inline const char *find_nul(const char *p, size_t n)
  * or would not fit. */
 static inline bool run_fits(const ctf_decoder *d, const ctf_member_plan *run, uint64_t *p)
 {
-	uint64_t at = (d->pos + run->first_align - 1) & ~(uint64_t)(run->first_align - 1);
+	uint64_t at = (d->pos + run->lead_mask) & ~run->lead_mask;
 	*p = at;
-	return (at & (run->run_align - 1)) == 0 && at <= d->limit && d->limit - at >= run->run_bits;
+	return (at & run->align_mask) == 0 && at <= d->limit && d->limit - at >= run->run_bits;
 }
 
 static int decode_field(ctf_decoder *d, const tc_field_class *fc, tc_field *out, int depth);
 
-static int decode_string(ctf_decoder *d, const tc_field_class *fc, tc_field *out)
+static inline int decode_string(ctf_decoder *d, const tc_field_class *fc, tc_field *out)
 {
 	if (align_to(d, 8) < 0)
 		return TC_EFORMAT;
@@ -434,10 +434,11 @@ static int decode_struct(ctf_decoder *d, const tc_field_class *fc, tc_field *out
 				return rc;
 			continue;
 		case MEMBER_OTHER:
-		default:
 			if ((rc = decode_field(d, m, o, depth + 1)) != 0)
 				return rc;
 			continue;
+		default:
+			__builtin_unreachable();   /* compile_runs sets every kind */
 		}
 		o->v.u = v;
 		if (TC_UNLIKELY(is_special_int(m)))

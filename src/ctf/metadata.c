@@ -676,17 +676,21 @@ static int compile_runs(builder *b, tc_field_class *fc)
 		ctf_member_plan *run = &pl->members[start];
 		if (start == i) {
 			cur = 0;
-			run->first_align = m->align;
-			run->run_align = m->align;
+			run->lead_mask = m->align - 1;
 		}
 		uint64_t off = (cur + m->align - 1) & ~(uint64_t)(m->align - 1);
 		mp->offset = off / 8;
 		cur = off + bits;
 		run->run_len = (uint32_t)(i - start + 1);
 		run->run_bits = cur;
-		if (m->align > run->run_align)
-			run->run_align = m->align;
+		if (m->align - 1 > run->align_mask)
+			run->align_mask = m->align - 1;
 	}
+	/* A structure is aligned at least as much as each of its members
+	 * (update_layout computes its alignment first), so a run starting
+	 * with its first member needs no alignment of its own. */
+	pl->members[0].lead_mask = 0;
+	pl->members[0].align_mask = 0;
 	return 0;
 }
 
