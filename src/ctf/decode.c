@@ -202,7 +202,7 @@ static int lookup_ref(ctf_decoder *d, const ctf_plan *pl, const tc_field **out)
 /* The option of variant PL that tag value V of enumeration TAG selects: the
  * first label, in declaration order, that has an option and a range
  * holding V.  -1 when none. */
-static int32_t select_option(const ctf_plan *pl, const tc_field_class *tag, uint64_t v)
+static inline int32_t select_option(const ctf_plan *pl, const tc_field_class *tag, uint64_t v)
 {
 	const ctf_plan *tp = plan_of(tag);
 	if (tag->is_signed)
@@ -334,8 +334,10 @@ static inline int decode_string(ctf_decoder *d, const tc_field_class *fc, tc_fie
 
 static int decode_struct(ctf_decoder *d, const tc_field_class *fc, tc_field *out, tc_field *items, int depth);
 
-/* Decodes variant FC, whose tag field TAG was already decoded. */
-static int decode_variant(ctf_decoder *d, const tc_field_class *fc, const tc_field *tag, tc_field *out, int depth)
+/* Decodes variant FC, whose tag field TAG was already decoded.  Inlined
+ * into the structure loop, where most variants are met. */
+__attribute__((always_inline))
+static inline int decode_variant(ctf_decoder *d, const tc_field_class *fc, const tc_field *tag, tc_field *out, int depth)
 {
 	const ctf_plan *pl = plan_of(fc);
 	if (depth > MAX_DEPTH)
