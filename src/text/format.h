@@ -101,23 +101,57 @@ static inline void tc_fmt_dec_fixed(char *dst, uint64_t v, unsigned len)
 		*--d = (char)('0' + w % 10u);
 }
 
+/* The low nine digits of V, zero-padded: nanoseconds, without the loops
+ * of tc_fmt_dec_fixed(). */
+static inline void tc_fmt_dec9(char *d, uint32_t v)
+{
+	uint32_t hi = v / 100000000u, lo = v - hi * 100000000u, mid = lo / 10000u;
+
+	d[0] = (char)('0' + hi % 10u);
+	tc_fmt_dec4(d + 1, mid);
+	tc_fmt_dec4(d + 5, lo - mid * 10000u);
+}
+
+/* printf("%u") for V < 10000: one to four digits. */
+static inline size_t tc_fmt_u4(char *d, uint32_t v)
+{
+	uint32_t hi;
+
+	if (v < 10u) {
+		d[0] = (char)('0' + v);
+		return 1;
+	}
+	if (v < 100u) {
+		memcpy(d, &tc_fmt_digit_pairs[v * 2u], 2);
+		return 2;
+	}
+	hi = v / 100u;
+	if (v < 1000u) {
+		d[0] = (char)('0' + hi);
+		memcpy(d + 1, &tc_fmt_digit_pairs[(v - hi * 100u) * 2u], 2);
+		return 3;
+	}
+	tc_fmt_dec4(d, v);
+	return 4;
+}
+
 /* printf("%" PRIu64) */
 static inline size_t tc_fmt_u64(char *dst, uint64_t v)
 {
 	unsigned len;
 
-	/* Counters, ids and flags: most printed integers are tiny. */
-	if (v < 10u) {
-		dst[0] = (char)('0' + v);
-		return 1;
-	}
-	if (v < 100u) {
-		dst[0] = tc_fmt_digit_pairs[v * 2u];
-		dst[1] = tc_fmt_digit_pairs[v * 2u + 1u];
-		return 2;
+	/* Counters, ids, sizes: most printed integers have a few digits,
+	 * and below 10^8 they come in two groups of four at most. */
+	if (v < 10000u)
+		return tc_fmt_u4(dst, (uint32_t)v);
+	if (v < 100000000u) {
+		uint32_t hi = (uint32_t)v / 10000u;
+		size_t n = tc_fmt_u4(dst, hi);
+
+		tc_fmt_dec4(dst + n, (uint32_t)v - hi * 10000u);
+		return n + 4;
 	}
 	len = tc_fmt_dec_len(v);
-
 	tc_fmt_dec_fixed(dst, v, len);
 	return len;
 }
@@ -144,17 +178,50 @@ static inline size_t tc_fmt_u64_zpad(char *dst, uint64_t v, unsigned width)
 	return len;
 }
 
+/* The eight hexadecimal digits of V, uppercase, as eight bytes in memory
+ * order: every nibble moved into a byte of its own and turned into ASCII
+ * at once, instead of a loop over the nibbles. */
+static inline uint64_t tc_fmt_hex8(uint32_t v)
+{
+	uint64_t x = v;
+
+	x = (x | (x << 16)) & UINT64_C(0x0000FFFF0000FFFF);
+	x = (x | (x << 8)) & UINT64_C(0x00FF00FF00FF00FF);
+	x = (x | (x << 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
+	/* Nibble I is now byte I; 7 more for those from 10 up ('A' - '9' - 1). */
+	x += UINT64_C(0x3030303030303030) +
+	     (((x + UINT64_C(0x0606060606060606)) >> 4) & UINT64_C(0x0101010101010101)) * 7u;
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return __builtin_bswap64(x);
+#else
+	return x;
+#endif
+}
+
+/* The last N (1..8) digits of tc_fmt_hex8(V) at D, writing 8 bytes. */
+static inline void tc_fmt_hex_tail(char *d, uint32_t v, size_t n)
+{
+	uint64_t x = tc_fmt_hex8(v);
+
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	x >>= 8u * (8u - n);
+#else
+	x <<= 8u * (8u - n);
+#endif
+	memcpy(d, &x, 8);
+}
+
 /* printf("%" PRIX64): uppercase, no prefix. */
 static inline size_t tc_fmt_hex_upper(char *dst, uint64_t v)
 {
-	static const char digits[16] = "0123456789ABCDEF";
 	size_t n = ((size_t)(64 - __builtin_clzll(v | 1u)) + 3u) / 4u;
-	char *d = dst + n;
 
-	do {
-		*--d = digits[v & 0xFu];
-		v >>= 4;
-	} while (d != dst);
+	if (n <= 8) {
+		tc_fmt_hex_tail(dst, (uint32_t)v, n);
+	} else {
+		tc_fmt_hex_tail(dst, (uint32_t)(v >> 32), n - 8);
+		tc_fmt_hex_tail(dst + n - 8, (uint32_t)v, 8);
+	}
 	return n;
 }
 

@@ -227,31 +227,13 @@ static const unsigned char esc_tab[256] = {
 	[0x7f] = ESC_HEX,
 };
 
-static char *w_quoted(tc_text_printer *p, char *d, const char *s, size_t n)
+/* w_quoted() in general: any length, escapes, flushes on the way. */
+static __attribute__((noinline)) char *w_quoted_any(tc_text_printer *p, char *d,
+						     const char *s, size_t n)
 {
 	static const char hex[16] = "0123456789abcdef";
-	const unsigned char *u, *e;
+	const unsigned char *u = (const unsigned char *)s, *e = u + n;
 
-	if (!s) {
-		s = "";
-		n = 0;
-	}
-	u = (const unsigned char *)s;
-	e = u + n;
-	if (n <= 16 && (size_t)(p->end - d) >= 18) {
-		/* Most strings are short words with nothing to escape: one
-		 * scan, fixed-size moves, no call. */
-		size_t k = 0;
-
-		while (k < n && esc_tab[u[k]] == ESC_PLAIN)
-			k++;
-		if (k == n) {
-			*d = '"';
-			d = copy_small(d + 1, s, n);
-			*d++ = '"';
-			return d;
-		}
-	}
 	d = room(p, d, 2);      /* both quotes of an empty string */
 	*d++ = '"';
 	while (u < e) {
@@ -290,6 +272,32 @@ static char *w_quoted(tc_text_printer *p, char *d, const char *s, size_t n)
 	}
 	*d++ = '"';
 	return d;
+}
+
+/* S (N bytes, or none if S is NULL) in double quotes, escaped. */
+static inline char *w_quoted(tc_text_printer *p, char *d, const char *s, size_t n)
+{
+	if (!s) {
+		s = "";
+		n = 0;
+	}
+	if (n <= 16 && (size_t)(p->end - d) >= 18) {
+		/* Most strings are short words with nothing to escape: one
+		 * scan, fixed-size moves, no call. */
+		const unsigned char *u = (const unsigned char *)s;
+		unsigned char escapes = 0;
+		size_t k;
+
+		for (k = 0; k < n; k++)
+			escapes |= esc_tab[u[k]];
+		if (!escapes) {
+			*d = '"';
+			d = copy_small(d + 1, s, n);
+			*d++ = '"';
+			return d;
+		}
+	}
+	return w_quoted_any(p, d, s, n);
 }
 
 /* ------------------------------------------------------------------------
@@ -383,7 +391,7 @@ static size_t fmt_wall(tc_text_printer *p, tc_time t, bool update_last, char *ds
 		/* tc_text has PAD bytes beyond the longest text. */
 		n = (size_t)(copy_blocks(dst, p->tc_text, p->tc_len) - dst);
 		dst[n++] = '.';
-		tc_fmt_dec_fixed(dst + n, nsec, 9);
+		tc_fmt_dec9(dst + n, (uint32_t)nsec);
 		return n + 9;
 	}
 seconds:
@@ -391,7 +399,7 @@ seconds:
 		dst[n++] = '-';
 	n += tc_fmt_u64(dst + n, sec);
 	dst[n++] = '.';
-	tc_fmt_dec_fixed(dst + n, nsec, 9);
+	tc_fmt_dec9(dst + n, (uint32_t)nsec);
 	return n + 9;
 }
 
@@ -750,21 +758,21 @@ static char *w_members(tc_text_printer *p, char *d, const tc_field *f,
 		       const struct struct_plan *pl, bool names)
 {
 	const tc_field *items = f->v.compound.items;
-	size_t n = f->v.compound.count, i;
+	const struct member_plan *pm = pl->m, *end = pm + pl->count;
 
-	for (i = 0; i < pl->count && pl->m[i].index < n; i++) {
-		const struct member_plan *pm = &pl->m[i];
+	/* A field with fewer items than members shows those it has. */
+	if (f->v.compound.count < f->cls->member_count)
+		while (end > pm && end[-1].index >= f->v.compound.count)
+			end--;
+	if (pm == end)
+		return W_LIT(p, d, "{ }");
+	for (; pm < end; pm++) {
 		const tc_field *it = &items[pm->index];
 
 		d = w_padded(p, d, pm->pre, pm->pre_len, 21);
 		d = w_value(p, d, it, it->cls == pm->cls ? pm->how : HOW_FIELD, names);
 	}
-	d = room(p, d, 3);
-	if (i == 0)
-		RAW(d, "{ }");
-	else
-		RAW(d, " }");
-	return d;
+	return W_LIT(p, d, " }");
 }
 
 static char *w_struct(tc_text_printer *p, char *d, const tc_field *f, bool names)
@@ -913,7 +921,7 @@ static char *w_delta(tc_text_printer *p, char *d)
 	}
 	d += tc_fmt_u64(d, p->delta_ns / NS_PER_S);
 	*d++ = '.';
-	tc_fmt_dec_fixed(d, p->delta_ns % NS_PER_S, 9);
+	tc_fmt_dec9(d, (uint32_t)(p->delta_ns % NS_PER_S));
 	return d + 9;
 }
 

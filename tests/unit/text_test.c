@@ -1376,7 +1376,7 @@ static void test_api(void)
  * pseudo-random values of every magnitude. */
 static void test_format_helpers(void)
 {
-	uint64_t x = 0x9E3779B97F4A7C15ULL;
+	uint64_t x = 0x9E3779B97F4A7C15ULL, ten = 1;
 	char got[80], want[80];
 	int i, bad = 0;
 	const char *first_bad = NULL;
@@ -1398,7 +1398,12 @@ static void test_format_helpers(void)
 			v = (UINT64_C(1) << (i - 65)) - 1;
 		else if (i == 129)
 			v = UINT64_MAX;
-		else
+		else if (i < 190) {
+			/* Every digit count's first and last values. */
+			v = ten + (uint64_t)(i % 3) - 1;
+			if (i % 3 == 2 && ten <= UINT64_MAX / 10)
+				ten *= 10;
+		} else
 			v = x >> (x % 64);
 		n = tc_fmt_u64(got, v);
 		got[n] = 0;
@@ -1424,6 +1429,9 @@ static void test_format_helpers(void)
 		got[9] = 0;
 		snprintf(want, sizeof(want), "%09llu", (unsigned long long)(v % 1000000000u));
 		if (strcmp(got, want)) { bad = 1; first_bad = "fixed9"; break; }
+		tc_fmt_dec9(got, (uint32_t)(v % 1000000000u));
+		got[9] = 0;
+		if (strcmp(got, want)) { bad = 1; first_bad = "dec9"; break; }
 	}
 	if (bad)
 		snprintf(msg, sizeof(msg), "%s: want %s got %s", first_bad, want, got);
@@ -1457,6 +1465,111 @@ static void test_name_lengths(void)
 		snprintf(name, sizeof(name), "names.length_%zu", strlen(names[i]));
 		r = render(&o, &m, 1);
 		check(name, want, r.out);
+	}
+}
+
+/* What the printer renders once per class and reuses: prefixes, headers,
+ * and the table that holds them. */
+static void test_plans(void)
+{
+	tc_field_class *u8 = c_int(8, false, 10);
+	tc_field_class *x8 = c_int(8, false, 16);
+	tc_field_class *str = c_string();
+	tc_field_class *hid = c_hidden(c_int(8, false, 10));
+	tc_field_class *part = c_compound(TC_FIELD_STRUCT, 3, "a", u8, "h", hid, "b", u8);
+	tc_text_options o = defaults();
+	fixture *fx = fx_new("ev");
+	enum { NCLASS = 100 };
+	tc_message m[2 * NCLASS];
+	char *want = xalloc(2 * NCLASS * 64), name[32];
+	size_t wl = 0, i;
+	tc_field f;
+	result r;
+
+	/* Many structure classes in one printer: the table grows, and every
+	 * class keeps its own prefixes. */
+	for (i = 0; i < NCLASS; i++) {
+		tc_field_class *st;
+
+		snprintf(name, sizeof(name), "m%zu", i);
+		st = c_compound(TC_FIELD_STRUCT, 1, name, u8);
+		m[2 * i] = ev(fx, false, 0, heap(f_comp(st, 1, f_u(u8, i % 256))));
+		m[2 * i + 1] = m[2 * i];
+	}
+	for (i = 0; i < 2 * NCLASS; i++)
+		wl += (size_t)sprintf(want + wl, "ev: { m%zu = %zu }\n", i / 2, (i / 2) % 256);
+	r = render(&o, m, 2 * NCLASS);
+	check("plan.many_classes", want, r.out);
+
+	/* Fewer items than members: those there are, hidden ones still not. */
+	check_value("plan.fewer_items_2", part, f_comp(part, 2, f_u(u8, 1), f_u(hid, 2)), "{ a = 1 }");
+	check_value("plan.fewer_items_0", part, f_comp(part, 0), "{ }");
+	check_value("plan.more_items", part,
+		    f_comp(part, 4, f_u(u8, 1), f_u(hid, 2), f_u(u8, 3), f_u(u8, 4)), "{ a = 1, b = 3 }");
+
+	/* An item whose class is not the declared one is shown by its own. */
+	check_value("plan.item_class_differs", part,
+		    f_comp(part, 3, f_u(x8, 255), f_u(hid, 2), f_u(str, 0)), "{ a = 0xFF, b = \"\" }");
+	f = f_comp(part, 3, f_u(u8, 1), f_u(hid, 2), f_u(u8, 3));
+	f.v.compound.items[2].cls = NULL;
+	check_value("plan.item_class_null", part, f, "{ a = 1, b = <unknown> }");
+	f = f_u(str, 0);
+	f.v.str.len = 5;
+	check_value("plan.string_null_ptr", str, f, "\"\"");
+
+	/* One event class seen in two traces: the header follows the trace. */
+	{
+		fixture *fa = fx_new("ev");
+		tc_trace tb = fa->trace;
+		tc_env_entry env_b[1];
+		tc_stream sb = fa->stream;
+		tc_field_class *pl = c_compound(TC_FIELD_STRUCT, 1, "v", u8);
+		tc_message two[3];
+
+		fx_env_str(fa, "hostname", "host-a");
+		tb.env = env_b;
+		tb.env_count = 1;
+		env_b[0] = fa->env[0];
+		env_b[0].str_value = xstrdup("host-b");
+		sb.trace = &tb;
+		two[0] = ev(fa, false, 0, heap(f_comp(pl, 1, f_u(u8, 1))));
+		two[1] = two[0];
+		two[1].stream = &sb;
+		two[2] = two[0];
+		r = render(&o, two, 3);
+		check("plan.header_per_trace",
+		      "host-a ev: { v = 1 }\nhost-b ev: { v = 1 }\nhost-a ev: { v = 1 }\n", r.out);
+
+		/* With header names, a line with a time starts differently. */
+		o.names_header = true;
+		two[1] = ev(fa, true, 1, heap(f_comp(pl, 1, f_u(u8, 2))));
+		r = render(&o, two, 3);
+		check("plan.header_with_and_without_time",
+		      "trace:hostname = host-aname = ev, { v = 1 }\n"
+		      "timestamp = 00:00:00.000000001, delta = +?.?????????, "
+		      "trace:hostname = host-a, name = ev, { v = 2 }\n"
+		      "trace:hostname = host-aname = ev, { v = 1 }\n", r.out);
+		o = defaults();
+	}
+
+	/* Coloured prefixes of every length around the 16-byte blocks. */
+	o.color = true;
+	unsetenv("BABELTRACE_TERM_COLOR_BRIGHT_MEANS_BOLD");
+	for (i = 1; i <= 40; i += 3) {
+		tc_field_class *st;
+		char nm[48], line[256], cname[48];
+		tc_message one;
+
+		memset(nm, 'n', i);
+		nm[i] = 0;
+		st = c_compound(TC_FIELD_STRUCT, 2, "a", u8, nm, u8);
+		one = ev(fx, false, 0, heap(f_comp(st, 2, f_u(u8, 1), f_u(u8, 2))));
+		snprintf(line, sizeof(line),
+			 "\x1b[1m\x1b[1m\x1b[35mev\x1b[0m: { \x1b[36ma\x1b[0m = \x1b[1m1\x1b[0m, "
+			 "\x1b[36m%s\x1b[0m = \x1b[1m2\x1b[0m }\n", nm);
+		snprintf(cname, sizeof(cname), "plan.color_prefix_%zu", i);
+		r = render(&o, &one, 1);
+		check(cname, line, r.out);
 	}
 }
 
@@ -1502,6 +1615,7 @@ int main(void)
 	test_format_helpers();
 	test_name_lengths();
 	test_buffer_boundaries();
+	test_plans();
 	test_integers();
 	test_enums();
 	test_strings();
