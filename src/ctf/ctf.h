@@ -124,6 +124,7 @@ typedef struct ctf_plan {
 	uint64_t min_bits;
 	/* STRUCT: one entry per member */
 	ctf_member_plan *members;
+	bool one_run;             /* STRUCT: all its members form one run */
 	/* Where the type was written, for error messages. */
 	size_t src_offset;
 	int src_line;
