@@ -9,8 +9,8 @@
  * for decimal, 16 for hexadecimal, 22 for octal, 64 for binary, or the
  * requested width if that is larger.
  *
- * Everything here is static inline so that each user gets its own copy
- * and no symbol leaks out of the library.
+ * Everything here is static (inline but for one long path) so that each
+ * user gets its own copy and no symbol leaks out of the library.
  */
 #ifndef TC_TEXT_FORMAT_H
 #define TC_TEXT_FORMAT_H
@@ -135,25 +135,59 @@ static inline size_t tc_fmt_u4(char *d, uint32_t v)
 	return 4;
 }
 
+/* printf("%08u") for V < 10^8. */
+static inline void tc_fmt_dec8(char *d, uint32_t v)
+{
+	uint32_t hi = v / 10000u;
+
+	tc_fmt_dec4(d, hi);
+	tc_fmt_dec4(d + 4, v - hi * 10000u);
+}
+
+/* printf("%u") for V < 10^8. */
+static inline size_t tc_fmt_u8d(char *dst, uint32_t v)
+{
+	uint32_t hi;
+	size_t n;
+
+	if (v < 10000u)
+		return tc_fmt_u4(dst, v);
+	hi = v / 10000u;
+	n = tc_fmt_u4(dst, hi);
+	tc_fmt_dec4(dst + n, v - hi * 10000u);
+	return n + 4;
+}
+
+/* printf("%" PRIu64) for V >= 10^8, out of line: rarer, and longer. */
+__attribute__((noinline, unused)) static size_t tc_fmt_u64_wide(char *dst, uint64_t v)
+{
+	uint64_t hi = v / 100000000u;
+	uint32_t lo = (uint32_t)(v - hi * 100000000u);
+	size_t n;
+
+	if (hi < 100000000u) {
+		n = tc_fmt_u8d(dst, (uint32_t)hi);
+	} else {
+		/* At most 20 digits: the top group has four at most. */
+		uint32_t top = (uint32_t)(hi / 100000000u);
+
+		n = tc_fmt_u4(dst, top);
+		tc_fmt_dec8(dst + n, (uint32_t)(hi - (uint64_t)top * 100000000u));
+		n += 8;
+	}
+	tc_fmt_dec8(dst + n, lo);
+	return n + 8;
+}
+
 /* printf("%" PRIu64) */
 static inline size_t tc_fmt_u64(char *dst, uint64_t v)
 {
-	unsigned len;
-
-	/* Counters, ids, sizes: most printed integers have a few digits,
-	 * and below 10^8 they come in two groups of four at most. */
-	if (v < 10000u)
-		return tc_fmt_u4(dst, (uint32_t)v);
-	if (v < 100000000u) {
-		uint32_t hi = (uint32_t)v / 10000u;
-		size_t n = tc_fmt_u4(dst, hi);
-
-		tc_fmt_dec4(dst + n, (uint32_t)v - hi * 10000u);
-		return n + 4;
-	}
-	len = tc_fmt_dec_len(v);
-	tc_fmt_dec_fixed(dst, v, len);
-	return len;
+	/* Counters, ids, sizes: most printed integers are below 10^8, in
+	 * one group of up to four digits and one of four: no digit count
+	 * first, no loop. */
+	if (v < 100000000u)
+		return tc_fmt_u8d(dst, (uint32_t)v);
+	return tc_fmt_u64_wide(dst, v);
 }
 
 /* printf("%" PRId64) */
