@@ -124,7 +124,9 @@ typedef struct ctf_plan {
 	uint64_t min_bits;
 	/* STRUCT: one entry per member */
 	ctf_member_plan *members;
-	bool one_run;             /* STRUCT: all its members form one run */
+	/* STRUCT: its members are a run (maybe empty), then at most one
+	 * other member; most structures are. */
+	bool simple;
 	/* Where the type was written, for error messages. */
 	size_t src_offset;
 	int src_line;

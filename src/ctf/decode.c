@@ -372,35 +372,48 @@ static inline void decode_fixed_member(ctf_decoder *d, const ctf_member_plan *mp
 
 static int decode_struct(ctf_decoder *d, const tc_field_class *fc, tc_field *out, tc_field *items, int depth);
 
-/* Structure FC when its members form one run: the common case, without
- * the general member loop of decode_struct. */
-static int decode_one_run_struct(ctf_decoder *d, const tc_field_class *fc, tc_field *out, tc_field *items,
-                                 int depth)
+static inline int decode_variant(ctf_decoder *d, const tc_field_class *fc, const tc_field *tag, tc_field *out,
+                                 int depth);
+
+/* A simple structure (see ctf_plan): the common case, without the general
+ * member loop of decode_struct and its register pressure. */
+static int decode_simple_struct(ctf_decoder *d, const tc_field_class *fc, tc_field *out, tc_field *items,
+                                int depth)
 {
 	const ctf_member_plan *mp = plan_of(fc)->members;
+	size_t n = fc->member_count, lead = mp->run_len;
 	/* The run starts where the structure does (see compile_runs). */
 	uint64_t p = (d->pos + fc->align - 1) & ~(uint64_t)(fc->align - 1);
-	if (TC_UNLIKELY(depth > MAX_DEPTH || p > d->limit || d->limit - p < mp->run_bits))
+	if (TC_UNLIKELY(depth > MAX_DEPTH || p > d->limit || (lead && d->limit - p < mp->run_bits)))
 		return decode_struct(d, fc, out, items, depth);   /* to report the error */
-	size_t n = fc->member_count;
 	out->cls = fc;
 	out->option = 0;
 	out->v.compound.items = items;
 	out->v.compound.count = n;
 	const uint8_t *base = d->buf + p / 8;
-	d->pos = p + mp->run_bits;
+	d->pos = lead ? p + mp->run_bits : p;
 	const tc_member *mem = fc->members;
-	for (const ctf_member_plan *end = mp + n; mp < end; mp++, mem++, items++)
-		decode_fixed_member(d, mp, mem->cls, items, base);
-	return 0;
+	tc_field *o = items;
+	for (const ctf_member_plan *end = mp + lead; mp < end; mp++, mem++, o++)
+		decode_fixed_member(d, mp, mem->cls, o, base);
+	if (lead == n)
+		return 0;
+	switch ((ctf_member_kind)mp->kind) {
+	case MEMBER_STRING:
+		return decode_string(d, mem->cls, o);
+	case MEMBER_SIBLING_VARIANT:
+		return decode_variant(d, mem->cls, &items[mp->tag_member], o, depth + 1);
+	default:
+		return decode_field(d, mem->cls, o, depth + 1);
+	}
 }
 
 /* Any structure. */
 static inline int decode_any_struct(ctf_decoder *d, const tc_field_class *fc, tc_field *out, tc_field *items,
                                     int depth)
 {
-	if (plan_of(fc)->one_run)
-		return decode_one_run_struct(d, fc, out, items, depth);
+	if (plan_of(fc)->simple)
+		return decode_simple_struct(d, fc, out, items, depth);
 	return decode_struct(d, fc, out, items, depth);
 }
 

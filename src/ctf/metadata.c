@@ -691,7 +691,7 @@ static int compile_runs(builder *b, tc_field_class *fc)
 	 * with its first member needs no alignment of its own. */
 	pl->members[0].lead_mask = 0;
 	pl->members[0].align_mask = 0;
-	pl->one_run = pl->members[0].run_len == fc->member_count;
+	pl->simple = pl->members[0].run_len + 1 >= fc->member_count;
 	return 0;
 }
 
