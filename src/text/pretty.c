@@ -17,9 +17,11 @@
  * Lines are written straight into one large output buffer that goes to
  * fwrite() only when full.  The writers pass a bare cursor (char *d) from
  * one to the next and check for room once per bounded chunk rather than
- * once per byte or per literal; numbers are formatted by hand (format.h);
- * strings are copied with a table-driven escape check; the broken-down
- * wall-clock time is computed once per distinct second.
+ * once per byte or per literal.  What depends only on classes (member
+ * prefixes, the header from the environment to the event name) is
+ * rendered once into plans and copied in blocks; numbers are formatted by
+ * hand (format.h); strings are copied with a table-driven escape check;
+ * the broken-down wall-clock time is computed once per distinct second.
  *
  * Output is bit-for-bit what babeltrace2 gives, including its oddities:
  * the first negative time falling back to seconds, the hexadecimal mask of
