@@ -77,22 +77,25 @@ typedef enum ctf_member_kind {
  * A structure's fixed-layout members are grouped into runs: when a run
  * starts aligned to its largest alignment, each member sits at a known
  * byte offset from the run's start, so the run needs one bounds check.
+ * 32 bytes, like a tc_member and a tc_field, so that one index walks the
+ * three arrays.
  */
 typedef struct ctf_member_plan {
 	uint8_t kind;          /* ctf_member_kind */
-	uint32_t run_len;      /* members in the run starting here; 0 if none */
-	uint64_t offset;       /* fixed-layout: bytes from its run's start */
-	/* The run starting here: it starts where its first member does once
-	 * aligned with lead_mask (its alignment - 1), and only a start on a
-	 * multiple of align_mask + 1 (its largest alignment) puts the members
-	 * at the offsets above.  Both masks are 0 for a run at the start of
-	 * its structure, which the structure's own alignment places. */
-	uint64_t lead_mask;
-	uint64_t align_mask;
-	uint64_t run_bits;     /* size of the run */
+	uint32_t offset;       /* fixed-layout: bytes from its run's start */
 	/* MEMBER_SIBLING_VARIANT: the index of its tag, an earlier member
 	 * (relative references look there first, ctf.md 6.3). */
 	uint32_t tag_member;
+	/* The run starting here, of run_len members (0 if none starts here):
+	 * it starts where its first member does once aligned with lead_mask
+	 * (its alignment - 1), and only a start on a multiple of align_mask +
+	 * 1 (its largest alignment) puts the members at their offsets.  Both
+	 * masks are 0 for a run at the start of its structure, which the
+	 * structure's own alignment places. */
+	uint32_t run_len;
+	uint32_t lead_mask;
+	uint32_t align_mask;
+	uint64_t run_bits;     /* size of the run, below 2^32 */
 } ctf_member_plan;
 
 /* An enumeration's range as one unsigned interval [lo, lo + span]: the

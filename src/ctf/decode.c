@@ -308,7 +308,7 @@ static inline const char *find_nul(const char *p, size_t n)
  * or would not fit. */
 static inline bool run_fits(const ctf_decoder *d, const ctf_member_plan *run, uint64_t *p)
 {
-	uint64_t at = (d->pos + run->lead_mask) & ~run->lead_mask;
+	uint64_t at = (d->pos + run->lead_mask) & ~(uint64_t)run->lead_mask;
 	*p = at;
 	return (at & run->align_mask) == 0 && at <= d->limit && d->limit - at >= run->run_bits;
 }
@@ -393,18 +393,19 @@ static int decode_simple_struct(ctf_decoder *d, const tc_field_class *fc, tc_fie
 	const uint8_t *base = d->buf + p / 8;
 	d->pos = lead ? p + mp->run_bits : p;
 	const tc_member *mem = fc->members;
-	tc_field *o = items;
-	for (const ctf_member_plan *end = mp + lead; mp < end; mp++, mem++, o++)
-		decode_fixed_member(d, mp, mem->cls, o, base);
+	for (size_t i = 0; i < lead; i++)
+		decode_fixed_member(d, &mp[i], mem[i].cls, &items[i], base);
 	if (lead == n)
 		return 0;
-	switch ((ctf_member_kind)mp->kind) {
+	const tc_field_class *last = mem[lead].cls;
+	tc_field *o = &items[lead];
+	switch ((ctf_member_kind)mp[lead].kind) {
 	case MEMBER_STRING:
-		return decode_string(d, mem->cls, o);
+		return decode_string(d, last, o);
 	case MEMBER_SIBLING_VARIANT:
-		return decode_variant(d, mem->cls, &items[mp->tag_member], o, depth + 1);
+		return decode_variant(d, last, &items[mp[lead].tag_member], o, depth + 1);
 	default:
-		return decode_field(d, mem->cls, o, depth + 1);
+		return decode_field(d, last, o, depth + 1);
 	}
 }
 

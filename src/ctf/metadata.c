@@ -673,13 +673,17 @@ static int compile_runs(builder *b, tc_field_class *fc)
 			start = i + 1;
 			continue;
 		}
+		uint64_t off = (cur + m->align - 1) & ~(uint64_t)(m->align - 1);
+		/* Offsets are kept in 32 bits: a run that would outgrow them
+		 * ends here and a new one starts. */
+		if (start < i && off + bits >= (uint64_t)1 << 32)
+			start = i;
 		ctf_member_plan *run = &pl->members[start];
 		if (start == i) {
-			cur = 0;
+			cur = off = 0;
 			run->lead_mask = m->align - 1;
 		}
-		uint64_t off = (cur + m->align - 1) & ~(uint64_t)(m->align - 1);
-		mp->offset = off / 8;
+		mp->offset = (uint32_t)(off / 8);
 		cur = off + bits;
 		run->run_len = (uint32_t)(i - start + 1);
 		run->run_bits = cur;
