@@ -305,12 +305,13 @@ static inline const char *find_nul(const char *p, size_t n)
 
 /* Where the run starting with member plan RUN would start from the
  * current position: false if it would not be aligned as its plan assumes
- * or would not fit. */
+ * or would not fit.  Positions stay below the file's size in bits and runs
+ * below 2^32 bits: the sum cannot wrap. */
 static inline bool run_fits(const ctf_decoder *d, const ctf_member_plan *run, uint64_t *p)
 {
 	uint64_t at = (d->pos + run->lead_mask) & ~(uint64_t)run->lead_mask;
 	*p = at;
-	return (at & run->align_mask) == 0 && at <= d->limit && d->limit - at >= run->run_bits;
+	return (at & run->align_mask) == 0 && at + run->run_bits <= d->limit;
 }
 
 static int decode_field(ctf_decoder *d, const tc_field_class *fc, tc_field *out, int depth);
@@ -382,16 +383,18 @@ static int decode_simple_struct(ctf_decoder *d, const tc_field_class *fc, tc_fie
 {
 	const ctf_member_plan *mp = plan_of(fc)->members;
 	size_t n = fc->member_count, lead = mp->run_len;
-	/* The run starts where the structure does (see compile_runs). */
+	/* The run, if any, starts where the structure does (see compile_runs);
+	 * run_bits is 0 without one.  Positions stay below the file's size
+	 * in bits and runs below 2^32 bits: the sum cannot wrap. */
 	uint64_t p = (d->pos + fc->align - 1) & ~(uint64_t)(fc->align - 1);
-	if (TC_UNLIKELY(depth > MAX_DEPTH || p > d->limit || (lead && d->limit - p < mp->run_bits)))
+	if (TC_UNLIKELY(depth > MAX_DEPTH || p + mp->run_bits > d->limit))
 		return decode_struct(d, fc, out, items, depth);   /* to report the error */
 	out->cls = fc;
 	out->option = 0;
 	out->v.compound.items = items;
 	out->v.compound.count = n;
 	const uint8_t *base = d->buf + p / 8;
-	d->pos = lead ? p + mp->run_bits : p;
+	d->pos = p + mp->run_bits;
 	const tc_member *mem = fc->members;
 	for (size_t i = 0; i < lead; i++)
 		decode_fixed_member(d, &mp[i], mem[i].cls, &items[i], base);
