@@ -41,16 +41,17 @@ void ctf_arena_free(ctf_arena *a)
 	a->cap = a->used = 0;
 }
 
-static tc_field *arena_take(ctf_decoder *d, uint64_t n)
+/* Reserves N slots at *OUT; false when the arena is full. */
+static inline bool arena_take(ctf_decoder *d, uint64_t n, tc_field **out)
 {
 	ctf_arena *a = d->arena;
 	if (n > a->cap - a->used) {
 		d->arena_full = true;
-		return NULL;
+		return false;
 	}
-	tc_field *f = a->slots + a->used;
+	*out = a->slots + a->used;
 	a->used += (size_t)n;
-	return f;
+	return true;
 }
 
 static int derr(ctf_decoder *d, const char *fmt, ...) TC_PRINTF(2, 3);
@@ -139,9 +140,15 @@ static uint64_t read_bits(const uint8_t *buf, uint64_t pos, unsigned size, tc_by
 	return v;
 }
 
+/* POS moved up to a multiple of ALIGN, a power of two. */
+static inline uint64_t align_up(uint64_t pos, unsigned align)
+{
+	return (pos + align - 1) & -(uint64_t)align;
+}
+
 static inline int align_to(ctf_decoder *d, unsigned align)
 {
-	uint64_t p = (d->pos + align - 1) & ~(uint64_t)(align - 1);
+	uint64_t p = align_up(d->pos, align);
 	if (p > d->limit)
 		return derr(d, "alignment to %u bits runs past the end of the packet content", align);
 	d->pos = p;
@@ -386,7 +393,7 @@ static int decode_simple_struct(ctf_decoder *d, const tc_field_class *fc, tc_fie
 	/* The run, if any, starts where the structure does (see compile_runs);
 	 * run_bits is 0 without one.  Positions stay below the file's size
 	 * in bits and runs below 2^32 bits: the sum cannot wrap. */
-	uint64_t p = (d->pos + fc->align - 1) & ~(uint64_t)(fc->align - 1);
+	uint64_t p = align_up(d->pos, fc->align);
 	if (TC_UNLIKELY(depth > MAX_DEPTH || p + mp->run_bits > d->limit))
 		return decode_struct(d, fc, out, items, depth);   /* to report the error */
 	out->cls = fc;
@@ -438,8 +445,8 @@ static inline int decode_variant(ctf_decoder *d, const tc_field_class *fc, const
 	const tc_field_class *chosen = fc->members[opt].cls;
 	/* The option's slot, and its members' if it is a structure. */
 	bool is_struct = chosen->kind == TC_FIELD_STRUCT;
-	tc_field *item = arena_take(d, 1 + (is_struct ? chosen->member_count : 0));
-	if (!item)
+	tc_field *item;
+	if (!arena_take(d, 1 + (is_struct ? chosen->member_count : 0), &item))
 		return CTF_ARENA_RETRY;
 	out->cls = fc;
 	out->option = (uint32_t)opt;
@@ -532,8 +539,8 @@ static int decode_elements(ctf_decoder *d, const tc_field_class *fc, tc_field *o
 	uint64_t min = plan_of(el)->min_bits;
 	if ((min && n > left / min) || (!min && n > MAX_EMPTY_ELEMENTS))
 		return derr(d, "an array of %" PRIu64 " elements cannot fit in the %" PRIu64 " bits left in the packet", n, left);
-	tc_field *items = arena_take(d, n);
-	if (!items)
+	tc_field *items;
+	if (!arena_take(d, n, &items))
 		return CTF_ARENA_RETRY;
 	out->v.compound.items = items;
 	out->v.compound.count = (size_t)n;
@@ -578,8 +585,8 @@ static int decode_field(ctf_decoder *d, const tc_field_class *fc, tc_field *out,
 	case TC_FIELD_STRING:
 		return decode_string(d, fc, out);
 	case TC_FIELD_STRUCT: {
-		tc_field *items = arena_take(d, fc->member_count);
-		if (!items)
+		tc_field *items;
+		if (!arena_take(d, fc->member_count, &items))
 			return CTF_ARENA_RETRY;
 		return decode_any_struct(d, fc, out, items, depth);
 	}
@@ -605,8 +612,8 @@ int ctf_decode_scope(ctf_decoder *d, ctf_scope scope, const tc_field_class *cls,
 {
 	/* The root's slot, and its members' if it is a structure. */
 	bool is_struct = cls->kind == TC_FIELD_STRUCT;
-	tc_field *slot = arena_take(d, 1 + (is_struct ? cls->member_count : 0));
-	if (!slot)
+	tc_field *slot;
+	if (!arena_take(d, 1 + (is_struct ? cls->member_count : 0), &slot))
 		return CTF_ARENA_RETRY;
 	d->roots[scope] = slot;
 	*root = slot;
