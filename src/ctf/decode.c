@@ -341,7 +341,9 @@ static inline int decode_string(ctf_decoder *d, const tc_field_class *fc, tc_fie
 }
 
 /* Decodes fixed-layout member M, planned by MP, into O: its run starts at
- * BASE.  Always inlined: it is the hot path of decoding. */
+ * BASE.  Always inlined: it is the hot path of decoding.  Its byte order is
+ * not recorded in d->last_bo: a whole-byte read leaves the position on a
+ * byte boundary, where the byte order may change (see read_bit_array). */
 __attribute__((always_inline))
 static inline void decode_fixed_member(ctf_decoder *d, const ctf_member_plan *mp, const tc_field_class *m,
                                        tc_field *o, const uint8_t *base)
@@ -383,6 +385,22 @@ static int decode_struct(ctf_decoder *d, const tc_field_class *fc, tc_field *out
 static inline int decode_variant(ctf_decoder *d, const tc_field_class *fc, const tc_field *tag, tc_field *out,
                                  int depth);
 
+/* Decodes member M, planned by MP, of a structure at nesting DEPTH into O,
+ * one of ITEMS, when it is not fixed-layout. */
+__attribute__((always_inline))
+static inline int decode_loose_member(ctf_decoder *d, const ctf_member_plan *mp, const tc_field_class *m,
+                                      tc_field *o, tc_field *items, int depth)
+{
+	switch ((ctf_member_kind)mp->kind) {
+	case MEMBER_STRING:
+		return decode_string(d, m, o);
+	case MEMBER_SIBLING_VARIANT:
+		return decode_variant(d, m, &items[mp->tag_member], o, depth + 1);
+	default:
+		return decode_field(d, m, o, depth + 1);
+	}
+}
+
 /* A simple structure (see ctf_plan): the common case, without the general
  * member loop of decode_struct and its register pressure. */
 static int decode_simple_struct(ctf_decoder *d, const tc_field_class *fc, tc_field *out, tc_field *items,
@@ -407,16 +425,7 @@ static int decode_simple_struct(ctf_decoder *d, const tc_field_class *fc, tc_fie
 		decode_fixed_member(d, &mp[i], mem[i].cls, &items[i], base);
 	if (lead == n)
 		return 0;
-	const tc_field_class *last = mem[lead].cls;
-	tc_field *o = &items[lead];
-	switch ((ctf_member_kind)mp[lead].kind) {
-	case MEMBER_STRING:
-		return decode_string(d, last, o);
-	case MEMBER_SIBLING_VARIANT:
-		return decode_variant(d, last, &items[mp[lead].tag_member], o, depth + 1);
-	default:
-		return decode_field(d, last, o, depth + 1);
-	}
+	return decode_loose_member(d, &mp[lead], mem[lead].cls, &items[lead], items, depth);
 }
 
 /* Any structure. */
@@ -429,7 +438,8 @@ static inline int decode_any_struct(ctf_decoder *d, const tc_field_class *fc, tc
 }
 
 /* Decodes variant FC, whose tag field TAG was already decoded.  Inlined
- * into the structure loop, where most variants are met. */
+ * where variants are met, most often as the last member of a simple
+ * structure, which then loops on its option instead of calling. */
 __attribute__((always_inline))
 static inline int decode_variant(ctf_decoder *d, const tc_field_class *fc, const tc_field *tag, tc_field *out, int depth)
 {
@@ -491,29 +501,13 @@ static int decode_struct(ctf_decoder *d, const tc_field_class *fc, tc_field *out
 				o += len - 1;
 				continue;
 			}
-			/* Whole-byte reads leave the position on a byte boundary,
-			 * so the byte order of the last one never matters (see
-			 * read_bit_array). */
 			base = d->buf + p / 8;
 			d->pos = p + mp->run_bits;
 		}
-		switch ((ctf_member_kind)mp->kind) {
-		case MEMBER_STRING:
-			if ((rc = decode_string(d, m, o)) != 0)
-				return rc;
-			break;
-		case MEMBER_SIBLING_VARIANT:
-			if ((rc = decode_variant(d, m, &items[mp->tag_member], o, depth + 1)) != 0)
-				return rc;
-			break;
-		case MEMBER_OTHER:
-			if ((rc = decode_field(d, m, o, depth + 1)) != 0)
-				return rc;
-			break;
-		default:
+		if (MEMBER_IS_FIXED(mp->kind))
 			decode_fixed_member(d, mp, m, o, base);
-			break;
-		}
+		else if ((rc = decode_loose_member(d, mp, m, o, items, depth)) != 0)
+			return rc;
 	}
 	return 0;
 }
