@@ -10,8 +10,8 @@ CC      ?= cc
 PREFIX  ?= /usr/local
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
-BASEFLAGS := -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iinclude -Isrc $(WARN)
-LDLIBS  := -lm
+BASEFLAGS := -std=c11 -pthread -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iinclude -Isrc $(WARN)
+LDLIBS  := -lm -pthread
 
 LIB_SRC := $(sort $(wildcard src/core/*.c src/ctf/*.c src/text/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))

@@ -357,6 +357,18 @@ void tc_input_free(tc_input *in);
  */
 int tc_input_next(tc_input *in, const tc_message **msg);
 
+/*
+ * The streams of IN one by one, for readers that do not need time order
+ * and want to decode streams in parallel: tc_input_stream_next() hands out
+ * the next message of stream I, in file order, with the same return values
+ * as tc_muxer_next().  Different streams may be read from different
+ * threads at the same time; each stream from one thread at a time.  A
+ * message stays valid until the next call for the same stream.  Not to be
+ * mixed with tc_input_next() or a muxer on the same input.
+ */
+size_t tc_input_stream_count(const tc_input *in);
+int tc_input_stream_next(tc_input *in, size_t i, const tc_message **msg);
+
 size_t tc_input_trace_count(const tc_input *in);
 tc_trace *tc_input_trace(const tc_input *in, size_t i);
 

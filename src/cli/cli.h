@@ -11,7 +11,8 @@
 int cli_print(int argc, char **argv);
 int cli_info(int argc, char **argv);
 
-/* Prints the library's last error as "tracecat: PATH: at byte N: MSG". */
+/* Prints ERR (or the library's last error) as "tracecat: PATH: at byte N: MSG". */
+void cli_report(const tc_error *err);
 void cli_report_error(void);
 
 /* Opens every path of PATHS into INPUTS (caller frees them); 0 or 1 (error shown). */

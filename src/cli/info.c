@@ -2,16 +2,20 @@
  * info.c - `tracecat info`: what a trace holds.  Format, environment,
  * clocks, streams, and per event class the number of events with the first
  * and last time, plus discarded events and packets.  It decodes every
- * event (stream after stream, no time merge), so it doubles as the
- * decoding-speed benchmark.
+ * event, so it doubles as the decoding-speed benchmark.  Time order does not
+ * matter here, so streams are decoded in parallel: each worker thread takes
+ * the next unread stream and keeps its own counts, merged at the end.
  */
 #include "cli/cli.h"
 
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 typedef struct class_stats {
 	const tc_event_class *ec;
@@ -121,33 +125,31 @@ static void print_trace_header(const tc_trace *t)
 	}
 }
 
-static int info_input(tc_input *in)
+typedef struct info_worker {
+	tc_input *in;
+	atomic_size_t *next_stream;  /* shared: the next stream to take */
+	stream_stats *streams;       /* shared array; a slot is written by one worker */
+	stats_table classes;         /* this worker's own */
+	bool failed;
+	size_t failed_stream;
+	tc_error error;
+} info_worker;
+
+/* Reads stream I to its end into W's counts; false on an error. */
+static bool count_stream(info_worker *w, size_t i)
 {
-	stats_table classes = { 0 };
-	stream_stats *streams = NULL;
-	size_t nstreams = 0;
-	const tc_stream *last_stream = NULL;
-	stream_stats *cur = NULL;
+	/* Counted here and stored once: slots of the shared array written
+	 * by two threads per event would bounce between their caches. */
+	stream_stats local = { 0 }, *ss = &local;
+	class_stats *cs = NULL;      /* the last event's class: runs of one class are common */
 	const tc_message *m;
 	int rc;
-	while ((rc = tc_input_next(in, &m)) > 0) {
-		if (m->stream != last_stream) {
-			stream_stats *s = realloc(streams, (nstreams + 1) * sizeof *s);
-			if (!s) {
-				rc = -1;
-				break;
-			}
-			streams = s;
-			cur = &streams[nstreams++];
-			memset(cur, 0, sizeof *cur);
-			cur->stream = m->stream;
-			last_stream = m->stream;
-		}
+	while ((rc = tc_input_stream_next(w->in, i, &m)) > 0) {
+		ss->stream = m->stream;
 		if (m->kind == TC_MSG_EVENT) {
-			cur->events++;
-			class_stats *cs = stats_get(&classes, m->event_class);
-			if (!cs) {
-				rc = -1;
+			ss->events++;
+			if ((!cs || cs->ec != m->event_class) && !(cs = stats_get(&w->classes, m->event_class))) {
+				rc = TC_ENOMEM;
 				break;
 			}
 			cs->count++;
@@ -159,11 +161,92 @@ static int info_input(tc_input *in)
 				cs->has_time = true;
 			}
 		} else if (m->kind == TC_MSG_DISCARDED_EVENTS) {
-			cur->discarded_events += m->count;
-			cur->unknown_discards |= m->count == 0;
+			ss->discarded_events += m->count;
+			ss->unknown_discards |= m->count == 0;
 		} else {
-			cur->discarded_packets += m->count;
+			ss->discarded_packets += m->count;
 		}
+	}
+	w->streams[i] = local;
+	return rc >= 0;
+}
+
+static void *info_worker_run(void *arg)
+{
+	info_worker *w = arg;
+	size_t n = tc_input_stream_count(w->in);
+	for (size_t i; (i = atomic_fetch_add(w->next_stream, 1)) < n;) {
+		if (!count_stream(w, i)) {
+			/* The library's error record is per thread. */
+			w->failed = true;
+			w->failed_stream = i;
+			w->error = *tc_error_last();
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* Adds the counts of FROM into INTO. */
+static int merge_classes(stats_table *into, const stats_table *from)
+{
+	for (size_t i = 0; i < from->cap; i++) {
+		const class_stats *f = &from->slots[i];
+		if (!f->ec)
+			continue;
+		class_stats *c = stats_get(into, f->ec);
+		if (!c)
+			return TC_ENOMEM;
+		c->count += f->count;
+		if (f->has_time) {
+			if (!c->has_time || tc_time_cmp(f->first, c->first) < 0)
+				c->first = f->first;
+			if (!c->has_time || tc_time_cmp(f->last, c->last) > 0)
+				c->last = f->last;
+			c->has_time = true;
+		}
+	}
+	return 0;
+}
+
+static int info_input(tc_input *in, unsigned jobs)
+{
+	size_t nstreams = tc_input_stream_count(in);
+	atomic_size_t next_stream = 0;
+	stream_stats *streams = calloc(nstreams + 1, sizeof *streams);
+	if (jobs > nstreams)
+		jobs = nstreams ? (unsigned)nstreams : 1;
+	info_worker *workers = calloc(jobs, sizeof *workers);
+	pthread_t *threads = calloc(jobs, sizeof *threads);
+	int rc = 0;
+	if (!streams || !workers || !threads) {
+		fprintf(stderr, "tracecat: out of memory\n");
+		free(streams);
+		free(workers);
+		free(threads);
+		return -1;
+	}
+	unsigned started = 0;
+	for (unsigned j = 0; j < jobs; j++) {
+		workers[j].in = in;
+		workers[j].next_stream = &next_stream;
+		workers[j].streams = streams;
+		/* The calling thread is the first worker; others only if they start. */
+		if (j > 0 && pthread_create(&threads[j], NULL, info_worker_run, &workers[j]) != 0)
+			break;
+		started = j + 1;
+	}
+	info_worker_run(&workers[0]);
+	for (unsigned j = 1; j < started; j++)
+		pthread_join(threads[j], NULL);
+	stats_table classes = { 0 };
+	const info_worker *failed = NULL;
+	for (unsigned j = 0; j < started; j++) {
+		if (merge_classes(&classes, &workers[j].classes) < 0)
+			rc = -1;
+		if (workers[j].failed && (!failed || workers[j].failed_stream < failed->failed_stream))
+			failed = &workers[j];
+		free(workers[j].classes.slots);
 	}
 	for (size_t t = 0; t < tc_input_trace_count(in); t++) {
 		const tc_trace *tr = tc_input_trace(in, t);
@@ -214,27 +297,49 @@ static int info_input(tc_input *in)
 	}
 	free(classes.slots);
 	free(streams);
+	if (failed) {
+		/* What was read is shown; then the first damaged stream's error. */
+		fflush(stdout);
+		cli_report(&failed->error);
+		rc = -1;
+	}
+	free(workers);
+	free(threads);
 	return rc;
 }
 
 int cli_info(int argc, char **argv)
 {
-	if (argc < 2) {
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	unsigned jobs = cpus > 0 ? (unsigned)cpus : 1;
+	int first = 1;
+	if (first < argc && (!strncmp(argv[first], "--jobs=", 7) || !strcmp(argv[first], "-j"))) {
+		const char *v = argv[first][1] == 'j' ? argv[first + 1] : argv[first] + 7;
+		char *end;
+		long n = v ? strtol(v, &end, 10) : 0;
+		if (!v || *end || n < 1 || n > 256) {
+			fprintf(stderr, "tracecat: --jobs expects a number of threads from 1 to 256\n");
+			return 2;
+		}
+		jobs = (unsigned)n;
+		first += argv[first][1] == 'j' ? 2 : 1;
+	}
+	if (first >= argc) {
 		fprintf(stderr, "tracecat: info needs a trace path\n");
 		return 2;
 	}
 	tc_input **inputs;
-	if (cli_open_inputs(argv + 1, argc - 1, NULL, &inputs))
+	int count = argc - first;
+	if (cli_open_inputs(argv + first, count, NULL, &inputs))
 		return 1;
 	int status = 0;
-	for (int i = 0; i < argc - 1; i++) {
-		if (info_input(inputs[i]) < 0) {
-			cli_report_error();
+	for (int i = 0; i < count; i++) {
+		if (info_input(inputs[i], jobs) < 0) {
 			status = 1;
 			break;
 		}
 	}
-	cli_free_inputs(inputs, argc - 1);
+	cli_free_inputs(inputs, count);
 	if (fflush(stdout) != 0 && !status) {
 		fprintf(stderr, "tracecat: cannot write the output\n");
 		status = 1;

@@ -12,7 +12,7 @@
 static void usage(FILE *f)
 {
 	fputs("usage: tracecat [print] [OPTIONS] PATH...   print events as babeltrace2 does\n"
-	      "       tracecat info PATH...              summary: environment, clocks, streams, event counts\n"
+	      "       tracecat info [-j N] PATH...       summary: environment, clocks, streams, event counts\n"
 	      "       tracecat --version\n"
 	      "\n"
 	      "print options (babeltrace2's): --clock-gmt --clock-seconds --clock-date --clock-cycles\n"
@@ -20,12 +20,17 @@ static void usage(FILE *f)
 	      "  --color=never|auto|always\n", f);
 }
 
-void cli_report_error(void)
+void cli_report(const tc_error *err)
 {
 	char line[6144];
-	tc_error_format(tc_error_last(), line, sizeof line);
+	tc_error_format(err, line, sizeof line);
 	fflush(stdout);
 	fprintf(stderr, "tracecat: %s\n", line);
+}
+
+void cli_report_error(void)
+{
+	cli_report(tc_error_last());
 }
 
 int cli_open_inputs(char **paths, int count, const tc_open_options *opts, tc_input ***inputs)

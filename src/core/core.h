@@ -83,6 +83,23 @@ static inline bool tc_add_i64(int64_t a, int64_t b, int64_t *r)
 	return !__builtin_add_overflow(a, b, r);
 }
 
+/* ---- times ---- */
+
+/* BASE plus NS nanoseconds into *OUT; false if the seconds overflow. */
+static inline bool tc_time_add_ns(tc_time base, uint64_t ns, tc_time *out)
+{
+	uint64_t nsec = base.nsec + ns % 1000000000u;
+	int64_t sec;
+	if (!tc_add_i64(base.sec, (int64_t)(ns / 1000000000u) + (nsec >= 1000000000u), &sec))
+		return false;
+	out->sec = sec;
+	out->nsec = (uint32_t)(nsec >= 1000000000u ? nsec - 1000000000u : nsec);
+	return true;
+}
+
+/* The time of cycle 0 of CLK; false if it overflows. */
+bool tc_clock_origin_time(const tc_clock *clk, tc_time *out);
+
 /* ---- UUIDs ---- */
 
 bool tc_uuid_parse(const char *text, uint8_t out[16]);
@@ -109,6 +126,10 @@ struct tc_stream_iter {
 	tc_stream *stream;
 };
 
+struct tc_stream_message {
+	_Alignas(64) tc_message msg;
+};
+
 /* What a format reader registers in a tc_input. */
 struct tc_input {
 	tc_trace **traces;
@@ -121,7 +142,9 @@ struct tc_input {
 	size_t owned_count;
 	bool taken;  /* the iterators belong to a muxer now */
 	size_t next_iter;      /* tc_input_next(): the stream being read */
-	tc_message scratch;    /* tc_input_next(): the message handed out */
+	/* tc_input_stream_next(): one message per stream, each on cache lines
+	 * of its own since threads write them for every event */
+	struct tc_stream_message *messages;
 };
 
 int tc_input_add_trace(tc_input *in, tc_trace *trace);

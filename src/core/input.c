@@ -54,6 +54,8 @@ int tc_input_open(tc_input **out, const char *path, const tc_open_options *opts)
 	}
 	if (rc == TC_ENOTFOUND)
 		tc_fail(TC_ENOTFOUND, path, -1, "no trace found (expected a CTF trace directory)");
+	if (rc == 0 && !(in->messages = aligned_alloc(64, (in->iter_count ? in->iter_count : 1) * sizeof *in->messages)))
+		rc = tc_fail_nomem();
 	if (rc < 0) {
 		tc_input_free(in);
 		return rc;
@@ -70,6 +72,7 @@ void tc_input_free(tc_input *in)
 		for (size_t i = 0; i < in->iter_count; i++)
 			in->iters[i]->ops->free(in->iters[i]);
 	free(in->iters);
+	free(in->messages);
 	for (size_t i = in->owned_count; i-- > 0;)
 		in->owned_free[i](in->owned[i]);
 	free(in->owned);
@@ -78,18 +81,31 @@ void tc_input_free(tc_input *in)
 	free(in);
 }
 
-int tc_input_next(tc_input *in, const tc_message **msg)
+size_t tc_input_stream_count(const tc_input *in)
+{
+	return in->iter_count;
+}
+
+int tc_input_stream_next(tc_input *in, size_t i, const tc_message **msg)
 {
 	if (in->taken)
 		return tc_fail(TC_EINVAL, NULL, -1, "input belongs to a muxer");
+	if (i >= in->iter_count)
+		return tc_fail(TC_EINVAL, NULL, -1, "no stream %zu", i);
+	/* Allocated when the input is opened (tc_input_open), so that threads
+	 * reading different streams share nothing here. */
+	tc_stream_iter *it = in->iters[i];
+	int rc = it->ops->next(it, &in->messages[i].msg);
+	if (rc > 0)
+		*msg = &in->messages[i].msg;
+	return rc;
+}
+
+int tc_input_next(tc_input *in, const tc_message **msg)
+{
 	while (in->next_iter < in->iter_count) {
-		tc_stream_iter *it = in->iters[in->next_iter];
-		int rc = it->ops->next(it, &in->scratch);
-		if (rc > 0) {
-			*msg = &in->scratch;
-			return 1;
-		}
-		if (rc < 0)
+		int rc = tc_input_stream_next(in, in->next_iter, msg);
+		if (rc != 0)
 			return rc;
 		in->next_iter++;
 	}
@@ -133,18 +149,17 @@ static bool cycles_to_ns_part(uint64_t freq, uint64_t cycles, uint64_t *ns)
 	return true;
 }
 
+bool tc_clock_origin_time(const tc_clock *clk, tc_time *out)
+{
+	uint64_t off_ns;
+	tc_time base = { clk->offset_s, 0 };
+	return cycles_to_ns_part(clk->freq, clk->offset, &off_ns) && tc_time_add_ns(base, off_ns, out);
+}
+
 bool tc_clock_cycles_to_time(const tc_clock *clk, uint64_t cycles, tc_time *t)
 {
-	uint64_t off_ns, val_ns;
-	if (!cycles_to_ns_part(clk->freq, clk->offset, &off_ns) ||
-	    !cycles_to_ns_part(clk->freq, cycles, &val_ns))
-		return false;
-	uint64_t nsec = off_ns % 1000000000u + val_ns % 1000000000u;
-	int64_t sec;
-	if (!tc_add_i64(clk->offset_s, (int64_t)(off_ns / 1000000000u), &sec) ||
-	    !tc_add_i64(sec, (int64_t)(val_ns / 1000000000u + nsec / 1000000000u), &sec))
-		return false;
-	t->sec = sec;
-	t->nsec = (uint32_t)(nsec % 1000000000u);
-	return true;
+	uint64_t val_ns;
+	tc_time origin;
+	return tc_clock_origin_time(clk, &origin) && cycles_to_ns_part(clk->freq, cycles, &val_ns) &&
+	       tc_time_add_ns(origin, val_ns, t);
 }

@@ -47,6 +47,10 @@ typedef struct ctf_stream_iter {
 	ctf_arena packet_arena, event_arena;
 	uint64_t clock_value;
 	uint64_t last_event_cycles;
+	/* Events' times: at 1 GHz, cycles are nanoseconds after the clock's
+	 * cycle 0, whose time is worked out once. */
+	bool clock_is_1ghz;
+	tc_time clock_origin;
 	/* the previous packet, for discarded-item reports */
 	bool have_prev;
 	uint64_t prev_end, prev_discarded, prev_seq;

@@ -275,7 +275,8 @@ static int next_packet(ctf_stream_iter *s)
 	int rc = read_packet_start(s, s->offset);
 	if (rc < 0)
 		return rc;
-	/* A packet without timestamp_begin starts where the previous one ended. */
+	const tc_clock *clk = s->sc->pub.clock;
+	s->clock_is_1ghz = clk && clk->freq == 1000000000u && tc_clock_origin_time(clk, &s->clock_origin);
 	queue_discards(s);
 	s->in_packet = true;
 	s->last_event_cycles = s->pkt.ts_begin;
@@ -302,74 +303,75 @@ static void close_packet(ctf_stream_iter *s)
 	s->in_packet = false;
 }
 
-static int decode_event(ctf_stream_iter *s, tc_message *m)
+/* The event's scopes after its header, into M; CTF_ARENA_RETRY when the
+ * arena filled up.  Roots of absent scopes are never looked up: a length
+ * or tag only refers to scopes of its own event's layout. */
+static int decode_event_fields(ctf_stream_iter *s, tc_message *m, uint64_t start)
 {
 	ctf_decoder *d = &s->dec;
 	const ctf_stream_class *sc = s->sc;
-	uint64_t pos = d->pos, clock = s->clock_value;
-	int last_bo = d->last_bo;
-	d->arena = &s->event_arena;
-	for (;;) {
-		d->arena->used = 0;
-		d->have_id = false;
-		for (int i = SCOPE_EVENT_HEADER; i < SCOPE_COUNT; i++)
-			d->roots[i] = NULL;
-		tc_field *root;
-		int rc = 0;
-		const tc_event_class *ec = NULL;
-		m->stream_event_context = m->event_context = m->payload = NULL;
-		if (sc->pub.event_header)
-			rc = ctf_decode_scope(d, SCOPE_EVENT_HEADER, sc->pub.event_header, &root);
-		if (rc == 0) {
-			if (d->have_id)
-				ec = ctf_event_class_by_id(sc, d->id);
-			else if (sc->pub.event_class_count == 1)
-				ec = sc->pub.event_classes[0];
-			if (!ec) {
-				if (d->have_id)
-					return tc_fail(TC_EFORMAT, d->path, (int64_t)(d->packet_offset + pos / 8), "unknown event class id %" PRIu64 " in stream class %" PRIu64, d->id, sc->pub.id);
-				return tc_fail(TC_EFORMAT, d->path, (int64_t)(d->packet_offset + pos / 8), "event without an id in a stream class with %zu event classes", sc->pub.event_class_count);
-			}
-			m->cycles = s->clock_value;
-		}
-		if (rc == 0 && sc->pub.event_context) {
-			rc = ctf_decode_scope(d, SCOPE_STREAM_EVENT_CONTEXT, sc->pub.event_context, &root);
-			if (!(sc->pub.event_context->flags & TC_FIELD_HIDDEN))
-				m->stream_event_context = root;
-		}
-		if (rc == 0 && ec->context) {
-			rc = ctf_decode_scope(d, SCOPE_EVENT_CONTEXT, ec->context, &root);
-			if (!(ec->context->flags & TC_FIELD_HIDDEN))
-				m->event_context = root;
-		}
-		if (rc == 0 && ec->payload) {
-			rc = ctf_decode_scope(d, SCOPE_PAYLOAD, ec->payload, &root);
-			if (!(ec->payload->flags & TC_FIELD_HIDDEN))
-				m->payload = root;
-		}
-		if (rc == CTF_ARENA_RETRY) {
-			if (ctf_arena_grow(d->arena) < 0)
-				return TC_ENOMEM;
-			d->pos = pos;
-			d->last_bo = last_bo;
-			d->arena_full = false;
-			s->clock_value = clock;
-			continue;
-		}
-		if (rc < 0)
-			return rc;
-		if (d->pos == pos)
-			return tc_fail(TC_EFORMAT, d->path, (int64_t)(d->packet_offset + pos / 8), "event of class \"%s\" occupies no bits (CTF forbids empty events)", ec->name);
-		m->kind = TC_MSG_EVENT;
-		m->stream = &s->stream->pub;
-		m->event_class = ec;
-		m->packet_context = s->pkt.context;
-		m->has_time = sc->pub.clock != NULL;
-		if (m->has_time && !tc_clock_cycles_to_time(sc->pub.clock, m->cycles, &m->time))
-			return tc_fail(TC_EFORMAT, d->path, (int64_t)(d->packet_offset + pos / 8), "event time overflows 64-bit seconds from the clock origin");
-		s->last_event_cycles = m->cycles;
-		return 1;
+	const tc_event_class *ec;
+	tc_field *root;
+	int rc;
+	d->arena->used = 0;
+	d->have_id = false;
+	if (sc->pub.event_header && (rc = ctf_decode_scope(d, SCOPE_EVENT_HEADER, sc->pub.event_header, &root)) != 0)
+		return rc;
+	if (d->have_id)
+		ec = ctf_event_class_by_id(sc, d->id);
+	else
+		ec = sc->pub.event_class_count == 1 ? sc->pub.event_classes[0] : NULL;
+	if (TC_UNLIKELY(!ec)) {
+		if (d->have_id)
+			return tc_fail(TC_EFORMAT, d->path, (int64_t)(d->packet_offset + start / 8), "unknown event class id %" PRIu64 " in stream class %" PRIu64, d->id, sc->pub.id);
+		return tc_fail(TC_EFORMAT, d->path, (int64_t)(d->packet_offset + start / 8), "event without an id in a stream class with %zu event classes", sc->pub.event_class_count);
 	}
+	m->event_class = ec;
+	m->cycles = s->clock_value;
+	const tc_field_class *const scopes[3] = { sc->pub.event_context, ec->context, ec->payload };
+	const tc_field **const slots[3] = { &m->stream_event_context, &m->event_context, &m->payload };
+	for (int i = 0; i < 3; i++) {
+		*slots[i] = NULL;
+		if (!scopes[i])
+			continue;
+		if ((rc = ctf_decode_scope(d, (ctf_scope)(SCOPE_STREAM_EVENT_CONTEXT + i), scopes[i], &root)) != 0)
+			return rc;
+		if (!(scopes[i]->flags & TC_FIELD_HIDDEN))
+			*slots[i] = root;
+	}
+	return 0;
+}
+
+static int decode_event(ctf_stream_iter *s, tc_message *m)
+{
+	ctf_decoder *d = &s->dec;
+	uint64_t start = d->pos, clock = s->clock_value;
+	int last_bo = d->last_bo, rc;
+	d->arena = &s->event_arena;
+	while ((rc = decode_event_fields(s, m, start)) == CTF_ARENA_RETRY) {
+		if (ctf_arena_grow(d->arena) < 0)
+			return TC_ENOMEM;
+		d->pos = start;
+		d->last_bo = last_bo;
+		d->arena_full = false;
+		s->clock_value = clock;
+	}
+	if (rc < 0)
+		return rc;
+	if (TC_UNLIKELY(d->pos == start))
+		return tc_fail(TC_EFORMAT, d->path, (int64_t)(d->packet_offset + start / 8), "event of class \"%s\" occupies no bits (CTF forbids empty events)", m->event_class->name);
+	m->kind = TC_MSG_EVENT;
+	m->stream = &s->stream->pub;
+	m->packet_context = s->pkt.context;
+	m->has_time = s->sc->pub.clock != NULL;
+	if (m->has_time) {
+		bool ok = s->clock_is_1ghz ? tc_time_add_ns(s->clock_origin, m->cycles, &m->time)
+		                           : tc_clock_cycles_to_time(s->sc->pub.clock, m->cycles, &m->time);
+		if (!ok)
+			return tc_fail(TC_EFORMAT, d->path, (int64_t)(d->packet_offset + start / 8), "event time overflows 64-bit seconds from the clock origin");
+	}
+	s->last_event_cycles = m->cycles;
+	return 1;
 }
 
 static int stream_next(tc_stream_iter *it, tc_message *m)
