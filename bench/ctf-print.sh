@@ -12,6 +12,7 @@
 # of:
 #   tracecat print T > /dev/null    vs  babeltrace2 T > /dev/null
 #   tracecat info T > /dev/null     vs  babeltrace2 T -c sink.utils.dummy
+#   (info decodes streams on all cores; info -j 1 on one, shown too)
 # (the dummy sink makes babeltrace2 decode every event without formatting
 # it, the closest equivalent of `info`), and how tracecat's peak RSS grows
 # from 1M to 4M events: a streaming reader should stay flat.
@@ -104,28 +105,30 @@ measure() {
 row() {
 	local tool=$1 cmd=$2 secs=$3 mib=$4 rc=$5 note=
 	[ "$rc" = 0 ] || note="  (exit status $rc)"
-	printf '%-12s %-42s %9s %9s%s\n' "$tool" "$cmd" "$secs" "$mib" "$note"
+	printf '%-12s %-44s %9s %9s%s\n' "$tool" "$cmd" "$secs" "$mib" "$note"
 }
 
 ratio() {
 	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "?" }'
 }
 
-printf '\n%-12s %-42s %9s %9s\n' tool "command (1M events)" seconds "peak MiB"
+printf '\n%-12s %-44s %9s %9s\n' tool "command (1M events)" seconds "peak MiB"
 read -r tp_s tp_m tp_rc < <(measure "$runs" "$bin" print "$t1m")
 row tracecat "print T > /dev/null" "$tp_s" "$tp_m" "$tp_rc"
 read -r bp_s bp_m bp_rc < <(measure "$runs" babeltrace2 "$t1m")
 row babeltrace2 "T > /dev/null" "$bp_s" "$bp_m" "$bp_rc"
 read -r ti_s ti_m ti_rc < <(measure "$runs" "$bin" info "$t1m")
-row tracecat "info T > /dev/null" "$ti_s" "$ti_m" "$ti_rc"
+row tracecat "info T > /dev/null (one thread per core)" "$ti_s" "$ti_m" "$ti_rc"
+read -r t1_s t1_m t1_rc < <(measure "$runs" "$bin" info -j 1 "$t1m")
+row tracecat "info -j 1 T > /dev/null (one thread)" "$t1_s" "$t1_m" "$t1_rc"
 read -r bi_s bi_m bi_rc < <(measure "$runs" babeltrace2 "$t1m" -c sink.utils.dummy)
 row babeltrace2 "T -c sink.utils.dummy" "$bi_s" "$bi_m" "$bi_rc"
 
 echo
-echo "speed ratio babeltrace2/tracecat: print x$(ratio "$bp_s" "$tp_s"), info x$(ratio "$bi_s" "$ti_s")"
+echo "speed ratio babeltrace2/tracecat: print x$(ratio "$bp_s" "$tp_s"), info x$(ratio "$bi_s" "$ti_s") ($(nproc) cores), info -j 1 x$(ratio "$bi_s" "$t1_s")"
 
 # One run each is enough for memory; babeltrace2 is shown for scale.
-printf '\n%-12s %-42s %9s %9s\n' tool "command (4M events)" seconds "peak MiB"
+printf '\n%-12s %-44s %9s %9s\n' tool "command (4M events)" seconds "peak MiB"
 read -r tp4_s tp4_m tp4_rc < <(measure 1 "$bin" print "$t4m")
 row tracecat "print T > /dev/null" "$tp4_s" "$tp4_m" "$tp4_rc"
 read -r ti4_s ti4_m ti4_rc < <(measure 1 "$bin" info "$t4m")
