@@ -160,7 +160,6 @@ typedef struct tc_enum_label {
 typedef struct tc_member {
 	char *name;          /* as declared, e.g. "_vtid" */
 	const char *display_name; /* one leading '_' removed: "vtid" */
-	size_t display_name_len;
 	tc_field_class *cls;
 } tc_member;
 

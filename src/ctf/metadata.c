@@ -897,7 +897,6 @@ static int build_members(builder *b, const ast_node *n, tc_field_class *fc)
 			tc_member *mem = &fc->members[fc->member_count++];
 			mem->name = d->name;
 			mem->display_name = d->name[0] == '_' ? d->name + 1 : d->name;
-			mem->display_name_len = strlen(mem->display_name);
 			mem->cls = m;
 		}
 	}
