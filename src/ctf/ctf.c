@@ -20,6 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define MAX_DIR_DEPTH 32
 
@@ -195,6 +196,53 @@ static int add_file(stream_build **streams, size_t *nstreams, ctf_file *f)
 	return 0;
 }
 
+/* The current directory as the shell names it ($PWD when it is really
+ * the current directory, symbolic links kept), as babeltrace2 sees it. */
+static char *logical_cwd(void)
+{
+	const char *pwd = getenv("PWD");
+	struct stat a, b;
+	if (pwd && pwd[0] == '/' && stat(pwd, &a) == 0 && stat(".", &b) == 0 && a.st_dev == b.st_dev &&
+	    a.st_ino == b.st_ino)
+		return strdup(pwd);
+	return getcwd(NULL, 0);
+}
+
+/* PATH made absolute and cleaned of ".", ".." and repeated slashes without
+ * resolving links: babeltrace2 names streams this way. */
+static char *absolute_path(const char *path)
+{
+	char *cwd = path[0] == '/' ? strdup("") : logical_cwd();
+	char *full = cwd ? join(cwd, path) : NULL;
+	free(cwd);
+	if (!full)
+		return NULL;
+	/* Components are copied down in place; ".." drops the last one. */
+	char *out = full;
+	size_t n = 0;
+	for (char *p = full; *p;) {
+		while (*p == '/')
+			p++;
+		char *end = strchr(p, '/');
+		size_t len = end ? (size_t)(end - p) : strlen(p);
+		if (len == 0 || (len == 1 && p[0] == '.')) {
+			/* nothing */
+		} else if (len == 2 && p[0] == '.' && p[1] == '.') {
+			while (n > 0 && out[--n] != '/')
+				;
+		} else {
+			out[n++] = '/';
+			memmove(out + n, p, len);
+			n += len;
+		}
+		p += len;
+	}
+	if (n == 0)
+		out[n++] = '/';
+	out[n] = '\0';
+	return out;
+}
+
 static int collect_stream_files(ctf_trace *t, const char *dir, stream_build **streams, size_t *nstreams)
 {
 	char **names;
@@ -217,7 +265,7 @@ static int collect_stream_files(ctf_trace *t, const char *dir, stream_build **st
 			continue;
 		}
 		/* babeltrace2 names a stream by its first file's absolute path. */
-		char *abs = realpath(path, NULL);
+		char *abs = absolute_path(path);
 		char *owned = tc_pool_strdup(&t->pool, abs ? abs : path);
 		free(abs);
 		free(path);
