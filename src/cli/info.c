@@ -135,6 +135,16 @@ typedef struct info_worker {
 	tc_error error;
 } info_worker;
 
+/* Extends C's time range to cover [FIRST, LAST]. */
+static void widen_range(class_stats *c, tc_time first, tc_time last)
+{
+	if (!c->has_time || tc_time_cmp(first, c->first) < 0)
+		c->first = first;
+	if (!c->has_time || tc_time_cmp(last, c->last) > 0)
+		c->last = last;
+	c->has_time = true;
+}
+
 /* Reads stream I to its end into W's counts; false on an error. */
 static bool count_stream(info_worker *w, size_t i)
 {
@@ -153,13 +163,8 @@ static bool count_stream(info_worker *w, size_t i)
 				break;
 			}
 			cs->count++;
-			if (m->has_time) {
-				if (!cs->has_time || tc_time_cmp(m->time, cs->first) < 0)
-					cs->first = m->time;
-				if (!cs->has_time || tc_time_cmp(m->time, cs->last) > 0)
-					cs->last = m->time;
-				cs->has_time = true;
-			}
+			if (m->has_time)
+				widen_range(cs, m->time, m->time);
 		} else if (m->kind == TC_MSG_DISCARDED_EVENTS) {
 			ss->discarded_events += m->count;
 			ss->unknown_discards |= m->count == 0;
@@ -198,13 +203,8 @@ static int merge_classes(stats_table *into, const stats_table *from)
 		if (!c)
 			return TC_ENOMEM;
 		c->count += f->count;
-		if (f->has_time) {
-			if (!c->has_time || tc_time_cmp(f->first, c->first) < 0)
-				c->first = f->first;
-			if (!c->has_time || tc_time_cmp(f->last, c->last) > 0)
-				c->last = f->last;
-			c->has_time = true;
-		}
+		if (f->has_time)
+			widen_range(c, f->first, f->last);
 	}
 	return 0;
 }

@@ -113,20 +113,28 @@ typedef struct builder {
 	int err;
 } builder;
 
-static int berr(builder *b, const ast_node *n, const char *fmt, ...) TC_PRINTF(3, 4);
-static int berr(builder *b, const ast_node *n, const char *fmt, ...)
+/* Records the first metadata error, at OFFSET and LINE (LINE 0: unknown). */
+static int berr_v(builder *b, int64_t offset, int line, const char *fmt, va_list ap)
 {
 	if (b->err)
 		return b->err;
 	char msg[512];
-	va_list ap;
-	va_start(ap, fmt);
 	vsnprintf(msg, sizeof msg, fmt, ap);
-	va_end(ap);
-	if (n)
-		b->err = tc_fail(TC_EFORMAT, b->path, (int64_t)n->offset, "metadata line %d: %s", n->line, msg);
+	if (line)
+		b->err = tc_fail(TC_EFORMAT, b->path, offset, "metadata line %d: %s", line, msg);
 	else
 		b->err = tc_fail(TC_EFORMAT, b->path, -1, "metadata: %s", msg);
+	return b->err;
+}
+
+/* An error about node N (or the metadata as a whole when N is NULL). */
+static int berr(builder *b, const ast_node *n, const char *fmt, ...) TC_PRINTF(3, 4);
+static int berr(builder *b, const ast_node *n, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	berr_v(b, n ? (int64_t)n->offset : -1, n ? n->line : 0, fmt, ap);
+	va_end(ap);
 	return b->err;
 }
 
@@ -134,15 +142,11 @@ static int berr(builder *b, const ast_node *n, const char *fmt, ...)
 static int berr_fc(builder *b, const tc_field_class *fc, const char *fmt, ...) TC_PRINTF(3, 4);
 static int berr_fc(builder *b, const tc_field_class *fc, const char *fmt, ...)
 {
-	if (b->err)
-		return b->err;
-	char msg[512];
+	const ctf_plan *pl = fc->priv;
 	va_list ap;
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof msg, fmt, ap);
+	berr_v(b, (int64_t)pl->src_offset, pl->src_line, fmt, ap);
 	va_end(ap);
-	const ctf_plan *pl = fc->priv;
-	b->err = tc_fail(TC_EFORMAT, b->path, (int64_t)pl->src_offset, "metadata line %d: %s", pl->src_line, msg);
 	return b->err;
 }
 

@@ -731,20 +731,27 @@ static int parse_typealias(parser *p, ast_node *owner)
 	return push_node(p, &owner->children, &owner->child_count, n);
 }
 
-static int parse_typedef(parser *p, ast_node *owner)
+/* declarator { "," declarator } into N. */
+static int parse_declarator_list(parser *p, ast_node *n)
 {
-	ast_node *n = new_node(p, AST_TYPEDEF);
-	if (!n || advance(p) < 0 || !(n->type = parse_type(p)))
-		return p->err ? p->err : TC_ENOMEM;
 	for (;;) {
 		ast_declarator *d = parse_declarator(p, false);
 		if (!d || push_decl(p, n, d) < 0)
 			return p->err;
 		if (!is(p, ","))
-			break;
+			return 0;
 		if (advance(p) < 0)
 			return p->err;
 	}
+}
+
+static int parse_typedef(parser *p, ast_node *owner)
+{
+	ast_node *n = new_node(p, AST_TYPEDEF);
+	if (!n || advance(p) < 0 || !(n->type = parse_type(p)))
+		return p->err ? p->err : TC_ENOMEM;
+	if (parse_declarator_list(p, n) < 0)
+		return p->err;
 	if (expect(p, ";") < 0)
 		return p->err;
 	return push_node(p, &owner->children, &owner->child_count, n);
@@ -790,15 +797,8 @@ type_decl:;
 	} else {
 		if (in_block)
 			return perr(p, p->tok.offset, p->tok.line, "expected ';' after a type declaration", NULL);
-		for (;;) {
-			ast_declarator *d = parse_declarator(p, false);
-			if (!d || push_decl(p, f, d) < 0)
-				return p->err;
-			if (!is(p, ","))
-				break;
-			if (advance(p) < 0)
-				return p->err;
-		}
+		if (parse_declarator_list(p, f) < 0)
+			return p->err;
 	}
 	if (expect(p, ";") < 0)
 		return p->err;
