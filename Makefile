@@ -10,10 +10,15 @@ CC      ?= cc
 PREFIX  ?= /usr/local
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
-BASEFLAGS := -std=c11 -pthread -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iinclude -Isrc $(WARN)
-LDLIBS  := -lm -pthread
+# libzstd and zlib inflate trace.dat sections; libtraceevent renders ftrace
+# print formats as trace-cmd does.
+DEPS    := libzstd zlib libtraceevent
+DEP_CFLAGS := $(shell pkg-config --cflags $(DEPS) 2>/dev/null)
+DEP_LIBS   := $(shell pkg-config --libs $(DEPS) 2>/dev/null || echo -lzstd -lz -ltraceevent)
+BASEFLAGS := -std=c11 -pthread -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iinclude -Isrc $(DEP_CFLAGS) $(WARN)
+LDLIBS  := $(DEP_LIBS) -lm -pthread
 
-LIB_SRC := $(sort $(wildcard src/core/*.c src/ctf/*.c src/text/*.c))
+LIB_SRC := $(sort $(wildcard src/core/*.c src/ctf/*.c src/tracedat/*.c src/text/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 HEADERS := include/tracecat.h $(wildcard src/*/*.h)
 
