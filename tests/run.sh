@@ -15,6 +15,8 @@
 #      output) or one babeltrace2 wrongly refuses (read in full, exit 0)
 #   4. unit test programs build/tests/*_test
 #   5. live comparisons tests/live/*.sh against the installed peer tools
+#   6. damaged copies of every fixture through the sanitizer build
+#      (tests/damaged_input.py): exit 0 or 1, no sanitizer report, no hang
 #
 # Each CTF case runs with both build/tracecat and build/sanitize/tracecat.
 set -u
@@ -187,6 +189,18 @@ for s in tests/live/*.sh; do
 		esac
 	done < <(timeout 600 bash "$s" "$ROOT/build/tracecat" 2>&1)
 done
+
+# ---- 6: damaged input ----
+if command -v python3 >/dev/null; then
+	while IFS= read -r line; do
+		case "$line" in
+		PASS*) ok "${line#PASS }";;
+		FAIL*) bad "${line#FAIL }";;
+		esac
+	done < <(python3 tests/damaged_input.py "$ROOT/build/sanitize/tracecat" 60 2>&1)
+else
+	echo "SKIP damaged-input: python3 is not installed"
+fi
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

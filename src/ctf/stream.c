@@ -112,6 +112,8 @@ static int read_packet_start(ctf_stream_iter *s, uint64_t off)
 		if (d->have_role[ROLE_MAGIC] && d->role_value[ROLE_MAGIC] != CTF_MAGIC)
 			return tc_fail(TC_EFORMAT, path, (int64_t)off, "bad packet magic 0x%08" PRIx64 " (expected 0xc1fc1fc1)", d->role_value[ROLE_MAGIC]);
 	}
+	if (t->pub.stream_class_count == 0)
+		return tc_fail(TC_EFORMAT, path, (int64_t)off, "stream file, but the metadata declares no stream or event");
 	uint64_t sc_id = d->have_role[ROLE_STREAM_ID] ? d->role_value[ROLE_STREAM_ID] : t->pub.stream_classes[0]->id;
 	ctf_stream_class *sc = ctf_stream_class_by_id(t, sc_id);
 	if (!sc)

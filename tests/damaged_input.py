@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""tests/damaged_input.py BIN [VARIANTS] - damaged copies of every fixture
+trace, read by BIN (the sanitizer build): each run must end with exit status
+0 or 1, print no sanitizer report and finish within a few seconds.
+
+Damage, chosen by a fixed seed so every run tries the same inputs:
+truncation at a random offset, a few flipped bytes, 0xFF runs written over
+what may be a length or size field, and zeroed runs.  One file of the trace
+is damaged per variant (metadata or a stream file).  Prints one line per
+fixture, "PASS name: N variants" or "FAIL name: ...", for tests/run.sh."""
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+
+TIME_LIMIT = 10
+
+
+def damage(data, rng):
+    """A damaged copy of DATA and a short description of the damage."""
+    data = bytearray(data)
+    kind = rng.randrange(4)
+    if kind == 0:
+        cut = rng.randrange(len(data))
+        return data[:cut], f"truncated at {cut}"
+    if kind == 1:
+        where = [rng.randrange(len(data)) for _ in range(rng.randint(1, 8))]
+        for p in where:
+            data[p] = rng.randrange(256)
+        return data, f"bytes changed at {where}"
+    if kind == 2:
+        p = rng.randrange(max(1, len(data) - 8))
+        data[p:p + 8] = b"\xff" * 8
+        return data, f"0xff x8 at {p}"
+    p = rng.randrange(len(data))
+    n = min(rng.randint(1, 64), len(data) - p)
+    data[p:p + n] = b"\0" * n
+    return data, f"{n} zero bytes at {p}"
+
+
+def trace_files(root):
+    return sorted(os.path.join(d, f) for d, _, fs in os.walk(root) for f in fs
+                  if os.path.getsize(os.path.join(d, f)) > 0)
+
+
+def check_trace(binary, trace, variants, rng, scratch):
+    files = trace_files(trace)
+    for i in range(variants):
+        copy = os.path.join(scratch, "t")
+        shutil.rmtree(copy, ignore_errors=True)
+        shutil.copytree(trace, copy)
+        victim = rng.choice(files)
+        rel = os.path.relpath(victim, trace)
+        with open(victim, "rb") as f:
+            data, what = damage(f.read(), rng)
+        with open(os.path.join(copy, rel), "wb") as f:
+            f.write(data)
+        try:
+            r = subprocess.run([binary, "print", copy], stdout=subprocess.DEVNULL,
+                               stderr=subprocess.PIPE, timeout=TIME_LIMIT)
+        except subprocess.TimeoutExpired:
+            return f"variant {i} ({rel}: {what}) ran over {TIME_LIMIT} s"
+        err = r.stderr.decode(errors="replace")
+        if r.returncode not in (0, 1):
+            return f"variant {i} ({rel}: {what}) exited {r.returncode}: {err[-300:]}"
+        if "Sanitizer" in err or "runtime error" in err:
+            return f"variant {i} ({rel}: {what}): {err[:300]}"
+        if r.returncode == 1 and err.count("\n") != 1:
+            return f"variant {i} ({rel}: {what}): expected one error line, got {err[:300]}"
+    return None
+
+
+def main():
+    binary = os.path.abspath(sys.argv[1])
+    variants = int(sys.argv[2]) if len(sys.argv) > 2 else 40
+    here = os.path.dirname(os.path.abspath(__file__))
+    roots = [os.path.join(here, "fixtures", d) for d in ("ctf", "ctf-valid")]
+    traces = sorted(os.path.join(r, t) for r in roots if os.path.isdir(r)
+                    for t in os.listdir(r) if os.path.isdir(os.path.join(r, t)))
+    rng = random.Random(20261122)
+    with tempfile.TemporaryDirectory() as scratch:
+        for trace in traces:
+            name = os.path.relpath(trace, os.path.join(here, "fixtures"))
+            problem = check_trace(binary, trace, variants, rng, scratch)
+            if problem:
+                print(f"FAIL damaged-input/{name}: {problem}")
+            else:
+                print(f"PASS damaged-input/{name}: {variants} variants")
+
+
+main()
