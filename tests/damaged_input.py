@@ -5,11 +5,14 @@ trace, read by BIN (the sanitizer build): each run must end with exit status
 
 Damage, chosen by a fixed seed so every run tries the same inputs:
 truncation at a random offset, a few flipped bytes, 0xFF runs written over
-what may be a length or size field, and zeroed runs.  One file of the trace
-is damaged per variant (metadata or a stream file).  Prints one line per
+what may be a length or size field, zeroed runs, and in plain-text
+metadata an integer literal (a size, an alignment, an array length, an id)
+replaced by an extreme value.  One file of the trace is damaged per variant
+(metadata or a stream file).  Prints one line per
 fixture, "PASS name: N variants" or "FAIL name: ...", for tests/run.sh."""
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -18,8 +21,18 @@ import tempfile
 TIME_LIMIT = 10
 
 
+EXTREMES = [b"0", b"1", b"63", b"65", b"4096", b"65536", b"1073741824", b"4294967295",
+            b"18446744073709551615", b"9223372036854775807"]
+
+
 def damage(data, rng):
     """A damaged copy of DATA and a short description of the damage."""
+    if data.startswith(b"/* CTF") and rng.randrange(2) == 0:
+        literals = list(re.finditer(rb"\b\d+\b", data))
+        if literals:
+            m = rng.choice(literals)
+            value = rng.choice(EXTREMES)
+            return data[:m.start()] + value + data[m.end():], f"literal at {m.start()} set to {value.decode()}"
     data = bytearray(data)
     kind = rng.randrange(4)
     if kind == 0:
