@@ -34,7 +34,7 @@ SAN_CLI_OBJ := $(CLI_SRC:%.c=$(SAN)/obj/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/*_test.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check sanitize demo install clean unit bench
+.PHONY: all check sanitize demo install clean unit bench fuzz
 
 all: $(BUILD)/tracecat $(BUILD)/libtracecat.a
 
@@ -73,6 +73,25 @@ check: all sanitize unit
 
 demo: all
 	TZ=UTC ./$(BUILD)/tracecat print --clock-gmt tests/fixtures/ctf/sample
+
+# libFuzzer targets (clang), one per reader entry point: tests/fuzz/fuzz_*.c.
+FUZZ     := $(BUILD)/fuzz
+FUZZFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
+FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ)/%)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ)/obj/%.o)
+
+$(FUZZ)/obj/%.o: %.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	clang $(BASEFLAGS) $(FUZZFLAGS) -c $< -o $@
+
+$(FUZZ)/libtracecat.a: $(FUZZ_LIB_OBJ)
+	rm -f $@ && ar rcs $@ $^
+
+$(FUZZ)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ)/libtracecat.a
+	clang $(BASEFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ)/libtracecat.a $(LDLIBS)
+
+fuzz: $(FUZZ_BIN)
 
 bench: all
 	@bash bench/run.sh

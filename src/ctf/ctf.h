@@ -169,6 +169,9 @@ struct ctf_trace {
 
 /* Reads DIR/metadata into a new trace.  OPTS adjusts clock offsets. */
 int ctf_metadata_load(ctf_trace **out, const char *dir, const tc_open_options *opts);
+/* The same from the metadata bytes DATA (LEN bytes, NUL-terminated,
+ * malloc'd; taken over): the entry point for fuzzing. */
+int ctf_metadata_parse(ctf_trace **out, const char *dir, char *data, size_t len, const tc_open_options *opts);
 void ctf_trace_free(ctf_trace *t);
 
 tc_event_class *ctf_event_class_by_id(const ctf_stream_class *sc, uint64_t id);

@@ -63,14 +63,12 @@ static int unpacketize(const char *path, const uint8_t *data, size_t len, bool b
 	return tc_buf_reserve(text, 1);
 }
 
-static int read_metadata_text(const char *path, tc_buf *text)
+/* The TSDL text of the metadata stream DATA (LEN bytes, NUL-terminated,
+ * malloc'd; this takes it over): plain text, or packets around text. */
+static int metadata_text(const char *path, char *data, size_t len, tc_buf *text)
 {
-	char *data;
-	size_t len;
-	int rc = tc_read_file(path, METADATA_MAX_BYTES, &data, &len);
-	if (rc < 0)
-		return rc;
 	const uint8_t *u = (const uint8_t *)data;
+	int rc;
 	if (len >= 4 && (load_u32(u, false) == PMETA_MAGIC || load_u32(u, true) == PMETA_MAGIC)) {
 		rc = unpacketize(path, u, len, load_u32(u, true) == PMETA_MAGIC, text);
 		free(data);
@@ -1664,11 +1662,13 @@ static int build_all(builder *b, const tsdl_doc *doc)
 	return 0;
 }
 
-int ctf_metadata_load(ctf_trace **out, const char *dir, const tc_open_options *opts)
+int ctf_metadata_parse(ctf_trace **out, const char *dir, char *data, size_t len, const tc_open_options *opts)
 {
 	ctf_trace *t = calloc(1, sizeof *t);
-	if (!t)
+	if (!t) {
+		free(data);
 		return tc_fail_nomem();
+	}
 	tc_pool_init(&t->pool);
 	t->pub.format = "ctf";
 	tc_buf path = { 0 };
@@ -1677,11 +1677,12 @@ int ctf_metadata_load(ctf_trace **out, const char *dir, const tc_open_options *o
 	    !(t->pub.path = tc_pool_strdup(&t->pool, dir))) {
 		tc_buf_free(&path);
 		ctf_trace_free(t);
+		free(data);
 		return tc_fail_nomem();
 	}
 	tc_buf_free(&path);
 	tc_buf text = { 0 };
-	rc = read_metadata_text(t->metadata_path, &text);
+	rc = metadata_text(t->metadata_path, data, len, &text);
 	if (rc == 0) {
 		tsdl_doc doc;
 		rc = tsdl_parse(&doc, text.data ? text.data : "", text.len, t->metadata_path);
@@ -1704,6 +1705,18 @@ int ctf_metadata_load(ctf_trace **out, const char *dir, const tc_open_options *o
 	}
 	*out = t;
 	return 0;
+}
+
+int ctf_metadata_load(ctf_trace **out, const char *dir, const tc_open_options *opts)
+{
+	tc_buf path = { 0 };
+	char *data;
+	size_t len;
+	if (tc_buf_printf(&path, "%s/metadata", dir) < 0)
+		return TC_ENOMEM;
+	int rc = tc_read_file(path.data, METADATA_MAX_BYTES, &data, &len);
+	tc_buf_free(&path);
+	return rc < 0 ? rc : ctf_metadata_parse(out, dir, data, len, opts);
 }
 
 void ctf_trace_free(ctf_trace *t)

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# tests/fuzz/run.sh TARGET SECONDS - runs one libFuzzer target of
+# build/fuzz/ (make fuzz) for SECONDS, with a seed corpus taken from the
+# project's own fixtures, kept in build/fuzz/corpus-TARGET between runs.
+# Crashes, leaks and timeouts are written to build/fuzz/findings-TARGET/.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+target=$1
+seconds=${2:-60}
+bin=build/fuzz/$target
+corpus=build/fuzz/corpus-$target
+findings=build/fuzz/findings-$target
+[ -x "$bin" ] || { echo "no $bin: run make fuzz first" >&2; exit 2; }
+mkdir -p "$corpus" "$findings"
+case "$target" in
+fuzz_ctf_metadata)
+	find tests/fixtures -name metadata -exec cp {} "$corpus"/ \; 2>/dev/null || true
+	i=0
+	for m in $(find tests/fixtures -name metadata); do cp "$m" "$corpus/seed-$((i++))"; done;;
+fuzz_ctf_stream)
+	for s in tests/fixtures/ctf/sample/ust/uid/0/64-bit/channel0_*; do cp "$s" "$corpus/seed-$(basename "$s")"; done;;
+esac
+exec "$bin" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
+	-artifact_prefix="$findings/" -print_final_stats=1
