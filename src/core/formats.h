@@ -14,5 +14,6 @@ typedef struct tc_format {
 } tc_format;
 
 extern const tc_format tc_format_ctf;
+extern const tc_format tc_format_tracedat;
 
 #endif /* TC_FORMATS_H */

@@ -1,0 +1,301 @@
+/*
+ * classes.c - event format texts (spec §9) as tracecat field classes, with
+ * the plan stream.c follows to decode each field.
+ *
+ * Sizes and offsets come from the format's numbers, never from type names
+ * (spec §9.2: syscalls declare `int` with size 8); a type name only says
+ * whether an array holds text and, when the size cannot, how wide its
+ * elements are.  The common fields (the first block of every format) must
+ * be the same in all formats: they become the stream event context.
+ */
+#include "tracedat/model.h"
+
+#include <inttypes.h>
+#include <string.h>
+
+/* Ids index a table; common_type is 16 bits on every kernel. */
+#define MAX_EVENT_ID 0xFFFFu
+
+static tc_field_class *new_class(td_trace *t, tc_field_kind kind)
+{
+	tc_field_class *c = tc_pool_alloc(&t->pool, sizeof *c);
+	if (c) {
+		c->kind = kind;
+		c->align = 8;
+	}
+	return c;
+}
+
+static tc_field_class *int_class(td_trace *t, uint32_t bytes, bool is_signed)
+{
+	tc_field_class *c = new_class(t, TC_FIELD_INT);
+	if (c) {
+		c->size = bytes * 8;
+		c->is_signed = is_signed;
+		c->byte_order = tracedat_meta_of(t->file)->big_endian ? TC_BIG_ENDIAN : TC_LITTLE_ENDIAN;
+		c->base = 10;
+	}
+	return c;
+}
+
+/* TYPE without __data_loc/__rel_loc, qualifiers and "[]": the element's
+ * type name, e.g. "unsigned long", "u32", "char *". */
+static void base_type(const char *type, char *out, size_t size)
+{
+	static const char *const drop[] = { "__data_loc", "__rel_loc", "const", "volatile", "signed", "unsigned" };
+	size_t n = 0;
+	for (const char *p = type; *p;) {
+		while (*p == ' ' || *p == '[' || *p == ']')
+			p++;
+		const char *w = p;
+		while (*p && *p != ' ' && *p != '[' && *p != ']')
+			p++;
+		size_t len = (size_t)(p - w);
+		bool skip = len == 0;
+		for (size_t i = 0; i < sizeof drop / sizeof drop[0] && !skip; i++)
+			skip = strlen(drop[i]) == len && memcmp(w, drop[i], len) == 0;
+		if (skip || n + len + 2 > size)
+			continue;
+		if (n)
+			out[n++] = ' ';
+		memcpy(out + n, w, len);
+		n += len;
+	}
+	out[n] = '\0';
+}
+
+/* libtraceevent's rule: an array whose type mentions char is text. */
+static bool is_text(const char *base)
+{
+	return strstr(base, "char") && !strchr(base, '*');
+}
+
+/* Bytes of one element of BASE, 0 if the name does not say. */
+static uint32_t type_size(const char *base, unsigned long_size)
+{
+	static const struct {
+		const char *name;
+		uint32_t size;   /* 0: a kernel long */
+	} sizes[] = {
+		{ "char", 1 }, { "u8", 1 }, { "s8", 1 }, { "__u8", 1 }, { "__s8", 1 }, { "bool", 1 }, { "_Bool", 1 },
+		{ "short", 2 }, { "short int", 2 }, { "u16", 2 }, { "s16", 2 }, { "__u16", 2 }, { "__s16", 2 },
+		{ "__le16", 2 }, { "__be16", 2 },
+		{ "int", 4 }, { "u32", 4 }, { "s32", 4 }, { "__u32", 4 }, { "__s32", 4 }, { "__le32", 4 },
+		{ "__be32", 4 }, { "pid_t", 4 }, { "uid_t", 4 }, { "gid_t", 4 },
+		{ "long long", 8 }, { "long long int", 8 }, { "u64", 8 }, { "s64", 8 }, { "__u64", 8 },
+		{ "__s64", 8 }, { "__le64", 8 }, { "__be64", 8 },
+		{ "long", 0 }, { "long int", 0 }, { "size_t", 0 }, { "ssize_t", 0 },
+	};
+	if (strchr(base, '*'))
+		return long_size;
+	for (size_t i = 0; i < sizeof sizes / sizeof sizes[0]; i++)
+		if (strcmp(base, sizes[i].name) == 0)
+			return sizes[i].size ? sizes[i].size : long_size;
+	return 0;
+}
+
+static bool is_int_size(uint32_t n)
+{
+	return n == 1 || n == 2 || n == 4 || n == 8;
+}
+
+/* The plan and class of field FD. */
+static int plan_field(td_trace *t, const char *path, int64_t where, const tracedat_field *fd, td_field_plan *p)
+{
+	const tracedat_meta *m = tracedat_meta_of(t->file);
+	char base[128];
+	base_type(fd->type, base, sizeof base);
+	uint32_t named = type_size(base, m->kernel_long_size);
+	memset(p, 0, sizeof *p);
+	p->offset = fd->offset;
+	p->size = fd->size;
+	p->is_signed = fd->is_signed;
+	tc_field_kind kind = TC_FIELD_INT;
+	if (fd->is_data_loc || fd->is_rel_loc) {
+		/* 16 bits of offset, 16 of length (spec §9.4); kernels old
+		 * enough to store a bare 16-bit offset are not read. */
+		if (fd->size != 4)
+			return tc_fail(TC_EUNSUPPORTED, path, where, "field %s: dynamic field of %" PRIu32 " bytes (only 4 is known)", fd->name, fd->size);
+		p->relative = fd->is_rel_loc;
+		if (is_text(base)) {
+			p->how = TD_LOC_TEXT;
+			kind = TC_FIELD_STRING;
+		} else {
+			p->how = TD_LOC_ARRAY;
+			p->elem_size = is_int_size(named) ? named : 1;
+			kind = TC_FIELD_SEQUENCE;
+		}
+	} else if (fd->is_array && is_text(base)) {
+		p->how = TD_TEXT;
+		p->tail = fd->is_flexible || fd->size == 0;
+		kind = TC_FIELD_STRING;
+	} else if (fd->is_array && (fd->is_flexible || fd->size == 0)) {
+		p->how = TD_TAIL_ARRAY;
+		p->elem_size = is_int_size(named) ? named : 1;
+		kind = TC_FIELD_SEQUENCE;
+	} else if (fd->is_array || !is_int_size(fd->size)) {
+		/* The count in brackets when it divides the size, else the
+		 * type's width, else bytes. */
+		uint32_t elem = 1;
+		if (fd->array_len && fd->size % fd->array_len == 0 && is_int_size(fd->size / fd->array_len))
+			elem = fd->size / fd->array_len;
+		else if (is_int_size(named) && fd->size % named == 0)
+			elem = named;
+		p->how = TD_ARRAY;
+		p->elem_size = elem;
+		p->count = fd->size / elem;
+		kind = TC_FIELD_ARRAY;
+	} else {
+		p->how = TD_INT;
+		p->elem_size = fd->size;
+	}
+	tc_field_class *c;
+	if (kind == TC_FIELD_INT) {
+		c = int_class(t, p->elem_size, p->is_signed);
+	} else if (kind == TC_FIELD_STRING) {
+		c = new_class(t, TC_FIELD_STRING);
+	} else {
+		c = new_class(t, kind);
+		if (c && !(c->element = int_class(t, p->elem_size, p->is_signed)))
+			c = NULL;
+		if (c)
+			c->length = p->count;
+	}
+	if (!c)
+		return TC_ENOMEM;
+	p->cls = c;
+	return 0;
+}
+
+/* A structure class of FIELDS, their plans into PLANS. */
+static int plan_struct(td_trace *t, const char *path, int64_t where, const tracedat_field *fields, size_t n,
+                       td_field_plan *plans, tc_field_class **out)
+{
+	tc_field_class *s = new_class(t, TC_FIELD_STRUCT);
+	tc_member *members = n ? tc_pool_alloc(&t->pool, n * sizeof *members) : NULL;
+	if (!s || (n && !members))
+		return TC_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		int rc = plan_field(t, path, where, &fields[i], &plans[i]);
+		if (rc < 0)
+			return rc;
+		members[i].name = fields[i].name;
+		/* Shown as the kernel names them (CTF's leading-underscore rule
+		 * would turn __syscall_nr into _syscall_nr). */
+		members[i].display_name = fields[i].name;
+		members[i].cls = (tc_field_class *)plans[i].cls;
+	}
+	s->members = members;
+	s->member_count = n;
+	*out = s;
+	return 0;
+}
+
+/* Bytes a payload needs for the scalar fields of PLANS; arrays and text
+ * are cut to what the record holds (ftrace formats are approximate,
+ * spec §9.6). */
+static uint32_t scalar_end(const td_field_plan *plans, size_t n)
+{
+	uint32_t end = 0;
+	for (size_t i = 0; i < n; i++)
+		if ((plans[i].how == TD_INT || plans[i].how == TD_LOC_TEXT || plans[i].how == TD_LOC_ARRAY) &&
+		    plans[i].offset + plans[i].size > end)
+			end = plans[i].offset + plans[i].size;
+	return end;
+}
+
+/* The common fields, from the first format that has an ID. */
+static int plan_common(td_trace *t, const char *path, const tracedat_blob *text, const tracedat_format *fmt)
+{
+	t->common_count = fmt->common_count;
+	t->common_fields = tc_pool_alloc(&t->pool, (fmt->common_count ? fmt->common_count : 1) * sizeof *t->common_fields);
+	if (!t->common_fields)
+		return TC_ENOMEM;
+	int rc = plan_struct(t, path, text->offset, fmt->fields, fmt->common_count, t->common_fields, &t->common);
+	if (rc < 0)
+		return rc;
+	t->common_size = scalar_end(t->common_fields, t->common_count);
+	for (size_t i = 0; i < fmt->common_count; i++)
+		if (strcmp(fmt->fields[i].name, "common_type") == 0 && t->common_fields[i].how == TD_INT &&
+		    t->common_fields[i].elem_size <= 4) {
+			t->type_offset = fmt->fields[i].offset;
+			t->type_size = fmt->fields[i].size;
+			return 0;
+		}
+	return tc_fail(TC_EUNSUPPORTED, path, text->offset, "event %s has no common_type field of 1 to 4 bytes", fmt->name);
+}
+
+/* Formats with other common fields would need a context per event. */
+static int same_common(const td_trace *t, const char *path, const tracedat_blob *text, const tracedat_format *fmt)
+{
+	bool same = fmt->common_count == t->common_count;
+	for (size_t i = 0; same && i < fmt->common_count; i++) {
+		const tracedat_field *f = &fmt->fields[i];
+		const tc_member *mem = &t->common->members[i];
+		same = strcmp(f->name, mem->name) == 0 && f->offset == t->common_fields[i].offset &&
+		       f->size == t->common_fields[i].size && f->is_signed == t->common_fields[i].is_signed;
+	}
+	if (!same)
+		return tc_fail(TC_EUNSUPPORTED, path, text->offset, "event %s has common fields unlike the other events'", fmt->name);
+	return 0;
+}
+
+static int add_plan(td_trace *t, const char *path, const tracedat_blob *text)
+{
+	tracedat_format fmt;
+	int rc = tracedat_parse_format(&t->pool, path, text, &fmt);
+	if (rc < 0 || !fmt.has_id)
+		return rc;   /* without an ID no record can refer to it */
+	rc = t->plan_count == 0 ? plan_common(t, path, text, &fmt) : same_common(t, path, text, &fmt);
+	if (rc < 0)
+		return rc;
+	td_event_plan *p = &t->plans[t->plan_count];
+	size_t n = fmt.field_count - fmt.common_count;
+	p->name = fmt.name;
+	p->id = fmt.id;
+	p->field_count = n;
+	if (n) {
+		if (!(p->fields = tc_pool_alloc(&t->pool, n * sizeof *p->fields)))
+			return TC_ENOMEM;
+		if ((rc = plan_struct(t, path, text->offset, fmt.fields + fmt.common_count, n, p->fields, &p->payload)) < 0)
+			return rc;
+	}
+	uint32_t end = scalar_end(p->fields, n);
+	p->min_size = end > t->common_size ? end : t->common_size;
+	t->plan_count++;
+	return 0;
+}
+
+int td_build_classes(td_trace *t)
+{
+	const tracedat_meta *m = tracedat_meta_of(t->file);
+	size_t total = m->ftrace_format_count + m->event_format_count;
+	if (total && !(t->plans = tc_pool_alloc(&t->pool, total * sizeof *t->plans)))
+		return TC_ENOMEM;
+	int rc = 0;
+	for (size_t i = 0; i < total && rc == 0; i++) {
+		const tracedat_format_text *ft = i < m->ftrace_format_count ? &m->ftrace_formats[i]
+		                                                            : &m->event_formats[i - m->ftrace_format_count];
+		rc = add_plan(t, m->path, &ft->text);
+	}
+	if (rc < 0 || t->plan_count == 0)
+		return rc;
+	/* id -> plan, ids above 16 bits being unreachable. */
+	uint32_t max_id = 0;
+	for (size_t i = 0; i < t->plan_count; i++)
+		if (t->plans[i].id <= MAX_EVENT_ID && t->plans[i].id > max_id)
+			max_id = t->plans[i].id;
+	t->id_limit = (size_t)max_id + 1;
+	if (!(t->plan_by_id = tc_pool_alloc(&t->pool, t->id_limit * sizeof *t->plan_by_id)))
+		return TC_ENOMEM;
+	for (size_t i = 0; i < t->plan_count; i++) {
+		uint32_t id = t->plans[i].id;
+		if (id > MAX_EVENT_ID)
+			continue;
+		if (t->plan_by_id[id])
+			return tc_fail(TC_EFORMAT, m->path, -1, "events %s and %s have the same ID %" PRIu32,
+			               t->plans[t->plan_by_id[id] - 1].name, t->plans[i].name, id);
+		t->plan_by_id[id] = (uint32_t)i + 1;
+	}
+	return 0;
+}

@@ -1,0 +1,101 @@
+/*
+ * model.h - layer 2 of trace.dat support: a trace.dat file as tracecat's
+ * event model, on top of the raw reader (tracedat.h).
+ *
+ *   classes.c  event format texts -> field classes and decoding plans
+ *   model.c    the trace: environment, clocks, one stream class per
+ *              buffer, one stream per (buffer, CPU); tc_format_tracedat
+ *   stream.c   records -> messages (a tc_stream_iter per stream)
+ *
+ * The model, as `tracecat print` shows it:
+ *
+ *   - one tc_trace per file, named after the file's base name; its
+ *     environment has hostname, sysname, kernel_release and machine (from
+ *     the UNAME option), domain "kernel", tracer_name "trace-cmd",
+ *     tracer_version, trace_clock and trace_dat_version;
+ *   - one clock per trace clock name, at 1 GHz (nanoseconds after
+ *     TSC2NSEC and TIME_SHIFT), offset by the OFFSET and DATE options, so
+ *     that --clock-seconds shows trace-cmd report's seconds;
+ *   - one stream class per buffer, id 0 for the top buffer and 1, 2, ...
+ *     for instances in file order, each with every event format as an
+ *     event class (id = the format's ID, name = the ftrace event name, no
+ *     buffer prefix); its packet context is { cpu_id } and its event
+ *     context the common_* fields;
+ *   - one stream per CPU with data, id = CPU, named "FILE:cpuN" (top) or
+ *     "FILE:BUFFER:cpuN" (instances);
+ *   - payload: the other fields of the format, in its order: integers in
+ *     base 10, char arrays and __data_loc/__rel_loc char[] as strings,
+ *     other static arrays as arrays and flexible or dynamic arrays as
+ *     sequences of integers;
+ *   - a page's missed-events flag gives a discarded-events message (count
+ *     0 when the kernel did not store it) before its first event.
+ *
+ * Records whose id has no format (formats not saved, ftrace-internal
+ * records) are skipped, as the spec advises (§13.14).
+ */
+#ifndef TC_TRACEDAT_MODEL_H
+#define TC_TRACEDAT_MODEL_H
+
+#include "tracedat/tracedat.h"
+
+/* How one field is decoded. */
+typedef enum td_decode {
+	TD_INT,          /* 1, 2, 4 or 8 bytes */
+	TD_TEXT,         /* char array, fixed or running to the payload's end */
+	TD_ARRAY,        /* fixed count of integers */
+	TD_TAIL_ARRAY,   /* integers up to the payload's end (size 0, "[]") */
+	TD_LOC_TEXT,     /* __data_loc / __rel_loc char[] */
+	TD_LOC_ARRAY     /* __data_loc / __rel_loc of other elements */
+} td_decode;
+
+typedef struct td_field_plan {
+	td_decode how;
+	bool is_signed;            /* integers, elements */
+	bool relative;             /* __rel_loc */
+	uint32_t offset, size;     /* the field in the payload */
+	uint32_t elem_size;        /* integers and elements: 1, 2, 4 or 8 */
+	uint32_t count;            /* TD_ARRAY elements; TD_TEXT fixed: size, 0 for tail */
+	bool tail;                 /* TD_TEXT running to the payload's end */
+	const tc_field_class *cls;
+} td_field_plan;
+
+/* One event format, shared by every buffer's event class for it. */
+typedef struct td_event_plan {
+	const char *name;
+	uint32_t id;
+	tc_field_class *payload;   /* NULL when the event has no own fields */
+	td_field_plan *fields;
+	size_t field_count;
+	uint32_t min_size;         /* payload bytes its scalar fields need */
+} td_event_plan;
+
+typedef struct td_stream_class {
+	tc_stream_class pub;
+	size_t buffer_index;
+	tc_event_class *classes;   /* one per plan, same index */
+} td_stream_class;
+
+typedef struct td_trace {
+	tc_trace pub;
+	tc_pool pool;
+	tracedat_file *file;
+	/* the common fields: the stream event context */
+	tc_field_class *common;
+	td_field_plan *common_fields;
+	size_t common_count;
+	uint32_t common_size;      /* bytes every payload needs for them */
+	uint32_t type_offset, type_size;   /* common_type: the event id */
+	tc_field_class *packet_context;    /* { cpu_id } */
+	td_event_plan *plans;
+	size_t plan_count;
+	uint32_t *plan_by_id;      /* index + 1, 0: none; id_limit entries */
+	size_t id_limit;
+} td_trace;
+
+/* Parses every format of T's file into T's plans and common fields. */
+int td_build_classes(td_trace *t);
+
+/* The iterator of one stream. */
+int td_stream_iter_new(td_trace *t, td_stream_class *sc, tc_stream *stream, tc_stream_iter **out);
+
+#endif /* TC_TRACEDAT_MODEL_H */

@@ -1,0 +1,235 @@
+#!/usr/bin/env bash
+# tests/live/tracedat-values.sh BIN - the values BIN decodes from trace.dat
+# files against trace-cmd's own reading of them.
+#
+# For every FILE.dat with a FILE.dat.raw.txt beside it (`trace-cmd report
+# -R FILE.dat`) in the shared corpus (${TRACECAT_CORPUS:-../shared/corpus}/
+# trace-dat) and in tests/fixtures/tracedat, it runs
+#   BIN print --no-delta --clock-seconds FILE.dat
+# and checks that
+#   - the number of events equals the number of event lines of .raw.txt
+#     (not counting the cpus= header and "CPU:N [... EVENTS DROPPED]");
+#   - event by event, in order: the buffer, the time (seconds.microseconds,
+#     rounded as trace-cmd rounds), the CPU, the pid, the event name and
+#     every payload field name=value trace-cmd prints.
+# Values compare as trace-cmd prints them: decimal, or hexadecimal (with or
+# without 0x, modulo 2^32 or 2^64 for signed values printed as unsigned),
+# strings (trace-cmd drops one trailing newline), and kernel symbols (%ps),
+# which are resolved with the file's kallsyms (`trace-cmd dump --kallsyms`)
+# or else counted as not checked.  Prints PASS/FAIL/SKIP lines for
+# tests/run.sh; exits 0.
+set -u
+BIN=$1
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+CORPUS=${TRACECAT_CORPUS:-$ROOT/../shared/corpus}
+if ! command -v python3 >/dev/null; then
+	echo "SKIP tracedat-values: python3 is not installed"
+	exit 0
+fi
+files=()
+for f in "$CORPUS"/trace-dat/*.dat "$ROOT"/tests/fixtures/tracedat/*.dat; do
+	[ -f "$f" ] && [ -f "$f.raw.txt" ] && files+=("$f")
+done
+if [ ${#files[@]} -eq 0 ]; then
+	echo "SKIP tracedat-values: no trace.dat files with a .raw.txt under $CORPUS/trace-dat or tests/fixtures/tracedat"
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for f in "${files[@]}"; do
+	name=${f#"$ROOT"/}
+	name=${name#"$CORPUS"/}
+	if ! "$BIN" print --no-delta --clock-seconds "$f" >"$tmp/out" 2>"$tmp/err"; then
+		echo "FAIL tracedat-values/$name: exit $?: $(head -c 300 "$tmp/err")"
+		continue
+	fi
+	syms=
+	if command -v trace-cmd >/dev/null && trace-cmd dump --kallsyms "$f" >"$tmp/kallsyms" 2>/dev/null; then
+		syms=$tmp/kallsyms
+	fi
+	python3 - "$name" "$f.raw.txt" "$tmp/out" "$syms" <<'EOF'
+import re, sys
+
+name, raw_path, out_path, syms_path = sys.argv[1:5]
+
+def fail(msg):
+    print(f"FAIL tracedat-values/{name}: {msg}")
+    sys.exit(0)
+
+# ---- trace-cmd report -R: "[BUF:]  comm-pid [CPU] SEC.USEC: event: fields"
+RAW = re.compile(r'^(?:(\S+?):)?(.*)-(\d+)\s+\[(\d+)\]\s+(\d+\.\d{6}):\s+(\S+):\s?(.*)$')
+ref = []
+for line in open(raw_path, encoding='latin-1').read().split('\n'):
+    if line.startswith('cpus=') or re.match(r'^(\S+:)?\s*CPU:\d+ \[', line) or line == '':
+        continue
+    m = RAW.match(line)
+    # A buffer prefix never starts with a space; a top-buffer line does
+    # (its comm is right-aligned in 16 columns).
+    if m and line[0] == ' ' and m.group(1):
+        m = RAW.match(' ' + line)
+    if not m:
+        if not ref:
+            fail(f"cannot read trace-cmd line: {line[:100]}")
+        ref[-1]['fields'] += '\n' + line   # a string with a newline inside
+        continue
+    ref.append({'buf': m.group(1) or '', 'pid': int(m.group(3)), 'cpu': int(m.group(4)),
+                'time': m.group(5), 'event': m.group(6), 'fields': m.group(7)})
+
+# ---- tracecat: "[SEC.NSEC] [HOST] event: { cpu_id = N }, { ctx }, { payload }"
+def parse_value(s, i):
+    if s[i] == '"':
+        out, i = [], i + 1
+        esc = {'a': '\a', 'b': '\b', 't': '\t', 'n': '\n', 'v': '\v', 'f': '\f', 'r': '\r',
+               'e': '\x1b', '"': '"', "'": "'", '?': '?', '\\': '\\'}
+        while s[i] != '"':
+            if s[i] == '\\':
+                if s[i + 1] == 'x':
+                    out.append(chr(int(s[i + 2:i + 4], 16)))
+                    i += 4
+                else:
+                    out.append(esc[s[i + 1]])
+                    i += 2
+            else:
+                out.append(s[i])
+                i += 1
+        return ''.join(out), i + 1
+    if s[i] == '[':
+        items, i = [], i + 1
+        while s[i] == ' ':
+            i += 1
+        while s[i] != ']':
+            j = s.index('] = ', i)
+            v, i = parse_value(s, j + 4)
+            items.append(v)
+            if s[i] == ',':
+                i += 1
+            while s[i] == ' ':
+                i += 1
+        return items, i + 1
+    if s[i] == '{':
+        return parse_struct(s, i)
+    m = re.compile(r'-?\d+').match(s, i)
+    return int(m.group(0)), m.end()
+
+def parse_struct(s, i):
+    assert s[i] == '{'
+    i += 1
+    fields = []
+    while True:
+        while s[i] == ' ':
+            i += 1
+        if s[i] == '}':
+            return fields, i + 1
+        j = s.index(' = ', i)
+        key = s[i:j]
+        v, i = parse_value(s, j + 3)
+        fields.append((key, v))
+        if s[i] == ',':
+            i += 1
+
+OUT = re.compile(r'^\[(\d+)\.(\d{9})\] (?:\S+ )?(\S+): ')
+mine = []
+for line in open(out_path, encoding='latin-1').read().split('\n'):
+    if not line:
+        continue
+    m = OUT.match(line)
+    if not m:
+        fail(f"cannot read tracecat line: {line[:100]}")
+    ns = int(m.group(1)) * 10**9 + int(m.group(2))
+    us = (ns + 500) // 1000
+    scopes, i = [], m.end()
+    while i < len(line):
+        st, i = parse_struct(line, i)
+        scopes.append(dict(st) if len(scopes) < 2 else st)
+        if line.startswith(', ', i):
+            i += 2
+    ctx = scopes[1]
+    mine.append({'time': f"{us // 10**6}.{us % 10**6:06d}", 'cpu': scopes[0]['cpu_id'],
+                 'pid': ctx.get('common_pid'), 'event': m.group(3),
+                 'payload': scopes[2] if len(scopes) > 2 else []})
+
+if len(mine) != len(ref):
+    fail(f"{len(mine)} events, trace-cmd reports {len(ref)}")
+
+# ---- kernel symbols, for %ps values
+syms = []
+if syms_path:
+    for line in open(syms_path):
+        p = line.split()
+        if len(p) >= 3 and re.fullmatch(r'[0-9a-fA-F]+', p[0]) and p[1] not in 'aA':
+            syms.append((int(p[0], 16), p[2]))
+    syms.sort()
+
+def symbol(addr):
+    best = None
+    for a, n in syms:
+        if a > addr:
+            break
+        best = n
+    return best
+
+unchecked = past_end = 0
+def same(theirs, ours):
+    """Whether trace-cmd's text THEIRS shows our value OURS; None: cannot tell."""
+    if isinstance(ours, str):
+        return theirs == ours or (ours.endswith('\n') and theirs == ours[:-1])
+    if isinstance(ours, list):
+        if theirs.startswith('ARRAY['):
+            return [int(x, 16) for x in theirs[6:-1].split(', ') if x] == ours
+        return None
+    for m in (0, 1 << 32, 1 << 64):
+        want = ours % m if m else ours
+        if re.fullmatch(r'-?\d+', theirs) and int(theirs) == want:
+            return True
+        if re.fullmatch(r'0x[0-9a-fA-F]+', theirs) and int(theirs, 16) == want:
+            return True
+        # %x without a prefix: only when it shows as hexadecimal
+        if re.fullmatch(r'(0[0-9a-fA-F]*|[0-9]*[a-fA-F][0-9a-fA-F]*)', theirs) and int(theirs, 16) == want:
+            return True
+    if re.fullmatch(r'[A-Za-z_.$][\w.$]*(\+0x[0-9a-f]+)?', theirs):
+        if not syms:
+            return None
+        return symbol(ours % (1 << 64)) == theirs.split('+')[0]
+    return False
+
+checked = 0
+for k, (r, t) in enumerate(zip(ref, mine)):
+    where = f"event {k + 1} ({r['event']} at {r['time']})"
+    for key in ('time', 'cpu', 'pid', 'event'):
+        if r[key] != t[key]:
+            fail(f"{where}: {key} {t[key]!r}, trace-cmd {r[key]!r}")
+    names = [n for n, _ in t['payload']]
+    text = r['fields']
+    # name=value pairs: a value runs to the next " name=" of the payload.
+    starts = []
+    pos = 0
+    for n in names:
+        j = text.find(n + '=', pos)
+        while j > 0 and text[j - 1] != ' ':
+            j = text.find(n + '=', j + 1)
+        if j < 0:
+            fail(f"{where}: trace-cmd shows no {n}= in {text[:120]!r}")
+        starts.append((n, j))
+        pos = j + len(n) + 1
+    for idx, (n, j) in enumerate(starts):
+        end = starts[idx + 1][1] - 1 if idx + 1 < len(starts) else len(text)
+        theirs = text[j + len(n) + 1:end]
+        ours = dict(t['payload'])[n]
+        ok = same(theirs, ours)
+        if ok is False and isinstance(ours, str) and theirs.startswith(ours) and idx == len(starts) - 1:
+            # Text that the record ends without a NUL: libtraceevent reads
+            # on past the record's end and prints the bytes that follow.
+            past_end += 1
+        elif ok is None:
+            unchecked += 1
+        elif not ok:
+            fail(f"{where}: {n} = {ours!r}, trace-cmd {theirs!r}")
+        else:
+            checked += 1
+note = f", {unchecked} not checked" if unchecked else ""
+if past_end:
+    note += f", {past_end} trailing texts trace-cmd shows with bytes from past the record"
+print(f"PASS tracedat-values/{name}: {len(mine)} events, {checked} field values{note}")
+EOF
+done
+exit 0
