@@ -1,0 +1,192 @@
+#!/usr/bin/env bash
+# tracedat-report.sh - speed and memory of `tracecat report` against
+# `trace-cmd report` on large trace.dat files.  Informational only: it is
+# not part of any test and exits 0 whatever it finds (unless it cannot run
+# at all).
+#
+# usage: bash bench/tracedat-report.sh        (normally through `make bench`)
+#
+# It records (once; later runs reuse the cache) with tests/tracefs/record.sh
+# a trace of over a million events (sched, irq, openat, a uprobe and
+# trace_marker lines on both CPUs; full metadata: every event format and
+# the whole kallsyms, as a plain `trace-cmd extract` stores them), as
+# trace-cmd's default v7 zstd file and as its v6 conversion, and a 4x
+# larger v7 zstd one.  Then:
+#   - checks that `tracecat report F` prints exactly what `trace-cmd report
+#     F` prints on both 1M files (or says that tracecat has no report
+#     command yet, and only times trace-cmd);
+#   - measures wall time (best of BENCH_RUNS runs, default 3) and peak RSS
+#     (/usr/bin/time -f %M, largest over the runs) of
+#       tracecat report F > /dev/null   vs   trace-cmd report F > /dev/null
+#     for the v7 zstd and the v6 file, with the speed ratios;
+#   - shows how tracecat's (and trace-cmd's) peak RSS grows from the 1M to
+#     the 4M trace: a streaming reader should stay flat.
+#
+# Recording needs root, tracefs, trace-cmd and gcc; it takes about 25 s
+# for the 1M trace and 2 minutes for the 4M one, once.
+#
+# Environment: TRACECAT (binary, default build/tracecat), BENCH_RUNS,
+# TRACECAT_BENCH_CACHE (default ${TMPDIR:-/tmp}/tracecat-bench; the files
+# take about 60 MB (1M, both versions) and 25 MB (4M, zstd)),
+# TRACEDAT_BENCH_4X=0 to skip the 4x trace.
+set -euo pipefail
+
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+bin=${TRACECAT:-$root/build/tracecat}
+runs=${BENCH_RUNS:-3}
+cache=${TRACECAT_BENCH_CACHE:-${TMPDIR:-/tmp}/tracecat-bench}
+record=$root/tests/tracefs/record.sh
+scale_1m=8800 # record.sh makes about 122 events per unit of scale
+with_4x=${TRACEDAT_BENCH_4X:-1}
+
+echo "== tracedat-report: tracecat report vs trace-cmd report on trace.dat files"
+for tool in trace-cmd /usr/bin/time; do
+	if ! command -v "$tool" >/dev/null; then
+		echo "tracedat-report: skipped, $tool is not installed"
+		exit 0
+	fi
+done
+if [ ! -x "$bin" ]; then
+	echo "tracedat-report: $bin not found; run make first" >&2
+	exit 1
+fi
+
+export TZ=UTC
+work=$(mktemp -d "${TMPDIR:-/tmp}/tc-bench-tracedat.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+# Recordings are keyed by the recorder's sources, the kernel and trace-cmd.
+key=$( {
+	cat "$record" "$root/tests/tracefs/extract.sh" "$root/tests/tracefs/tc_workload.c"
+	uname -r
+	{ trace-cmd -h 2>&1 || true; } | sed -n 2p
+} | sha256sum | cut -c1-12)
+mkdir -p "$cache"
+for old in "$cache"/tracedat-*; do
+	[ -e "$old" ] || continue
+	case $old in *-"$key" | *-"$key".done) ;; *) rm -rf "$old" ;; esac
+done
+
+# trace_for NAME SCALE VERSIONS: folder of a cached recording.
+trace_for() {
+	local name=$1 scale=$2 versions=$3 dir=$cache/tracedat-$1-$key
+	if [ ! -f "$dir.done" ]; then
+		if [ "$(id -u)" != 0 ] || ! command -v gcc >/dev/null; then
+			echo "tracedat-report: cannot record $name (needs root and gcc) and nothing is cached in $cache" >&2
+			return 1
+		fi
+		rm -rf "$dir"
+		echo "recording $name (scale $scale) into $dir ..." >&2
+		TC_NAME=$name TC_VERSIONS=$versions TC_REPORTS=0 TC_METADATA=full \
+			bash "$record" "$dir" "$scale" >"$work/record-$name.log" 2>&1 ||
+			{ cat "$work/record-$name.log" >&2; return 1; }
+		sed -n 's/^timings: /recorded: /p' "$dir/$name.recording.txt" >&2
+		touch "$dir.done"
+	fi
+	echo "$dir"
+}
+events_of() { sed -n 's/^events in trace-cmd report: //p' "$1"; }
+
+d1=$(trace_for bench1m "$scale_1m" "v7-zstd v6") || { echo "tracedat-report: skipped, no trace"; exit 0; }
+z1=$d1/bench1m-v7-zstd.dat
+v1=$d1/bench1m-v6.dat
+n1=$(events_of "$d1/bench1m.recording.txt")
+echo "trace: $n1 events; $(du -h "$z1" | cut -f1) as v7 zstd, $(du -h "$v1" | cut -f1) as v6 ($d1)"
+[ "${n1:-0}" -ge 1000000 ] || echo "note: fewer than a million events were recorded"
+d4=""
+if [ "$with_4x" != 0 ]; then
+	d4=$(trace_for bench4m $((4 * scale_1m)) v7-zstd) || d4=""
+fi
+if [ -n "$d4" ]; then
+	z4=$d4/bench4m-v7-zstd.dat
+	n4=$(events_of "$d4/bench4m.recording.txt")
+	echo "4x trace: $n4 events; $(du -h "$z4" | cut -f1) as v7 zstd"
+fi
+
+# Does this tracecat have a report command?  (Same test as the live test.)
+have_report=1
+help_rc=0
+help=$("$bin" report --help 2>&1) || help_rc=$?
+if [ "$help_rc" = 2 ] && grep -qiE 'unknown|usage' <<<"$help" &&
+	! "$bin" --help 2>&1 | grep -qE '(^|[^a-z-])report([^a-z-]|$)'; then
+	have_report=0
+	echo "check: tracecat has no report command yet; timing trace-cmd only"
+fi
+
+# Correctness first: a fast tool that prints something else proves nothing.
+if [ "$have_report" = 1 ]; then
+	for f in "$z1" "$v1"; do
+		trc=0
+		tcrc=0
+		trace-cmd report "$f" >"$work/expected" 2>/dev/null || trc=$?
+		"$bin" report "$f" >"$work/actual" 2>"$work/err" || tcrc=$?
+		if [ "$tcrc" != "$trc" ]; then
+			echo "check: ${f##*/}: tracecat report exits $tcrc, trace-cmd $trc: $(head -n 1 "$work/err" | head -c 120)"
+		elif cmp_out=$(cmp "$work/expected" "$work/actual" 2>&1); then
+			echo "check: ${f##*/}: tracecat report output is identical to trace-cmd report's"
+		else
+			echo "check: ${f##*/}: tracecat report output DIFFERS from trace-cmd report's: $cmp_out"
+		fi
+		rm -f "$work/expected" "$work/actual"
+	done
+fi
+
+# measure RUNS CMD...: prints "best_seconds peak_MiB status".  The time is
+# the best run's; the peak RSS is the largest seen over all runs.
+measure() {
+	local n=$1 i start end ns best='' rss peak=0 rc=0
+	shift
+	for ((i = 0; i < n; i++)); do
+		start=$(date +%s%N)
+		/usr/bin/time -f %M -o "$work/rss" "$@" >/dev/null 2>"$work/err" || rc=$?
+		end=$(date +%s%N)
+		ns=$((end - start))
+		if [ -z "$best" ] || [ "$ns" -lt "$best" ]; then best=$ns; fi
+		# /usr/bin/time prefixes a note when the command fails.
+		rss=$(tail -n 1 "$work/rss")
+		if [ "$rss" -gt "$peak" ]; then peak=$rss; fi
+	done
+	awk -v ns="$best" -v kib="$peak" -v rc="$rc" \
+		'BEGIN { printf "%.3f %.1f %d\n", ns / 1e9, kib / 1024, rc }'
+}
+
+row() {
+	local tool=$1 cmd=$2 secs=$3 mib=$4 rc=$5 note=
+	[ "$rc" = 0 ] || note="  (exit status $rc)"
+	printf '%-10s %-40s %9s %9s%s\n' "$tool" "$cmd" "$secs" "$mib" "$note"
+}
+
+ratio() {
+	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "?" }'
+}
+
+printf '\n%-10s %-40s %9s %9s\n' tool "command ($n1 events)" seconds "peak MiB"
+read -r cz_s cz_m cz_rc < <(measure "$runs" trace-cmd report "$z1")
+row trace-cmd "report v7-zstd > /dev/null" "$cz_s" "$cz_m" "$cz_rc"
+if [ "$have_report" = 1 ]; then
+	read -r tz_s tz_m tz_rc < <(measure "$runs" "$bin" report "$z1")
+	row tracecat "report v7-zstd > /dev/null" "$tz_s" "$tz_m" "$tz_rc"
+fi
+read -r c6_s c6_m c6_rc < <(measure "$runs" trace-cmd report "$v1")
+row trace-cmd "report v6 > /dev/null" "$c6_s" "$c6_m" "$c6_rc"
+if [ "$have_report" = 1 ]; then
+	read -r t6_s t6_m t6_rc < <(measure "$runs" "$bin" report "$v1")
+	row tracecat "report v6 > /dev/null" "$t6_s" "$t6_m" "$t6_rc"
+	echo
+	echo "speed ratio trace-cmd/tracecat: v7 zstd x$(ratio "$cz_s" "$tz_s"), v6 x$(ratio "$c6_s" "$t6_s")"
+	echo "peak RSS ratio trace-cmd/tracecat: v7 zstd x$(ratio "$cz_m" "$tz_m"), v6 x$(ratio "$c6_m" "$t6_m")"
+fi
+
+if [ -n "$d4" ]; then
+	# One run each is enough for memory.
+	printf '\n%-10s %-40s %9s %9s\n' tool "command ($n4 events)" seconds "peak MiB"
+	read -r c4_s c4_m c4_rc < <(measure 1 trace-cmd report "$z4")
+	row trace-cmd "report v7-zstd > /dev/null" "$c4_s" "$c4_m" "$c4_rc"
+	if [ "$have_report" = 1 ]; then
+		read -r t4_s t4_m t4_rc < <(measure 1 "$bin" report "$z4")
+		row tracecat "report v7-zstd > /dev/null" "$t4_s" "$t4_m" "$t4_rc"
+		echo
+		echo "tracecat peak RSS, 1M -> 4M events (v7 zstd): $tz_m -> $t4_m MiB"
+	fi
+	echo "trace-cmd peak RSS, 1M -> 4M events (v7 zstd): $cz_m -> $c4_m MiB"
+fi

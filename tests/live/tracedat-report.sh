@@ -1,0 +1,225 @@
+#!/usr/bin/env bash
+# tracedat-report.sh - `tracecat report` against `trace-cmd report` on
+# trace.dat files, byte for byte.
+#
+# usage (from the repository root): bash tests/live/tracedat-report.sh BIN
+#
+# For every FILE.dat of
+#   1. tests/fixtures/tracedat/            (committed; outputs stored beside)
+#   2. ${TRACECAT_CORPUS:-../shared/corpus}/trace-dat/   (when present)
+#   3. fresh recordings made now with tests/tracefs/record.sh, layouts
+#      "top" and "multi" (when running as root with trace-cmd, gcc,
+#      unshare and tracefs; skipped otherwise)
+# it checks that
+#   BIN report FILE.dat                       = FILE.dat.report.txt
+#   BIN report -R FILE.dat                    = FILE.dat.raw.txt
+#   BIN report --cpu 0 FILE.dat               = FILE.dat.cpu0.report.txt
+#   BIN report -F sched/sched_switch FILE.dat = FILE.dat.F-sched_switch.report.txt
+# where each expected file is trace-cmd report's stdout with the same
+# arguments, stored (fixtures, corpus) or made now with the installed
+# trace-cmd when not stored (corpus variants).  Exit status: where
+# trace-cmd exited 0, or crashed with SIGSEGV (139) after printing
+# everything (3.1.6 does so at exit for -F on files with instance buffers),
+# BIN must exit 0; where trace-cmd failed (a FILE.dat.X.status other than
+# 139), BIN must fail too.  Stderr is not compared.  -F takes trace-cmd's
+# syntax: SYSTEM/EVENT (trace-cmd reads "sched:sched_switch" as event
+# "sched" with the filter expression "sched_switch", and refuses it).
+#
+# The fixture files also go through build/sanitize/tracecat when it exists
+# (ASan/UBSan reports fail the check), and through `BIN info` and
+# `BIN print` (exit 0 and some output; skipped while they do not read
+# trace.dat).
+#
+# Until tracecat has a report command (`BIN report --help` exits with
+# status 2 and an "unknown"/usage message, and `BIN --help` does not list
+# it) the whole test is one SKIP line.
+#
+# Protocol of the test runner: one line per check, "PASS name",
+# "FAIL name: reason" or "SKIP name: reason"; exit status 0 whatever
+# happened.  Finishes in well under two minutes.
+set -uo pipefail
+
+bin=${1:-}
+root=$(pwd)
+prefix=tracedat-report
+fixtures=$root/tests/fixtures/tracedat
+record=$root/tests/tracefs/record.sh
+corpus=${TRACECAT_CORPUS:-$root/../shared/corpus}/trace-dat
+
+[ -n "$bin" ] || { echo "FAIL $prefix: usage: $0 BIN"; exit 0; }
+case $bin in /*) ;; *) bin=$root/$bin ;; esac
+[ -x "$bin" ] || { echo "FAIL $prefix: $bin is not an executable"; exit 0; }
+[ -f "$record" ] || { echo "FAIL $prefix: run from the repository root"; exit 0; }
+
+# ---- does this tracecat have a report command?
+help=$(timeout 20 "$bin" report --help 2>&1)
+help_rc=$?
+if [ "$help_rc" = 2 ] && grep -qiE 'unknown|usage' <<<"$help" &&
+	! timeout 20 "$bin" --help 2>&1 | grep -qE '(^|[^a-z-])report([^a-z-]|$)'; then
+	echo "SKIP $prefix: tracecat has no report command yet"
+	exit 0
+fi
+
+export TZ=UTC
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
+work=$(mktemp -d "${TMPDIR:-/tmp}/tc-live-tracedat.XXXXXX")
+# shellcheck disable=SC2317  # only ever called from the EXIT trap
+cleanup() { rm -rf "$work"; }
+trap cleanup EXIT
+trap 'exit 0' INT TERM HUP PIPE
+
+bins=("$bin")
+san=$(dirname "$bin")/sanitize/tracecat
+[ -x "$san" ] && bins+=("$san")
+tag() { case $1 in */sanitize/*) echo asan ;; *) echo plain ;; esac; }
+
+# The report variants: expected-file infix and arguments.
+variants=("report|" "raw|-R" "cpu0.report|--cpu 0" "F-sched_switch.report|-F sched/sched_switch")
+
+# Reason for a mismatch, kept to one short line.
+describe_diff() {
+	local line
+	line=$(cmp "$1" "$2" 2>&1 | head -n 1)
+	case $line in
+	*EOF*) echo "output is a prefix of trace-cmd's or the reverse (${line##*: })" ;;
+	*line*) echo "output differs at line ${line##* line }: expected '$(sed -n "${line##* line }p" "$1" | head -c 80 | tr -c '[:print:]' '?')'" ;;
+	*) echo "output differs" ;;
+	esac
+}
+
+# check NAME DIR FILE EXPECTED_TXT EXPECTED_STATUS BIN ARGS...
+check() {
+	local name=$1 dir=$2 file=$3 exp=$4 exp_rc=$5 b=$6 rc
+	shift 6
+	(cd "$dir" && timeout 60 "$b" report "$@" "$file" >"$work/out" 2>"$work/err")
+	rc=$?
+	if [ "$exp_rc" = 139 ]; then exp_rc=0; fi
+	if [ "$rc" -ge 124 ] && [ "$rc" != 0 ]; then
+		echo "FAIL $name: tracecat exit status $rc $(head -n 1 "$work/err" | head -c 120)"
+	elif [ "$exp_rc" = 0 ] && [ "$rc" != 0 ]; then
+		echo "FAIL $name: exit status $rc, trace-cmd 0: $(head -n 1 "$work/err" | head -c 120)"
+	elif [ "$exp_rc" != 0 ] && [ "$rc" = 0 ]; then
+		echo "FAIL $name: exit status 0, trace-cmd $exp_rc"
+	elif ! cmp -s "$exp" "$work/out"; then
+		echo "FAIL $name: $(describe_diff "$exp" "$work/out")"
+	elif grep -q -e 'runtime error' -e 'AddressSanitizer' -e 'LeakSanitizer' "$work/err"; then
+		echo "FAIL $name: sanitizer report: $(grep -m 1 -e 'runtime error' -e Sanitizer "$work/err" | head -c 120)"
+	else
+		echo "PASS $name"
+	fi
+}
+
+# trace_cmd_expect DIR FILE ARGS...: trace-cmd's output now, in
+# $work/exp.txt and its exit status in $work/exp.rc.
+trace_cmd_expect() {
+	local dir=$1 file=$2 rc=0
+	shift 2
+	{ (cd "$dir" && timeout 60 stdbuf -oL trace-cmd report "$@" "$file" >"$work/exp.txt" 2>/dev/null); } 2>/dev/null || rc=$?
+	echo "$rc" >"$work/exp.rc"
+}
+
+# check_file LABEL DIR FILE LIVE BINS...: every variant of DIR/FILE.  Stored
+# expected outputs are used when present; otherwise, with LIVE=1,
+# trace-cmd is run now.
+check_file() {
+	local label=$1 dir=$2 file=$3 live=$4 spec key args exp exp_rc b
+	shift 4
+	for spec in "${variants[@]}"; do
+		key=${spec%%|*}
+		args=${spec#*|}
+		exp=$dir/$file.$key.txt
+		exp_rc=0
+		if [ -f "$exp" ]; then
+			[ -f "$dir/$file.$key.status" ] && exp_rc=$(cat "$dir/$file.$key.status")
+		elif [ "$live" = 1 ] && command -v trace-cmd >/dev/null 2>&1; then
+			# shellcheck disable=SC2086  # args is a list of options
+			trace_cmd_expect "$dir" "$file" $args
+			cp "$work/exp.txt" "$work/expected.txt"
+			exp=$work/expected.txt
+			exp_rc=$(cat "$work/exp.rc")
+		else
+			continue
+		fi
+		for b in "$@"; do
+			# shellcheck disable=SC2086
+			check "$prefix/$label/$file.$key [$(tag "$b")]" "$dir" "$file" "$exp" "$exp_rc" "$b" $args
+		done
+	done
+}
+
+# smoke CMD LABEL DIR FILE: `BIN CMD FILE` reads the file (exit 0, output).
+smoke() {
+	local cmd=$1 label=$2 dir=$3 file=$4 b rc
+	for b in "${bins[@]}"; do
+		(cd "$dir" && timeout 60 "$b" "$cmd" "$file" >"$work/out" 2>"$work/err")
+		rc=$?
+		if [ "$rc" != 0 ] && grep -qi 'no trace found' "$work/err"; then
+			echo "SKIP tracedat-$cmd: tracecat $cmd does not read trace.dat yet"
+			return 1
+		elif [ "$rc" != 0 ]; then
+			echo "FAIL tracedat-$cmd/$label/$file [$(tag "$b")]: exit status $rc: $(head -n 1 "$work/err" | head -c 120)"
+		elif [ ! -s "$work/out" ]; then
+			echo "FAIL tracedat-$cmd/$label/$file [$(tag "$b")]: no output"
+		elif grep -q -e 'runtime error' -e 'Sanitizer' "$work/err"; then
+			echo "FAIL tracedat-$cmd/$label/$file [$(tag "$b")]: sanitizer report"
+		else
+			echo "PASS tracedat-$cmd/$label/$file [$(tag "$b")]"
+		fi
+	done
+}
+
+# ---- 1. committed fixtures
+smoke_print=1
+smoke_info=1
+found=0
+for f in "$fixtures"/*.dat; do
+	[ -f "$f" ] || continue
+	found=1
+	check_file fixture "$fixtures" "${f##*/}" 0 "${bins[@]}"
+	[ "$smoke_print" = 0 ] || smoke print fixture "$fixtures" "${f##*/}" || smoke_print=0
+	[ "$smoke_info" = 0 ] || smoke info fixture "$fixtures" "${f##*/}" || smoke_info=0
+done
+[ "$found" = 1 ] || echo "FAIL $prefix/fixture: no .dat file in $fixtures"
+
+# ---- 2. the shared corpus
+if [ -d "$corpus" ]; then
+	for f in "$corpus"/*.dat; do
+		[ -f "$f" ] || continue
+		check_file corpus "$corpus" "${f##*/}" 1 "$bin"
+	done
+else
+	echo "SKIP $prefix/corpus: no corpus at $corpus"
+fi
+
+# ---- 3. fresh recordings
+why=""
+if [ "$(id -u)" != 0 ]; then
+	why="not running as root"
+else
+	for tool in trace-cmd gcc unshare stdbuf; do
+		command -v "$tool" >/dev/null 2>&1 || { why="$tool is not installed"; break; }
+	done
+fi
+if [ -z "$why" ] && [ ! -d /sys/kernel/tracing/instances ] &&
+	! grep -qw tracefs /proc/filesystems 2>/dev/null; then
+	why="the kernel has no tracefs"
+fi
+if [ -n "$why" ]; then
+	echo "SKIP $prefix/live: $why"
+	exit 0
+fi
+for layout in top multi; do
+	out=$work/rec-$layout
+	if timeout 120 env TC_NAME="$layout" TC_LAYOUT="$layout" bash "$record" "$out" 1 \
+		>"$work/record-$layout.log" 2>&1; then
+		echo "PASS $prefix/live/$layout/record"
+		for f in "$out"/*.dat; do
+			check_file "live/$layout" "$out" "${f##*/}" 0 "$bin"
+		done
+	else
+		reason=$(grep -m 1 'record.sh:' "$work/record-$layout.log" | head -c 160)
+		echo "FAIL $prefix/live/$layout/record: ${reason:-record.sh failed}"
+	fi
+done
+exit 0
