@@ -13,6 +13,7 @@ static void usage(FILE *f)
 {
 	fputs("usage: tracecat [print] [OPTIONS] PATH...   print events as babeltrace2 does\n"
 	      "       tracecat info [-j N] PATH...       summary: environment, clocks, streams, event counts\n"
+	      "       tracecat report [OPTIONS] [FILE]   a trace.dat file as trace-cmd report prints it (report --help)\n"
 	      "       tracecat --version\n"
 	      "\n"
 	      "print options (babeltrace2's): --clock-gmt --clock-seconds --clock-date --clock-cycles\n"
@@ -79,6 +80,8 @@ int main(int argc, char **argv)
 		return cli_print(argc - 1, argv + 1);
 	if (strcmp(cmd, "info") == 0)
 		return cli_info(argc - 1, argv + 1);
+	if (strcmp(cmd, "report") == 0)
+		return cli_report_command(argc - 1, argv + 1);
 	/* Anything else: the print shorthand. */
 	return cli_print(argc, argv);
 }

@@ -1,0 +1,225 @@
+/*
+ * report.c - `tracecat report`: what `trace-cmd report` prints for a
+ * trace.dat file, byte for byte, with trace-cmd's spelling of the options
+ * it shares:
+ *
+ *   tracecat report [-R] [-t] [-N] [-L] [-I] [-S] [--cpu LIST]
+ *                   [-F FILTER]... [-v] [-i] [FILE]
+ *
+ * FILE defaults to trace.dat.  As in trace-cmd, options come before FILE
+ * (parsing stops at the first operand), -F takes a libtraceevent filter
+ * ("sched_switch", "sched/sched_switch", "sched_switch: prev_pid == 0"),
+ * -v makes the -F after it hide what they match, and --cpu takes a list
+ * of CPUs and ranges ("0", "0,2-3"), may be repeated, and counts the CPUs
+ * of instance buffers after those of the top buffer.
+ *
+ * Exit status: 0; 1 when the file is damaged or unreadable (after the
+ * lines read before the damage); 2 for a usage error, a bad filter
+ * included.
+ */
+#include "cli/cli.h"
+#include "tracedat/report.h"
+
+#include <ctype.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void report_usage(FILE *f)
+{
+	fputs("usage: tracecat report [OPTIONS] [FILE]   print a trace.dat file as trace-cmd report does\n"
+	      "  FILE          the trace.dat file (default: trace.dat; also -i FILE)\n"
+	      "  -R            raw format: the event fields, not the print format\n"
+	      "  -t            full nanosecond timestamps\n"
+	      "  -F FILTER     show the events FILTER matches (libtraceevent syntax:\n"
+	      "                sched_switch, sched/sched_switch, 'sched_switch: prev_pid == 0');\n"
+	      "                may be repeated\n"
+	      "  -v            the -F after it hide what they match\n"
+	      "  --cpu LIST    show these CPUs only (\"0\", \"0,2-3\"); may be repeated\n"
+	      "  -I, -S        hide events with the hard-IRQ / soft-IRQ flag\n"
+	      "  -N, -L        load no plugins / only the user's plugins\n", f);
+}
+
+typedef struct int_list {
+	int *v;
+	size_t n, cap;
+} int_list;
+
+static int list_push(int_list *l, int x)
+{
+	if (l->n == l->cap) {
+		size_t cap = l->cap ? l->cap * 2 : 8;
+		int *v = realloc(l->v, cap * sizeof *v);
+		if (!v)
+			return -1;
+		l->v = v;
+		l->cap = cap;
+	}
+	l->v[l->n++] = x;
+	return 0;
+}
+
+/* trace-cmd's parse_cpulist(): "N", "A-B", separated by ',' or ':'. */
+static int parse_cpus(const char *arg, int_list *cpus)
+{
+	const char *s = arg;
+	do {
+		while (isspace((unsigned char)*s))
+			s++;
+		if (!isdigit((unsigned char)*s)) {
+			fprintf(stderr, "tracecat: invalid character '%c' in cpu string '%s'\n", *s, arg);
+			return -1;
+		}
+		char *e;
+		unsigned long a = strtoul(s, &e, 10), b = a;
+		s = e;
+		if (*s == '-') {
+			s++;
+			while (isspace((unsigned char)*s))
+				s++;
+			if (!isdigit((unsigned char)*s)) {
+				fprintf(stderr, "tracecat: invalid character '%c' in cpu string '%s'\n", *s, arg);
+				return -1;
+			}
+			b = strtoul(s, &e, 10);
+			s = e;
+		}
+		if (a > b) {
+			fprintf(stderr, "tracecat: range of cpu numbers must be lower to greater: '%s'\n", arg);
+			return -1;
+		}
+		if (b > 65535) {
+			fprintf(stderr, "tracecat: cpu %lu is out of range in '%s'\n", b, arg);
+			return -1;
+		}
+		for (unsigned long c = a; c <= b; c++)
+			if (list_push(cpus, (int)c) < 0) {
+				fprintf(stderr, "tracecat: out of memory\n");
+				return -1;
+			}
+		if (*s == ',' || *s == ':')
+			s++;
+	} while (*s != '\0');
+	return 0;
+}
+
+enum { OPT_CPU = 256 };
+
+int cli_report_command(int argc, char **argv)
+{
+	static const struct option longs[] = {
+		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	tracedat_report_options o = { 0 };
+	int_list cpus = { 0 };
+	const char **filters = NULL;
+	bool *negate = NULL, neg = false, have_cpus = false;
+	size_t nfilters = 0;
+	const char *input = NULL;
+	int status = 2, c;
+
+	filters = calloc((size_t)argc + 1, sizeof *filters);
+	negate = calloc((size_t)argc + 1, sizeof *negate);
+	if (!filters || !negate) {
+		fprintf(stderr, "tracecat: out of memory\n");
+		goto out;
+	}
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "+:hi:RtF:vNLIS", longs, NULL)) != -1) {
+		switch (c) {
+		case 'h':
+			report_usage(stdout);
+			status = 0;
+			goto out;
+		case 'i':
+			if (input) {
+				fprintf(stderr, "tracecat: report reads one file\n");
+				goto out;
+			}
+			input = optarg;
+			break;
+		case 'R':
+			o.raw = true;
+			break;
+		case 't':
+			o.nsec = true;
+			break;
+		case 'F':
+			negate[nfilters] = neg;
+			filters[nfilters++] = optarg;
+			break;
+		case 'v':
+			if (neg) {
+				fprintf(stderr, "tracecat: only one -v can be used\n");
+				goto out;
+			}
+			neg = true;
+			break;
+		case 'N':
+			o.no_plugins = true;
+			break;
+		case 'L':
+			o.no_sys_plugins = true;
+			break;
+		case 'I':
+			o.no_irqs = true;
+			break;
+		case 'S':
+			o.no_softirqs = true;
+			break;
+		case OPT_CPU:
+			have_cpus = true;
+			if (parse_cpus(optarg, &cpus) < 0)
+				goto out;
+			break;
+		case ':':
+			if (optopt == OPT_CPU)
+				fprintf(stderr, "tracecat: option --cpu needs a value\n");
+			else
+				fprintf(stderr, "tracecat: option -%c needs a value\n", optopt);
+			report_usage(stderr);
+			goto out;
+		default:
+			if (optopt && optopt < 256)
+				fprintf(stderr, "tracecat: report: unknown or unsupported option -%c\n", optopt);
+			else
+				fprintf(stderr, "tracecat: report: unknown or unsupported option '%s'\n", argv[optind - 1]);
+			report_usage(stderr);
+			goto out;
+		}
+	}
+	if (optind < argc) {
+		if (input || argc - optind > 1) {
+			fprintf(stderr, "tracecat: report reads one file (options go before it)\n");
+			report_usage(stderr);
+			goto out;
+		}
+		input = argv[optind];
+	}
+	if (!input)
+		input = "trace.dat";
+
+	o.filters = filters;
+	o.filter_negate = negate;
+	o.filter_count = nfilters;
+	if (have_cpus) {
+		o.cpus = cpus.v;
+		o.cpu_count = cpus.n;
+	}
+	int rc = tracedat_report(stdout, input, &o);
+	if (rc < 0) {
+		cli_report_error();
+		status = rc == TC_EINVAL ? 2 : 1;
+	} else {
+		status = 0;
+	}
+out:
+	free(cpus.v);
+	free(filters);
+	free(negate);
+	return status;
+}

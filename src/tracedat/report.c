@@ -1,0 +1,747 @@
+/*
+ * report.c - `trace-cmd report` for trace.dat files (see report.h).
+ *
+ * What trace-cmd 3.1.6 does, and so what this does:
+ *
+ *   - libtraceevent gets the header_page text, every event format (the
+ *     ftrace ones under system "ftrace"), kallsyms, the printk formats and
+ *     the saved cmdlines, then its plugins (tep_load_plugins).
+ *
+ *   - Every buffer becomes a "handle": the top buffer first, then the
+ *     instances in file order.  A handle has max_cpu CPU slots: the
+ *     CPUCOUNT option or the v6 header count, raised to the highest CPU
+ *     with data plus one; an instance starts from the top buffer's count.
+ *     The slots of all handles are numbered one after the other (the top
+ *     buffer's CPU c is slot c, an instance's CPU c is c plus the slots
+ *     before it); the next record printed is the one with the smallest
+ *     time, and on equal times the one in the lowest slot.  `--cpu N`
+ *     selects slots, not CPUs, so `--cpu 2` shows the first instance's
+ *     CPU 0 in a two-CPU trace - as trace-cmd does.
+ *
+ *   - Times are the record's nanoseconds after TSC2NSEC, OFFSET and DATE
+ *     (and, for the top buffer only, the guest TIME_SHIFT correction:
+ *     trace-cmd clears it in the handles it makes for instances).
+ *
+ *   - A line is "%16s-%-5d [%03d]" of comm, pid and CPU, the time
+ *     (" %5llu.%06llu:" of the time rounded to microseconds, or "%12llu:"
+ *     of the raw count for clocks that are not in nanoseconds), " NAME: "
+ *     padded to line up names shorter than 20 characters, then the event
+ *     text from tep_print_event() (INFO, or INFO_RAW for -R) without its
+ *     last newline.  A record that follows lost events is preceded by
+ *     "CPU:N [M EVENTS DROPPED]".  With instances, every line starts with
+ *     the instance name padded to the longest one and ": ", or spaces for
+ *     the top buffer.  The first line is "cpus=N", N the top buffer's
+ *     CPU slots.
+ *
+ *   - -F filters are libtraceevent filters; a record is shown when one of
+ *     them matches it (or it is a kernel stack trace right after a shown
+ *     event on its CPU) and none given after -v does.
+ *
+ * The merge keeps one record per CPU in a binary heap keyed by (time,
+ * slot).  The comm, pid, CPU, time and name columns are written here
+ * straight into the output buffer; the event text comes from
+ * tep_print_event() into one reused trace_seq.
+ */
+#include "tracedat/report.h"
+
+#include "core/core.h"
+#include "tracedat/tracedat.h"
+
+#include <event-parse.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* One CPU of one buffer, with its next record. */
+typedef struct rp_src {
+	tracedat_cursor *cur;
+	tracedat_record rec;
+	uint64_t ns;             /* the time trace-cmd shows and sorts by */
+	uint32_t slot;           /* trace-cmd's CPU slot (see above) */
+	uint32_t handle;         /* index into rp.handles */
+	uint64_t cpu_offset;     /* file offset of this CPU's pages */
+} rp_src;
+
+/* A buffer, as trace-cmd's handle for it. */
+typedef struct rp_handle {
+	size_t buffer;           /* index into meta->buffers */
+	const char *prefix;      /* "NAME: " or spaces; NULL without instances */
+	size_t prefix_len;
+	uint32_t max_cpu;        /* CPU slots */
+	uint32_t start_slot;
+	uint32_t page_size, page_data_offset;
+	bool compressed;
+	bool time_shift;         /* TIME_SHIFT applies (top buffer only) */
+} rp_handle;
+
+typedef struct rp_filter {
+	struct tep_event_filter **pos, **neg;
+	size_t npos, nneg;
+	int kernel_stack_id, user_stack_id;
+	bool *last_printed;
+	int nr_cpus;
+} rp_filter;
+
+typedef struct rp {
+	const tracedat_report_options *o;
+	tracedat_file *f;
+	const tracedat_meta *m;
+	struct tep_handle *tep;
+	struct tep_plugin_list *plugins;
+	struct trace_seq seq;
+	bool seq_ready;
+	rp_filter filter;
+	rp_handle *handles;
+	size_t handle_count;
+	rp_src *srcs;
+	size_t src_count;
+	rp_src **heap;
+	size_t heap_len;
+	bool usecs;              /* times in microseconds (trace-cmd's IN_USECS) */
+	bool *slot_shown;        /* --cpu */
+	uint32_t slot_count;
+	/* The output: lines are built here and written in large blocks. */
+	FILE *out;
+	char *buf;
+	size_t len, cap;
+	int write_error;
+} rp;
+
+#define RP_FLUSH_AT (256u * 1024u)
+
+/* ------------------------------------------------------------------------
+ * Output
+ */
+
+static int rp_flush(rp *r)
+{
+	if (r->len && !r->write_error) {
+		if (fwrite(r->buf, 1, r->len, r->out) != r->len)
+			r->write_error = tc_fail(TC_EIO, NULL, -1, "cannot write the report");
+	}
+	r->len = 0;
+	return r->write_error;
+}
+
+/* Room for N more bytes; false when out of memory. */
+static bool rp_reserve(rp *r, size_t n)
+{
+	if (TC_LIKELY(r->len + n <= r->cap))
+		return true;
+	size_t cap = r->cap ? r->cap : RP_FLUSH_AT * 2;
+	while (cap < r->len + n)
+		cap *= 2;
+	char *b = realloc(r->buf, cap);
+	if (!b) {
+		if (!r->write_error)
+			r->write_error = tc_fail_nomem();
+		return false;
+	}
+	r->buf = b;
+	r->cap = cap;
+	return true;
+}
+
+static void rp_put(rp *r, const char *s, size_t n)
+{
+	if (!rp_reserve(r, n))
+		return;
+	memcpy(r->buf + r->len, s, n);
+	r->len += n;
+}
+
+static void rp_putc(rp *r, char c)
+{
+	if (rp_reserve(r, 1))
+		r->buf[r->len++] = c;
+}
+
+static void rp_spaces(rp *r, size_t n)
+{
+	if (!rp_reserve(r, n))
+		return;
+	memset(r->buf + r->len, ' ', n);
+	r->len += n;
+}
+
+/* Decimal digits of V into the end of TMP; returns where they start. */
+static char *utoa_end(char *end, uint64_t v)
+{
+	do {
+		*--end = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	return end;
+}
+
+/* printf's %-5d / %03d / %5llu style: WIDTH, left or zero padded. */
+static void rp_int(rp *r, int64_t v, int width, char pad, bool left)
+{
+	char tmp[24], *end = tmp + sizeof tmp, *p;
+	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
+	p = utoa_end(end, u);
+	size_t digits = (size_t)(end - p);
+	size_t n = digits + (v < 0);
+	size_t padn = (size_t)width > n ? (size_t)width - n : 0;
+	if (!rp_reserve(r, n + padn))
+		return;
+	char *o = r->buf + r->len;
+	if (!left && pad == ' ') {
+		memset(o, ' ', padn);
+		o += padn;
+	}
+	if (v < 0)
+		*o++ = '-';
+	if (!left && pad == '0') {
+		memset(o, '0', padn);
+		o += padn;
+	}
+	memcpy(o, p, digits);
+	o += digits;
+	if (left) {
+		memset(o, ' ', padn);
+		o += padn;
+	}
+	r->len = (size_t)(o - r->buf);
+}
+
+/* ------------------------------------------------------------------------
+ * libtraceevent set-up, as trace-cmd's tracecmd_alloc_fd() and
+ * tracecmd_read_headers() do it
+ */
+
+static int rp_setup_tep(rp *r)
+{
+	const tracedat_meta *m = r->m;
+	struct tep_handle *tep = tep_alloc();
+	if (!tep)
+		return tc_fail_nomem();
+	r->tep = tep;
+	if (r->o->no_plugins)
+		tep_set_flag(tep, TEP_DISABLE_PLUGINS);
+	if (r->o->no_sys_plugins)
+		tep_set_flag(tep, TEP_DISABLE_SYS_PLUGINS);
+	r->plugins = tep_load_plugins(tep);
+	tep_set_file_bigendian(tep, m->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, tep_is_bigendian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, (int)m->file_long_size);
+	/* tep_parse_header_page() does not write to the text, whatever its
+	 * prototype says. */
+	tep_parse_header_page(tep, (char *)m->header_page.data, m->header_page.len, (int)m->file_long_size);
+	/* Formats libtraceevent cannot parse are kept as failed events and
+	 * printed as such, as trace-cmd does. */
+	for (size_t i = 0; i < m->ftrace_format_count; i++)
+		tep_parse_event(tep, m->ftrace_formats[i].text.data, m->ftrace_formats[i].text.len, "ftrace");
+	for (size_t i = 0; i < m->event_format_count; i++)
+		tep_parse_event(tep, m->event_formats[i].text.data, m->event_formats[i].text.len, m->event_formats[i].system);
+	if (m->kallsyms.len)
+		tep_parse_kallsyms(tep, m->kallsyms.data);
+	if (m->printk_formats.len)
+		tep_parse_printk_formats(tep, m->printk_formats.data);
+	if (m->cmdlines.len)
+		tep_parse_saved_cmdlines(tep, m->cmdlines.data);
+	tep_set_cpus(tep, (int)m->cpu_count);
+	if (r->o->nsec)
+		tep_set_flag(tep, TEP_NSEC_OUTPUT);
+	return 0;
+}
+
+/* -F: one libtraceevent filter per expression, as tracecmd_filter_add(). */
+static int rp_setup_filters(rp *r)
+{
+	const tracedat_report_options *o = r->o;
+	rp_filter *fl = &r->filter;
+	if (!o->filter_count)
+		return 0;
+	fl->pos = calloc(o->filter_count, sizeof *fl->pos);
+	fl->neg = calloc(o->filter_count, sizeof *fl->neg);
+	if (!fl->pos || !fl->neg)
+		return tc_fail_nomem();
+	for (size_t i = 0; i < o->filter_count; i++) {
+		struct tep_event_filter *ef = tep_filter_alloc(r->tep);
+		if (!ef)
+			return tc_fail_nomem();
+		enum tep_errno err = tep_filter_add_filter_str(ef, o->filters[i]);
+		if (err < 0) {
+			char why[256];
+			if (tep_filter_strerror(ef, err, why, sizeof why) < 0)
+				snprintf(why, sizeof why, "libtraceevent error %d", (int)err);
+			tep_filter_free(ef);
+			return tc_fail(TC_EINVAL, NULL, -1, "cannot create the event filter \"%s\": %s", o->filters[i], why);
+		}
+		if (o->filter_negate && o->filter_negate[i])
+			fl->neg[fl->nneg++] = ef;
+		else
+			fl->pos[fl->npos++] = ef;
+	}
+	/* Kernel and user stack traces follow a shown event (trace-cmd's
+	 * filter: a missing kernel_stack is -1, a missing user_stack 0). */
+	struct tep_event *ev = tep_find_event_by_name(r->tep, "ftrace", "kernel_stack");
+	fl->kernel_stack_id = ev ? ev->id : -1;
+	ev = tep_find_event_by_name(r->tep, "ftrace", "user_stack");
+	fl->user_stack_id = ev ? ev->id : 0;
+	fl->nr_cpus = tep_get_cpus(r->tep);
+	if (fl->nr_cpus > 0) {
+		fl->last_printed = calloc((size_t)fl->nr_cpus, sizeof *fl->last_printed);
+		if (!fl->last_printed)
+			return tc_fail_nomem();
+	}
+	return 0;
+}
+
+static bool rp_stack_follows(rp *r, struct tep_record *rec, int id)
+{
+	rp_filter *fl = &r->filter;
+	if (id < 0 || tep_data_type(r->tep, rec) != id)
+		return false;
+	return fl->last_printed && rec->cpu >= 0 && rec->cpu < fl->nr_cpus && fl->last_printed[rec->cpu];
+}
+
+/* trace-cmd's tracecmd_filter_match(): true when the record is shown. */
+static bool rp_filter_match(rp *r, struct tep_record *rec)
+{
+	rp_filter *fl = &r->filter;
+	bool found = false, is_stack = false;
+	for (size_t i = 0; i < fl->npos && !found; i++) {
+		enum tep_errno ret = tep_filter_match(fl->pos[i], rec);
+		found = ret == TEP_ERRNO__NO_FILTER || ret == TEP_ERRNO__FILTER_MATCH;
+	}
+	if (!found && fl->npos) {
+		if (!rp_stack_follows(r, rec, fl->kernel_stack_id) && !rp_stack_follows(r, rec, fl->user_stack_id))
+			return false;
+		is_stack = true;
+	}
+	found = false;
+	for (size_t i = 0; i < fl->nneg && !found; i++) {
+		enum tep_errno ret = tep_filter_match(fl->neg[i], rec);
+		found = ret == TEP_ERRNO__NO_FILTER || ret == TEP_ERRNO__FILTER_MATCH;
+	}
+	if (fl->last_printed && rec->cpu >= 0 && rec->cpu < fl->nr_cpus)
+		fl->last_printed[rec->cpu] = !is_stack && !found;
+	return !found;
+}
+
+/* ------------------------------------------------------------------------
+ * Handles, CPU slots and cursors
+ */
+
+static int rp_setup_handles(rp *r)
+{
+	const tracedat_meta *m = r->m;
+	size_t nb = m->buffer_count, top = nb;
+	/* The top buffer (named "") wherever the reader lists it, then the
+	 * instances in file order. */
+	for (size_t b = 0; b < nb && top == nb; b++)
+		if (m->buffers[b].name[0] == '\0')
+			top = b;
+	bool has_top = top < nb;
+	/* Without a top buffer trace-cmd still has a top handle: no data. */
+	r->handle_count = nb + !has_top;
+	r->handles = calloc(r->handle_count, sizeof *r->handles);
+	if (!r->handles)
+		return tc_fail_nomem();
+	size_t instances = nb - has_top, longest = 0;
+	for (size_t b = 0; b < nb; b++)
+		if (b != top && strlen(m->buffers[b].name) > longest)
+			longest = strlen(m->buffers[b].name);
+
+	uint32_t slot = 0, top_max = m->cpu_count;
+	size_t next = 0;   /* next instance in the reader's list */
+	for (size_t h = 0; h < r->handle_count; h++) {
+		rp_handle *hd = &r->handles[h];
+		const tracedat_buffer *buf = NULL;
+		if (h == 0) {
+			hd->buffer = has_top ? top : (size_t)-1;
+		} else {
+			if (next == top)
+				next++;
+			hd->buffer = next++;
+		}
+		if (hd->buffer != (size_t)-1)
+			buf = &m->buffers[hd->buffer];
+		/* handle->max_cpu: the top buffer's count, raised to the CPUs
+		 * its data names (v7 lays the CPU table out by CPU id). */
+		uint32_t max_cpu = top_max;
+		if (buf)
+			for (size_t i = 0; i < buf->cpu_data_count; i++)
+				if (buf->cpu_data[i].cpu >= 0 && (uint32_t)buf->cpu_data[i].cpu + 1 > max_cpu)
+					max_cpu = (uint32_t)buf->cpu_data[i].cpu + 1;
+		if (h == 0)
+			top_max = max_cpu;
+		hd->max_cpu = max_cpu;
+		hd->start_slot = slot;
+		slot += max_cpu;
+		hd->time_shift = h == 0;
+		if (buf) {
+			hd->page_size = buf->page_size;
+			hd->compressed = buf->compressed;
+		}
+		hd->page_data_offset = m->page_data_offset;
+		if (instances) {
+			const char *name = h == 0 ? "" : buf->name;
+			size_t n = strlen(name);
+			char *p = malloc(longest + 3);
+			if (!p)
+				return tc_fail_nomem();
+			memset(p, ' ', longest - n);
+			memcpy(p + longest - n, name, n);
+			p[longest] = h == 0 ? ' ' : ':';
+			p[longest + 1] = ' ';
+			p[longest + 2] = '\0';
+			hd->prefix = p;
+			hd->prefix_len = longest + 2;
+		}
+	}
+	r->slot_count = slot;
+	return 0;
+}
+
+static inline bool src_before(const rp_src *a, const rp_src *b)
+{
+	return a->ns < b->ns || (a->ns == b->ns && a->slot < b->slot);
+}
+
+static void heap_down(rp *r, size_t i)
+{
+	rp_src **h = r->heap;
+	size_t n = r->heap_len;
+	rp_src *x = h[i];
+	for (;;) {
+		size_t c = 2 * i + 1;
+		if (c >= n)
+			break;
+		if (c + 1 < n && src_before(h[c + 1], h[c]))
+			c++;
+		if (!src_before(h[c], x))
+			break;
+		h[i] = h[c];
+		i = c;
+	}
+	h[i] = x;
+}
+
+static void heap_up(rp *r, size_t i)
+{
+	rp_src **h = r->heap;
+	rp_src *x = h[i];
+	while (i > 0) {
+		size_t p = (i - 1) / 2;
+		if (!src_before(x, h[p]))
+			break;
+		h[i] = h[p];
+		i = p;
+	}
+	h[i] = x;
+}
+
+/* The time trace-cmd gives a record (timestamp_calc()). */
+static uint64_t rp_time(rp *r, const rp_handle *hd, const tracedat_record *rec)
+{
+	const tracedat_meta *m = r->m;
+	if (hd->time_shift)
+		return tracedat_report_ns(r->f, rec->cpu, rec->ts);
+	/* Instances: TSC2NSEC and the offsets, but no TIME_SHIFT. */
+	uint64_t ts = rec->ts;
+	if (m->has_tsc2nsec && m->tsc2nsec_mult) {
+		uint64_t lo = (uint32_t)ts, hi = ts >> 32;
+		uint64_t ns = (lo * m->tsc2nsec_mult) >> m->tsc2nsec_shift;
+		if (hi)
+			ns += (hi * m->tsc2nsec_mult) << (32 - m->tsc2nsec_shift);
+		ts = ns;
+	}
+	return ts + (uint64_t)m->ts_offset_ns + (uint64_t)m->date_offset_us * 1000u;
+}
+
+/* Reads SRC's next record; 1 when there is one, 0 at the end, < 0. */
+static int src_next(rp *r, rp_src *s)
+{
+	int rc = tracedat_cursor_next(s->cur, &s->rec);
+	if (rc > 0)
+		s->ns = rp_time(r, &r->handles[s->handle], &s->rec);
+	return rc;
+}
+
+static int rp_open_cursors(rp *r)
+{
+	const tracedat_meta *m = r->m;
+	size_t total = 0;
+	for (size_t b = 0; b < m->buffer_count; b++)
+		total += m->buffers[b].cpu_data_count;
+	r->srcs = calloc(total ? total : 1, sizeof *r->srcs);
+	r->heap = calloc(total ? total : 1, sizeof *r->heap);
+	if (!r->srcs || !r->heap)
+		return tc_fail_nomem();
+	for (size_t h = 0; h < r->handle_count; h++) {
+		const rp_handle *hd = &r->handles[h];
+		if (hd->buffer == (size_t)-1)
+			continue;
+		const tracedat_buffer *buf = &m->buffers[hd->buffer];
+		for (size_t i = 0; i < buf->cpu_data_count; i++) {
+			const tracedat_cpu_data *cd = &buf->cpu_data[i];
+			if (cd->size == 0 || cd->cpu < 0 || (uint32_t)cd->cpu >= hd->max_cpu)
+				continue;
+			rp_src *s = &r->srcs[r->src_count++];
+			s->slot = hd->start_slot + (uint32_t)cd->cpu;
+			s->handle = (uint32_t)h;
+			s->cpu_offset = cd->offset;
+			int rc = tracedat_cursor_open(r->f, hd->buffer, cd->cpu, &s->cur);
+			if (rc < 0)
+				return rc;
+		}
+	}
+	return 0;
+}
+
+/* Primes the heap with every CPU's first record.  Records are read in slot
+ * order, so an error names the CPU trace-cmd would meet first. */
+static int rp_prime(rp *r)
+{
+	for (size_t i = 0; i < r->src_count; i++) {
+		int rc = src_next(r, &r->srcs[i]);
+		if (rc < 0)
+			return rc;
+		if (rc > 0) {
+			r->heap[r->heap_len] = &r->srcs[i];
+			heap_up(r, r->heap_len++);
+		}
+	}
+	return 0;
+}
+
+/* ------------------------------------------------------------------------
+ * Lines
+ */
+
+/* libtraceevent's print_event_time() with trace-cmd's formats:
+ * " %6.1000d:" (microseconds), " %9.1d:" (-t) or "%12d:" (raw counts). */
+static void rp_time_column(rp *r, uint64_t ns)
+{
+	if (r->usecs) {
+		uint64_t t = r->o->nsec ? ns : (ns + 500) / 1000;
+		uint64_t p10 = r->o->nsec ? 1000000000u : 1000000u;
+		rp_putc(r, ' ');
+		if (p10 < t) {
+			rp_int(r, (int64_t)(t / p10), 5, ' ', false);
+			rp_putc(r, '.');
+			rp_int(r, (int64_t)(t % p10), r->o->nsec ? 9 : 6, '0', false);
+		} else {
+			/* %12llu; t is below 2^63 here. */
+			rp_int(r, (int64_t)t, 12, ' ', false);
+		}
+	} else {
+		char tmp[24], *end = tmp + sizeof tmp, *p = utoa_end(end, ns);
+		size_t n = (size_t)(end - p);
+		if (n < 12)
+			rp_spaces(r, 12 - n);
+		rp_put(r, p, n);
+	}
+	rp_putc(r, ':');
+}
+
+/* trace-cmd's print_event_name(). */
+static void rp_name_column(rp *r, const char *name)
+{
+	size_t n = strlen(name);
+	rp_putc(r, ' ');
+	rp_put(r, name, n);
+	rp_put(r, ": ", 2);
+	if (n < 20)
+		rp_spaces(r, 20 - n);
+}
+
+/* The lost-events count trace-cmd shows: kbuffer reports it with the
+ * record at the very start of the page only, as an int; -1 when the
+ * kernel did not store the count. */
+static long long rp_missed(const rp *r, const rp_src *s)
+{
+	const tracedat_record *rec = &s->rec;
+	if (!rec->missed_events)
+		return 0;
+	const rp_handle *hd = &r->handles[s->handle];
+	/* Uncompressed data give the record's file offset: check that it is
+	 * the first thing on its page.  (Compressed data only say which
+	 * chunk; the reader flags the first record of the page.) */
+	if (!hd->compressed && hd->page_size &&
+	    (rec->offset < s->cpu_offset + hd->page_data_offset ||
+	     (rec->offset - s->cpu_offset - hd->page_data_offset) % hd->page_size != 0))
+		return 0;
+	return rec->missed_count ? (long long)(int)rec->missed_count : -1;
+}
+
+static void rp_line(rp *r, rp_src *s)
+{
+	struct tep_handle *tep = r->tep;
+	const rp_handle *hd = &r->handles[s->handle];
+	struct tep_record rec = {
+		.ts = s->ns,
+		.offset = s->rec.offset,
+		.missed_events = rp_missed(r, s),
+		.record_size = (int)s->rec.size,
+		.size = (int)s->rec.size,
+		.data = (void *)s->rec.data,
+		.cpu = s->rec.cpu,
+		.ref_count = 1,
+		.locked = 1,
+	};
+
+	if (r->filter.npos || r->filter.nneg) {
+		if (!rp_filter_match(r, &rec))
+			return;
+	}
+	if (r->slot_shown && (s->slot >= r->slot_count || !r->slot_shown[s->slot]))
+		return;
+	if (r->o->no_irqs || r->o->no_softirqs) {
+		int flags = tep_data_flags(tep, &rec);
+		if ((r->o->no_irqs && (flags & TRACE_FLAG_HARDIRQ)) || (r->o->no_softirqs && (flags & TRACE_FLAG_SOFTIRQ)))
+			return;
+	}
+
+	if (hd->prefix)
+		rp_put(r, hd->prefix, hd->prefix_len);
+	if (rec.missed_events > 0) {
+		rp_put(r, "CPU:", 4);
+		rp_int(r, rec.cpu, 0, ' ', false);
+		rp_put(r, " [", 2);
+		rp_int(r, rec.missed_events, 0, ' ', false);
+		rp_put(r, " EVENTS DROPPED]\n", 17);
+	} else if (rec.missed_events < 0) {
+		rp_put(r, "CPU:", 4);
+		rp_int(r, rec.cpu, 0, ' ', false);
+		rp_put(r, " [EVENTS DROPPED]\n", 18);
+	}
+
+	const char *info = r->o->raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO;
+	struct trace_seq *sq = &r->seq;
+	trace_seq_reset(sq);
+	struct tep_event *ev = tep_find_event_by_record(tep, &rec);
+	if (TC_LIKELY(ev != NULL)) {
+		int pid = tep_data_pid(tep, &rec);
+		const char *comm = tep_data_comm_from_pid(tep, pid);
+		size_t n = strlen(comm);
+		if (n < 16)
+			rp_spaces(r, 16 - n);
+		rp_put(r, comm, n);
+		rp_putc(r, '-');
+		rp_int(r, pid, 5, ' ', true);
+		rp_put(r, " [", 2);
+		rp_int(r, rec.cpu, 3, '0', false);
+		rp_putc(r, ']');
+		rp_time_column(r, rec.ts);
+		rp_name_column(r, ev->name);
+		tep_print_event(tep, sq, &rec, "%s", info);
+	} else {
+		/* An event libtraceevent does not know: its own output for
+		 * every column, as trace-cmd asks for them. */
+		const char *tfmt = !r->usecs ? "%12d:" : r->o->nsec ? " %9.1d:" : " %6.1000d:";
+		tep_print_event(tep, sq, &rec, "%16s-%-5d [%03d]", TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU);
+		tep_print_event(tep, sq, &rec, tfmt, TEP_PRINT_TIME);
+		trace_seq_printf(sq, " %s: %.*s", "(NULL)", 20 - 6, "                    ");
+		tep_print_event(tep, sq, &rec, "%s", info);
+	}
+	size_t n = sq->len;
+	if (n && sq->buffer[n - 1] == '\n')
+		n--;
+	rp_put(r, sq->buffer, n);
+	rp_putc(r, '\n');
+	if (r->len >= RP_FLUSH_AT)
+		rp_flush(r);
+}
+
+/* ------------------------------------------------------------------------
+ * The report
+ */
+
+static void rp_free(rp *r)
+{
+	for (size_t i = 0; i < r->src_count; i++)
+		tracedat_cursor_close(r->srcs[i].cur);
+	free(r->srcs);
+	free(r->heap);
+	for (size_t h = 0; h < r->handle_count; h++)
+		free((char *)r->handles[h].prefix);
+	free(r->handles);
+	for (size_t i = 0; i < r->filter.npos; i++)
+		tep_filter_free(r->filter.pos[i]);
+	for (size_t i = 0; i < r->filter.nneg; i++)
+		tep_filter_free(r->filter.neg[i]);
+	free(r->filter.pos);
+	free(r->filter.neg);
+	free(r->filter.last_printed);
+	free(r->slot_shown);
+	if (r->seq_ready)
+		trace_seq_destroy(&r->seq);
+	if (r->tep) {
+		if (r->plugins)
+			tep_unload_plugins(r->plugins, r->tep);
+		tep_free(r->tep);
+	}
+	if (r->f)
+		tracedat_close(r->f);
+	free(r->buf);
+}
+
+static int rp_run(rp *r)
+{
+	int rc;
+	if ((rc = rp_setup_tep(r)) < 0 || (rc = rp_setup_filters(r)) < 0 || (rc = rp_setup_handles(r)) < 0)
+		return rc;
+	const tracedat_meta *m = r->m;
+	/* IN_USECS: cleared by a selected clock that is not in nanoseconds
+	 * (a v6 file also names it after its CPU table), set by TSC2NSEC. */
+	r->usecs = tracedat_clock_is_ns(r->f, m->trace_clock);
+	if (m->version < 7 && r->handles[0].buffer != (size_t)-1 &&
+	    !tracedat_clock_is_ns(r->f, m->buffers[r->handles[0].buffer].clock))
+		r->usecs = false;
+
+	if (r->o->cpus) {
+		r->slot_shown = calloc(r->slot_count ? r->slot_count : 1, sizeof *r->slot_shown);
+		if (!r->slot_shown)
+			return tc_fail_nomem();
+		for (size_t i = 0; i < r->o->cpu_count; i++)
+			if (r->o->cpus[i] >= 0 && (uint32_t)r->o->cpus[i] < r->slot_count)
+				r->slot_shown[r->o->cpus[i]] = true;
+	}
+	trace_seq_init(&r->seq);
+	r->seq_ready = true;
+
+	rp_put(r, "cpus=", 5);
+	rp_int(r, r->handles[0].max_cpu, 0, ' ', false);
+	rp_putc(r, '\n');
+
+	if ((rc = rp_open_cursors(r)) < 0 || (rc = rp_prime(r)) < 0)
+		return rc;
+	while (r->heap_len) {
+		rp_src *s = r->heap[0];
+		rp_line(r, s);
+		if (r->write_error)
+			return r->write_error;
+		rc = src_next(r, s);
+		if (rc < 0)
+			return rc;
+		if (rc == 0)
+			r->heap[0] = r->heap[--r->heap_len];
+		if (r->heap_len)
+			heap_down(r, 0);
+	}
+	return r->write_error;
+}
+
+int tracedat_report(FILE *out, const char *path, const tracedat_report_options *opts)
+{
+	static const tracedat_report_options defaults;
+	rp r = { .o = opts ? opts : &defaults, .out = out };
+	int rc = tracedat_open(&r.f, path);
+	if (rc < 0)
+		return rc;
+	r.m = tracedat_meta_of(r.f);
+	rc = rp_run(&r);
+	/* Whatever was read before an error is printed, as trace-cmd does;
+	 * nothing is when the set-up failed (a bad filter). */
+	int wrc = rp_flush(&r);
+	if (rc == 0 && wrc < 0)
+		rc = wrc;
+	if (rc == 0 && fflush(out) != 0)
+		rc = tc_fail(TC_EIO, NULL, -1, "cannot write the report");
+	rp_free(&r);
+	return rc;
+}

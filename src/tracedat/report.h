@@ -1,0 +1,52 @@
+/*
+ * report.h - `trace-cmd report` for trace.dat files: the same text, byte
+ * for byte, as trace-cmd 3.1.6 prints with libtraceevent 1.7.1 and its
+ * plugins.  Private to tracecat; the CLI's `report` command calls it.
+ *
+ * The engine reads the file with the raw reader (tracedat.h), hands the
+ * format texts, kallsyms, printk formats and saved cmdlines to
+ * libtraceevent, merges the per-CPU record cursors of every buffer by time
+ * as trace-cmd does, and formats each line: the task, CPU and time columns
+ * here, the event text with libtraceevent's tep_print_event().
+ *
+ * Memory stays flat: one record per CPU is held at a time, the line is
+ * built in one reused trace_seq and the output goes through one buffer.
+ */
+#ifndef TC_TRACEDAT_REPORT_H
+#define TC_TRACEDAT_REPORT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+typedef struct tracedat_report_options {
+	bool raw;              /* -R: the fields as name=value, not the print format */
+	bool nsec;             /* -t: nine fractional digits, no rounding */
+	bool no_plugins;       /* -N: load no libtraceevent plugins */
+	bool no_sys_plugins;   /* -L: only the user's plugins */
+	bool no_irqs;          /* -I: drop events with the hard-IRQ flag */
+	bool no_softirqs;      /* -S: drop events with the soft-IRQ flag */
+	/* --cpu: the CPUs to show, as trace-cmd numbers them: CPU c of the
+	 * top buffer is c, CPU c of the k-th instance is c plus the CPU
+	 * counts of the buffers before it.  NULL: every CPU. */
+	const int *cpus;
+	size_t cpu_count;
+	/* -F: libtraceevent filter expressions ("sched_switch",
+	 * "sched/sched_switch", "sched_switch: prev_pid == 0", ...); those
+	 * whose NEGATE flag is set (given after -v) hide what they match. */
+	const char *const *filters;
+	const bool *filter_negate;
+	size_t filter_count;
+} tracedat_report_options;
+
+/*
+ * Writes the report of the trace.dat file PATH to OUT.  Returns 0, or a
+ * negative TC_E* code with the error recorded (tc_error_last()):
+ * TC_EINVAL for a filter libtraceevent refuses (nothing is written),
+ * TC_ENOTFOUND / TC_EUNSUPPORTED / TC_EFORMAT / TC_EIO as tracedat_open()
+ * and the record cursors report them (everything read before the damage
+ * is written first), TC_EIO when OUT refuses the text, TC_ENOMEM.
+ */
+int tracedat_report(FILE *out, const char *path, const tracedat_report_options *opts);
+
+#endif /* TC_TRACEDAT_REPORT_H */
