@@ -48,7 +48,7 @@ struct tracedat_cursor {
 	 * chunks_left of them. */
 	uint64_t next_off, end_off;
 	bool chunks_started;
-	uint32_t chunks_left;
+	uint32_t chunk_count, chunks_left;
 	td_codec codec;
 	uint8_t *chunk_in;             /* one chunk's compressed bytes */
 	size_t chunk_in_cap;
@@ -199,7 +199,7 @@ static int start_chunks(tracedat_cursor *c)
 		n = swapped;
 	if ((uint64_t)n * 8 > room)
 		return cfail(c, (int64_t)c->next_off, "%" PRIu32 " chunks cannot fit in the %" PRIu64 " bytes left in the file", n, room);
-	c->chunks_left = n;
+	c->chunk_count = c->chunks_left = n;
 	c->chunks_started = true;
 	c->next_off += 4;
 	return 0;
@@ -233,6 +233,12 @@ static int fill_compressed(tracedat_cursor *c)
 		return cfail(c, (int64_t)at, "the file ends inside a chunk");
 	compact(c);
 	int rc = td_decompress(&c->codec, c->chunk_in, csize, usize, &c->data, m->path, at);
+	if (rc == TC_EFORMAT) {
+		/* Say whose chunk it is. */
+		char msg[sizeof tc_error_last()->message];
+		snprintf(msg, sizeof msg, "%s", tc_error_last()->message);
+		return cfail(c, (int64_t)at, "chunk %" PRIu32 " of %" PRIu32 ": %s", c->chunk_count - c->chunks_left + 1, c->chunk_count, msg);
+	}
 	if (rc < 0)
 		return c->failed = rc;
 	c->chunk_off = at;

@@ -699,7 +699,7 @@ static int load_section(builder *b, uint64_t off, uint16_t want_id, const char *
 	    (rc = r_u32(&hr, &desc, "section description")) < 0 || (rc = r_u64(&hr, &size, "section size")) < 0)
 		return rc;
 	if (id != want_id)
-		return tc_fail(TC_EFORMAT, b->path, (int64_t)off, "expected a %s section (id %u), found id %" PRIu64, what, want_id, id);
+		return tc_fail(TC_EFORMAT, b->path, (int64_t)off, "expected the %s section (id %u) here, found id %" PRIu64, what, want_id, id);
 	if ((rc = r_need(&hr, size, "section body")) < 0)
 		return rc;
 	memset(r, 0, sizeof *r);
@@ -1015,10 +1015,16 @@ static int check_buffers(builder *b)
 			return tc_fail(TC_EFORMAT, b->path, buf->offset, "buffer \"%s\": page size %" PRIu32 " leaves no room after the %" PRIu32 "-byte page header",
 			               buf->name, ps, m->page_data_offset);
 		for (size_t c = 0; c < buf->cpu_data_count; c++) {
+			const tracedat_cpu_data *cd = &buf->cpu_data[c];
 			uint64_t end;
-			if (!tc_add_u64(buf->cpu_data[c].offset, buf->cpu_data[c].size, &end) || buf->cpu_data[c].offset > INT64_MAX)
+			if (!tc_add_u64(cd->offset, cd->size, &end) || cd->offset > INT64_MAX)
 				return tc_fail(TC_EFORMAT, b->path, buf->offset, "buffer \"%s\" CPU %d: offset %" PRIu64 " and size %" PRIu64 " overflow",
-				               buf->name, buf->cpu_data[c].cpu, buf->cpu_data[c].offset, buf->cpu_data[c].size);
+				               buf->name, cd->cpu, cd->offset, cd->size);
+			/* trace-cmd writes CPU data page-aligned and refuses
+			 * other offsets ("bad page offset"). */
+			if (cd->size && cd->offset % ps)
+				return tc_fail(TC_EFORMAT, b->path, buf->offset, "buffer \"%s\" CPU %d: data at byte %" PRIu64 " is not aligned to its %" PRIu32 "-byte pages",
+				               buf->name, cd->cpu, cd->offset, ps);
 		}
 	}
 	return 0;
