@@ -323,16 +323,23 @@ int tracedat_cursor_next(tracedat_cursor *c, tracedat_record *rec)
 		 * of the word in the two byte orders (spec §8.3). */
 		unsigned type_len = m->big_endian ? w >> 27 : w & 0x1F;
 		uint32_t delta = m->big_endian ? w & 0x07FFFFFF : w >> 5;
+		if (type_len == TYPE_PADDING && delta == 0) {
+			/* Null padding: the rest of the page is empty, maybe
+			 * too short even for the length word. */
+			c->page = NULL;
+			continue;
+		}
 		uint32_t array0 = left >= 8 ? (uint32_t)tracedat_read_uint(c->f, d + c->pos + 4, 4) : 0;
 		if (type_len > TYPE_DATA_MAX && left < 8)
 			return cfail(c, at, "record of type %u needs 8 bytes, %" PRIu32 " are left in the page", type_len, left);
 		uint32_t body, size;
 		switch (type_len) {
 		case TYPE_PADDING:
-			/* Delta 0: the rest of the page is empty.  Otherwise a
-			 * discarded event, whose delta still counts (kbuffer). */
+			/* A discarded event: its delta still counts, as in
+			 * libtraceevent's kbuffer.  One that claims to run past
+			 * the events ends the page, as there too. */
 			c->ts += delta;
-			if (delta == 0 || array0 > left - 4) {
+			if (array0 > left - 4) {
 				c->page = NULL;
 				continue;
 			}

@@ -251,9 +251,12 @@ static int r_cstr(reader *r, char **out, const char *what)
 static int r_expect(reader *r, const char *tag, size_t tag_len, const char *what)
 {
 	char buf[16];
+	uint64_t at = r->pos;
 	int rc = r_read(r, buf, tag_len, what);
-	if (rc == 0 && memcmp(buf, tag, tag_len) != 0)
-		return tc_fail(TC_EFORMAT, r->f->meta.path, r_where(r) - (int64_t)tag_len, "expected %s", what);
+	if (rc == 0 && memcmp(buf, tag, tag_len) != 0) {
+		r->pos = at;
+		return r_fail(r, "expected %s", what);
+	}
 	return rc;
 }
 
@@ -444,8 +447,10 @@ static int parse_buffer_v7(builder *b, reader *r)
 		if ((rc = r_u32(r, &cpu, "BUFFER CPU id")) < 0 || (rc = r_u64(r, &cpus[i].offset, "BUFFER CPU offset")) < 0 ||
 		    (rc = r_u64(r, &cpus[i].size, "BUFFER CPU size")) < 0)
 			break;
-		if (cpu > INT32_MAX)
+		if (cpu > INT32_MAX) {
 			rc = r_fail(r, "BUFFER CPU id %" PRIu32 " is out of range", cpu);
+			break;
+		}
 		cpus[i].cpu = ids[i] = (int)cpu;
 	}
 	/* Index by id (spec §5.9): the same id twice would be two streams. */
@@ -466,6 +471,24 @@ static int parse_buffer_v7(builder *b, reader *r)
 	buf.offset = (int64_t)section;
 	int64_t index;
 	return new_buffer(b, &buf, &index);
+}
+
+/* v6 BUFFER option (spec §4.4): where the instance's flyrecord table is,
+ * and its name; a CPUCOUNT option may follow with its CPU count. */
+static int parse_buffer_v6(builder *b, reader *r)
+{
+	tracedat_buffer buf = { 0 };
+	uint64_t off;
+	char *name;
+	int rc;
+	if ((rc = r_u64(r, &off, "BUFFER offset")) < 0 || (rc = r_cstr(r, &name, "BUFFER name")) < 0)
+		return rc;
+	if (off > INT64_MAX)
+		return r_fail(r, "BUFFER offset %" PRIu64 " is out of range", off);
+	buf.name = name;
+	buf.offset = (int64_t)off;
+	buf.cpu_count = b->f->meta.cpu_count;
+	return new_buffer(b, &buf, &b->v6_last_buffer);
 }
 
 /* TIME_SHIFT (spec §10.5): per CPU, samples sorted by time without
@@ -567,20 +590,7 @@ static int apply_option(builder *b, const tracedat_option *o, const reader *from
 		m->has_ts_offset = true;
 		return option_integer(b, o, "OFFSET", &m->ts_offset_ns);
 	case OPT_BUFFER:
-		if (m->version >= 7)
-			return parse_buffer_v7(b, &r);
-		else {
-			/* v6 (spec §4.4): where its flyrecord table is, and its name. */
-			tracedat_buffer buf = { 0 };
-			uint64_t off;
-			char *name;
-			if ((rc = r_u64(&r, &off, "BUFFER offset")) < 0 || (rc = r_cstr(&r, &name, "BUFFER name")) < 0)
-				return rc;
-			buf.name = name;
-			buf.offset = (int64_t)off;
-			buf.cpu_count = m->cpu_count;
-			return new_buffer(b, &buf, &b->v6_last_buffer);
-		}
+		return m->version >= 7 ? parse_buffer_v7(b, &r) : parse_buffer_v6(b, &r);
 	case OPT_TRACECLOCK: {
 		char *text = option_text(b, o);
 		if (!text)
@@ -863,6 +873,21 @@ static int read_buffer_section(builder *b, tracedat_buffer *buf)
 	return 0;
 }
 
+/* Moves the top buffer (named "") in front of the instances, which the
+ * files list before it (v6) or in any order (v7). */
+static void put_top_first(builder *b)
+{
+	size_t n = b->buffers.len / sizeof(tracedat_buffer);
+	for (size_t i = 1; i < n; i++) {
+		if (buffer_at(b, i)->name[0] != '\0')
+			continue;
+		tracedat_buffer top = *buffer_at(b, i);
+		memmove(buffer_at(b, 1), buffer_at(b, 0), i * sizeof top);
+		*buffer_at(b, 0) = top;
+		return;
+	}
+}
+
 /* ------------------------------------------------------------------------
  * v6 flyrecord tables (spec §4.3, §4.4)
  */
@@ -949,7 +974,10 @@ static int read_v6(builder *b, reader *r)
 			return rc;
 	}
 	int64_t index;
-	return new_buffer(b, &top, &index);
+	if ((rc = new_buffer(b, &top, &index)) < 0)
+		return rc;
+	put_top_first(b);
+	return 0;
 }
 
 /* ------------------------------------------------------------------------
@@ -983,17 +1011,8 @@ static int read_v7(builder *b, reader *r)
 		return tc_fail(TC_EUNSUPPORTED, b->path, -1, "latency (text) trace.dat files are not supported");
 	if ((rc = read_metadata_sections(b)) < 0)
 		return rc;
-	/* The top buffer first (spec lists BUFFER options in file order). */
+	put_top_first(b);
 	size_t n = b->buffers.len / sizeof(tracedat_buffer);
-	for (size_t i = 0; i < n; i++) {
-		tracedat_buffer *buf = buffer_at(b, i);
-		if (buf->name[0] == '\0' && i > 0) {
-			tracedat_buffer top = *buf;
-			memmove(buffer_at(b, 1), buffer_at(b, 0), i * sizeof top);
-			*buffer_at(b, 0) = top;
-			break;
-		}
-	}
 	for (size_t i = 0; i < n; i++)
 		if ((rc = read_buffer_section(b, buffer_at(b, i))) < 0)
 			return rc;

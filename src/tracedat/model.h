@@ -54,8 +54,8 @@ typedef struct td_field_plan {
 	bool relative;             /* __rel_loc */
 	uint32_t offset, size;     /* the field in the payload */
 	uint32_t elem_size;        /* integers and elements: 1, 2, 4 or 8 */
-	uint32_t count;            /* TD_ARRAY elements; TD_TEXT fixed: size, 0 for tail */
-	bool tail;                 /* TD_TEXT running to the payload's end */
+	uint32_t count;            /* TD_ARRAY: elements */
+	bool tail;                 /* TD_TEXT: runs to the payload's end */
 	const tc_field_class *cls;
 } td_field_plan;
 

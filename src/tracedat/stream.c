@@ -236,8 +236,10 @@ static int iter_next(tc_stream_iter *base, tc_message *m)
 			it->holding = false;
 		} else {
 			rc = tracedat_cursor_next(it->cursor, &rec);
+			if (rc < 0)
+				it->failed = rc;
 			if (rc <= 0)
-				return it->failed = rc;
+				return rc;
 			if (rec.missed_events) {
 				/* The record's bytes stay valid: the cursor is not
 				 * called again before it is decoded. */
@@ -248,8 +250,10 @@ static int iter_next(tc_stream_iter *base, tc_message *m)
 			}
 		}
 		rc = decode_event(it, &rec, m);
+		if (rc < 0)
+			it->failed = rc;
 		if (rc != 0)
-			return rc < 0 ? (it->failed = rc) : rc;
+			return rc;
 	}
 }
 

@@ -400,6 +400,26 @@ static void test_time_rules(void)
 	tracedat_close(f);
 }
 
+/* A latency-tracer file: "latency" and text where "flyrecord" would be. */
+static void test_latency(void)
+{
+	bytes b;
+	build_v6(&b, false, NULL);
+	uint8_t *tag = memmem(b.d, b.len, "flyrecord", 10);
+	static const char text[] = "# tracer: irqsoff\n";
+	memcpy(tag, "latency  ", 10);
+	b.len = (size_t)(tag + 10 - b.d);
+	put(&b, text, sizeof text - 1);
+	const char *path = write_temp(&b, "latency");
+	free(b.d);
+	tracedat_file *f;
+	int rc = tracedat_open(&f, path);
+	check(rc == TC_EUNSUPPORTED && strstr(tc_error_last()->message, "latency"), "latency/refused", "rc %d: %s", rc, last_error());
+	if (rc == 0)
+		tracedat_close(f);
+	unlink(path);
+}
+
 static void test_format_text(void)
 {
 	static const char text[] =
@@ -447,5 +467,6 @@ int main(void)
 	test_records(false);
 	test_records(true);
 	test_time_rules();
+	test_latency();
 	return n_fail ? 1 : 0;
 }
