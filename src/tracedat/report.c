@@ -82,6 +82,8 @@ typedef struct rp_filter {
 	int nr_cpus;
 } rp_filter;
 
+struct fp_plan;
+
 typedef struct rp {
 	const tracedat_report_options *o;
 	tracedat_file *f;
@@ -98,6 +100,19 @@ typedef struct rp {
 	rp_src **heap;
 	size_t heap_len;
 	bool usecs;              /* times in microseconds (trace-cmd's IN_USECS) */
+	bool swap;               /* the file's byte order is not ours */
+	struct fp_plan **plans;  /* by event id: the fast formatter's plans */
+	/* Lazy parsing: format index by event id, ids already parsed. */
+	int32_t *fmt_of_id;
+	bool *id_parsed;
+	size_t format_count;
+	bool dup_ids, all_parsed, symbols_parsed;
+	/* Caches of libtraceevent look-ups: events by id, comms by pid
+	 * (valid until libtraceevent prints an event: plugins add comms). */
+	struct tep_event **ev_by_id;
+	struct rp_comm { int pid; unsigned gen; const char *comm; } *comms;
+	unsigned comm_gen;
+	int type_off, type_size, pid_off, pid_size;
 	bool *slot_shown;        /* --cpu */
 	uint32_t slot_count;
 	/* The output: lines are built here and written in large blocks. */
@@ -210,6 +225,100 @@ static void rp_int(rp *r, int64_t v, int width, char pad, bool left)
  * tracecmd_read_headers() do it
  */
 
+/* The I-th format text: the ftrace ones, then the others. */
+static const tracedat_blob *rp_format_text(const rp *r, size_t i)
+{
+	const tracedat_meta *m = r->m;
+	return i < m->ftrace_format_count ? &m->ftrace_formats[i].text : &m->event_formats[i - m->ftrace_format_count].text;
+}
+
+static const char *rp_format_system(const rp *r, size_t i)
+{
+	const tracedat_meta *m = r->m;
+	return i < m->ftrace_format_count ? "ftrace" : m->event_formats[i - m->ftrace_format_count].system;
+}
+
+/* The number of a format text's "ID:" line, -1 if none. */
+static long rp_format_id(const tracedat_blob *t)
+{
+	const char *p = t->data, *end = t->data + t->len;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end;
+		if (le - p > 3 && memcmp(p, "ID:", 3) == 0) {
+			const char *q = p + 3;
+			while (q < le && (*q == ' ' || *q == '\t'))
+				q++;
+			long id = 0;
+			bool digits = false;
+			while (q < le && *q >= '0' && *q <= '9' && id <= 0xffff) {
+				id = id * 10 + (*q++ - '0');
+				digits = true;
+			}
+			return digits ? id : -1;
+		}
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return -1;
+}
+
+/* Formats libtraceevent cannot parse are kept as failed events and
+ * printed as such, as trace-cmd does. */
+static void rp_parse_format(rp *r, size_t i)
+{
+	const tracedat_blob *t = rp_format_text(r, i);
+	tep_parse_event(r->tep, t->data, t->len, rp_format_system(r, i));
+}
+
+/* Every format, in file order (filters name events). */
+static void rp_parse_all_formats(rp *r)
+{
+	if (r->all_parsed)
+		return;
+	r->all_parsed = true;
+	for (size_t i = 1; i < r->format_count; i++) {
+		long id = rp_format_id(rp_format_text(r, i));
+		if (id >= 0 && id <= 0xffff && r->fmt_of_id[id] == (int32_t)i && r->id_parsed[id])
+			continue;
+		rp_parse_format(r, i);
+		if (id >= 0 && id <= 0xffff)
+			r->id_parsed[id] = true;
+	}
+}
+
+/* The format of REC's event, parsed if it was not yet. */
+static void rp_need_event(rp *r, struct tep_record *rec)
+{
+	if (r->all_parsed)
+		return;
+	int id = tep_data_type(r->tep, rec);
+	if (id < 0 || id > 0xffff || r->id_parsed[id])
+		return;
+	r->id_parsed[id] = true;
+	if (r->dup_ids) {
+		/* Several formats claim this id: let libtraceevent see all. */
+		rp_parse_all_formats(r);
+		return;
+	}
+	if (r->fmt_of_id[id] > 0)
+		rp_parse_format(r, (size_t)r->fmt_of_id[id]);
+}
+
+/* kallsyms and the printk formats, which only libtraceevent's own
+ * formatting and the filters use. */
+static void rp_need_symbols(rp *r)
+{
+	if (r->symbols_parsed)
+		return;
+	r->symbols_parsed = true;
+	if (r->m->kallsyms.len)
+		tep_parse_kallsyms(r->tep, r->m->kallsyms.data);
+	if (r->m->printk_formats.len)
+		tep_parse_printk_formats(r->tep, r->m->printk_formats.data);
+}
+
 static int rp_setup_tep(rp *r)
 {
 	const tracedat_meta *m = r->m;
@@ -228,16 +337,29 @@ static int rp_setup_tep(rp *r)
 	/* tep_parse_header_page() does not write to the text, whatever its
 	 * prototype says. */
 	tep_parse_header_page(tep, (char *)m->header_page.data, m->header_page.len, (int)m->file_long_size);
-	/* Formats libtraceevent cannot parse are kept as failed events and
-	 * printed as such, as trace-cmd does. */
-	for (size_t i = 0; i < m->ftrace_format_count; i++)
-		tep_parse_event(tep, m->ftrace_formats[i].text.data, m->ftrace_formats[i].text.len, "ftrace");
-	for (size_t i = 0; i < m->event_format_count; i++)
-		tep_parse_event(tep, m->event_formats[i].text.data, m->event_formats[i].text.len, m->event_formats[i].system);
-	if (m->kallsyms.len)
-		tep_parse_kallsyms(tep, m->kallsyms.data);
-	if (m->printk_formats.len)
-		tep_parse_printk_formats(tep, m->printk_formats.data);
+	/* Event formats are parsed when a record of the event first comes
+	 * (a trace.dat file holds the formats of every event of the machine,
+	 * a trace uses a few); one is parsed now, for the common fields. */
+	r->format_count = m->ftrace_format_count + m->event_format_count;
+	r->fmt_of_id = malloc(0x10000 * sizeof *r->fmt_of_id);
+	r->id_parsed = calloc(0x10000, sizeof *r->id_parsed);
+	if (!r->fmt_of_id || !r->id_parsed)
+		return tc_fail_nomem();
+	for (size_t i = 0; i < 0x10000; i++)
+		r->fmt_of_id[i] = -1;
+	for (size_t i = 0; i < r->format_count; i++) {
+		long id = rp_format_id(rp_format_text(r, i));
+		if (id >= 0 && id <= 0xffff && r->fmt_of_id[id] < 0)
+			r->fmt_of_id[id] = (int32_t)i;
+		else if (id >= 0 && id <= 0xffff)
+			r->dup_ids = true;
+	}
+	if (r->format_count) {
+		long id0 = rp_format_id(rp_format_text(r, 0));
+		rp_parse_format(r, 0);
+		if (id0 >= 0 && id0 <= 0xffff)
+			r->id_parsed[id0] = true;
+	}
 	if (m->cmdlines.len)
 		tep_parse_saved_cmdlines(tep, m->cmdlines.data);
 	tep_set_cpus(tep, (int)m->cpu_count);
@@ -253,6 +375,8 @@ static int rp_setup_filters(rp *r)
 	rp_filter *fl = &r->filter;
 	if (!o->filter_count)
 		return 0;
+	rp_parse_all_formats(r);
+	rp_need_symbols(r);
 	fl->pos = calloc(o->filter_count, sizeof *fl->pos);
 	fl->neg = calloc(o->filter_count, sizeof *fl->neg);
 	if (!fl->pos || !fl->neg)
@@ -509,6 +633,530 @@ static int rp_prime(rp *r)
 }
 
 /* ------------------------------------------------------------------------
+ * The event text without libtraceevent, for the common print formats
+ *
+ * tep_print_event() renders an event's print format one piece at a time
+ * through vsnprintf(); that is most of trace-cmd's time.  For the formats
+ * made only of text and conversions of plain fields, casts of fields and
+ * __get_str() strings, the same pieces are computed here from a plan built
+ * once per event, mirroring libtraceevent's parse_args() and
+ * eval_num_arg(); a conversion with anything but a width, '0' or '-' goes
+ * through snprintf() with libtraceevent's own printf format and argument
+ * type, so the digits are printf's.  Events with a plugin or trace-cmd
+ * handler, failed or binary-printk formats, other argument kinds (%p,
+ * '*' widths, __print_flags, operators, ...) and records whose strings are
+ * not terminated inside the record keep libtraceevent's output.
+ */
+
+enum { FP_LIT, FP_INT, FP_STR_DYN, FP_STR_ARR };
+
+typedef struct fp_op {
+	uint8_t kind;
+	int8_t ls;               /* libtraceevent's length count: hh -2 .. ll 2 */
+	char conv;               /* d i u x X o c s */
+	bool simple;             /* width, '0' and '-' only: formatted here */
+	bool left, zero;
+	bool rel;                /* __rel_loc string */
+	uint16_t width;
+	uint32_t lit_off, lit_len;  /* FP_LIT: text in plan->text */
+	int32_t off, size;       /* the field */
+	uint64_t mask;           /* casts to narrower types */
+	char fmt[32];            /* libtraceevent's printf format of the piece */
+} fp_op;
+
+typedef struct fp_plan {
+	int state;               /* 1: use the plan; -1: libtraceevent */
+	fp_op *ops;
+	size_t n;
+	char *text;
+} fp_plan;
+
+/* libtraceevent's eval_type_str() for a value cast to TYPE (not a
+ * pointer): the mask it applies, all ones when none. */
+static uint64_t fp_cast_mask(const char *type)
+{
+	size_t len = strlen(type);
+	if (len < 2 || type[len - 1] == '*' || strncmp(type, "struct", 6) == 0)
+		return ~(uint64_t)0;
+	if (!strcmp(type, "u8") || !strcmp(type, "s8"))
+		return 0xff;
+	if (!strcmp(type, "u16") || !strcmp(type, "s16"))
+		return 0xffff;
+	if (!strcmp(type, "u32") || !strcmp(type, "s32"))
+		return 0xffffffff;
+	if (strncmp(type, "unsigned ", 9) == 0)
+		type += 9;
+	if (!strcmp(type, "char"))
+		return 0xff;
+	if (!strcmp(type, "short"))
+		return 0xffff;
+	if (!strcmp(type, "int"))
+		return 0xffffffff;
+	return ~(uint64_t)0;
+}
+
+static bool fp_add(fp_plan *pl, size_t *cap, const fp_op *op)
+{
+	if (pl->n == *cap) {
+		size_t c = *cap ? *cap * 2 : 8;
+		fp_op *o = realloc(pl->ops, c * sizeof *o);
+		if (!o)
+			return false;
+		pl->ops = o;
+		*cap = c;
+	}
+	pl->ops[pl->n++] = *op;
+	return true;
+}
+
+/* Builds EV's plan; state -1 when libtraceevent must print it. */
+static void fp_compile(struct tep_handle *tep, struct tep_event *ev, fp_plan *pl)
+{
+	pl->state = -1;
+	if (ev->handler || (ev->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISBPRINT | TEP_EVENT_FL_PRINTRAW | TEP_EVENT_FL_NOHANDLE)))
+		return;
+	const char *f = ev->print_fmt.format;
+	struct tep_print_arg *arg = ev->print_fmt.args;
+	if (!f || tep_get_long_size(tep) != (int)sizeof(long))
+		return;
+	size_t flen = strlen(f), cap = 0, tcap = flen + 1, tlen = 0;
+	pl->text = malloc(tcap);
+	if (!pl->text)
+		return;
+	while (*f) {
+		fp_op op = { 0 };
+		if (*f == '%' && f[1] != '%') {
+			/* parse_arg_format() */
+			const char *start = f++;
+			int ls = 0;
+			bool plain_mod = true, simple = true, in_prec = false, seen_ls = false;
+			for (;; f++) {
+				char c = *f;
+				if (c == '\0')
+					goto fail;   /* a '%' at the very end */
+				if (c == 'h' || c == 'l') {
+					ls += c == 'l' ? 1 : -1;
+					seen_ls = true;
+					continue;
+				}
+				if (c == 'L' || c == 'z' || c == 'Z') {
+					ls = c == 'L' ? 2 : 1;
+					plain_mod = false;
+					continue;
+				}
+				if (c == '#' || c == '+') {
+					simple = false;
+					continue;
+				}
+				if (c == '.') {
+					in_prec = true;
+					simple = false;
+					continue;
+				}
+				if (c >= '0' && c <= '9') {
+					if (seen_ls)
+						simple = false;   /* digits after h/l: let printf decide */
+					if (!in_prec) {
+						if (c == '0' && op.width == 0)
+							op.zero = true;
+						else if (op.width < 1000)
+							op.width = (uint16_t)(op.width * 10 + (c - '0'));
+						else
+							simple = false;
+					}
+					continue;
+				}
+				if (c == '-') {
+					op.left = true;
+					continue;
+				}
+				if (c == '*' || c == 'p')
+					goto fail;
+				break;
+			}
+			char c = *f++;
+			size_t n = (size_t)(f - start);
+			if (c == 's' && ls != 0)
+				goto fail;
+			if (strchr("cduixXos", c)) {
+				if (!arg || n > 30)
+					goto fail;
+				memcpy(op.fmt, start, n);
+				op.fmt[n] = '\0';
+				op.conv = c;
+				op.ls = (int8_t)ls;
+				if (ls < -2 || ls > 2)
+					goto fail;
+				op.simple = simple && plain_mod && c != 'c' && c != 'o';
+				/* Only "hh", "h", "", "l", "ll" spell their count. */
+				if (op.simple) {
+					const char *m = start + 1;
+					while (*m && !strchr("hlcduixXos", *m))
+						m++;
+					size_t ml = strspn(m, "hl");
+					if (!((ml == 0 && ls == 0) || (ml == 1 && m[0] == 'l' && ls == 1) ||
+					      (ml == 2 && !strncmp(m, "ll", 2) && ls == 2) ||
+					      (ml == 1 && m[0] == 'h' && ls == -1) || (ml == 2 && !strncmp(m, "hh", 2) && ls == -2)))
+						op.simple = false;
+				}
+				struct tep_print_arg *a = arg;
+				arg = arg->next;
+				if (c == 's') {
+					if (a->type == TEP_PRINT_STRING) {
+						struct tep_format_field *fld = a->string.field;
+						if (!fld)
+							fld = tep_find_any_field(ev, a->string.string);
+						if (!fld || (fld->size != 4 && fld->size != 2))
+							goto fail;
+						op.kind = FP_STR_DYN;
+						op.off = fld->offset;
+						op.size = fld->size;
+						op.rel = fld->flags & TEP_FIELD_IS_RELATIVE;
+					} else if (a->type == TEP_PRINT_FIELD) {
+						struct tep_format_field *fld = a->field.field;
+						if (!fld)
+							fld = tep_find_any_field(ev, a->field.name);
+						if (!fld || !(fld->flags & TEP_FIELD_IS_ARRAY) || (fld->flags & TEP_FIELD_IS_DYNAMIC) || fld->size <= 0)
+							goto fail;
+						op.kind = FP_STR_ARR;
+						op.off = fld->offset;
+						op.size = fld->size;
+					} else {
+						goto fail;
+					}
+				} else {
+					uint64_t mask = ~(uint64_t)0;
+					while (a->type == TEP_PRINT_TYPE) {
+						mask &= fp_cast_mask(a->typecast.type);
+						a = a->typecast.item;
+					}
+					if (a->type != TEP_PRINT_FIELD)
+						goto fail;
+					struct tep_format_field *fld = a->field.field;
+					if (!fld)
+						fld = tep_find_any_field(ev, a->field.name);
+					if (!fld || (fld->size != 1 && fld->size != 2 && fld->size != 4 && fld->size != 8))
+						goto fail;
+					op.kind = FP_INT;
+					op.off = fld->offset;
+					op.size = fld->size;
+					op.mask = mask;
+				}
+			} else {
+				/* libtraceevent prints an unknown conversion as ">c<". */
+				op.kind = FP_LIT;
+				op.lit_off = (uint32_t)tlen;
+				char tmp[4] = { '>', c, '<', 0 };
+				if (tlen + 3 > tcap)
+					goto fail;
+				memcpy(pl->text + tlen, tmp, 3);
+				tlen += 3;
+				op.lit_len = 3;
+				if (c == '\0')
+					goto fail;
+			}
+		} else {
+			/* parse_arg_string(): text up to the next conversion. */
+			op.kind = FP_LIT;
+			op.lit_off = (uint32_t)tlen;
+			for (; *f; f++) {
+				char c = *f;
+				if (c == '\\') {
+					c = *++f;
+					if (c == '\0')
+						goto fail;
+					c = c == 'n' ? '\n' : c == 't' ? '\t' : c == 'r' ? '\r' : c;
+				} else if (c == '%') {
+					if (f[1] != '%')
+						break;
+					f++;
+				}
+				if (tlen + 1 > tcap)
+					goto fail;
+				pl->text[tlen++] = c;
+			}
+			op.lit_len = (uint32_t)(tlen - op.lit_off);
+			if (op.lit_len == 0)
+				continue;
+		}
+		if (!fp_add(pl, &cap, &op))
+			goto fail;
+	}
+	pl->state = 1;
+	return;
+fail:
+	free(pl->ops);
+	free(pl->text);
+	pl->ops = NULL;
+	pl->text = NULL;
+	pl->n = 0;
+	pl->state = -1;
+}
+
+static const fp_plan *fp_plan_of(rp *r, struct tep_event *ev)
+{
+	if (ev->id < 0 || ev->id > 0xffff)
+		return NULL;
+	if (!r->plans) {
+		r->plans = calloc(0x10000, sizeof *r->plans);
+		if (!r->plans)
+			return NULL;
+	}
+	fp_plan *pl = r->plans[ev->id];
+	if (!pl) {
+		pl = calloc(1, sizeof *pl);
+		if (!pl)
+			return NULL;
+		fp_compile(r->tep, ev, pl);
+		r->plans[ev->id] = pl;
+	}
+	return pl->state > 0 ? pl : NULL;
+}
+
+static inline uint64_t rp_read(const rp *r, const void *p, int size)
+{
+	uint64_t v = 0;
+	switch (size) {
+	case 1:
+		return *(const uint8_t *)p;
+	case 2: {
+		uint16_t x;
+		memcpy(&x, p, 2);
+		return r->swap ? __builtin_bswap16(x) : x;
+	}
+	case 4: {
+		uint32_t x;
+		memcpy(&x, p, 4);
+		return r->swap ? __builtin_bswap32(x) : x;
+	}
+	case 8:
+		memcpy(&v, p, 8);
+		return r->swap ? __builtin_bswap64(v) : v;
+	}
+	return 0;
+}
+
+/* A conversion of a number, as printf would with libtraceevent's cast. */
+static void fp_number(rp *r, const fp_op *op, uint64_t val)
+{
+	if (!op->simple) {
+		char tmp[128];
+		int n;
+		switch (op->ls) {
+		case -2: n = snprintf(tmp, sizeof tmp, op->fmt, (char)val); break;
+		case -1: n = snprintf(tmp, sizeof tmp, op->fmt, (short)val); break;
+		case 0: n = snprintf(tmp, sizeof tmp, op->fmt, (int)val); break;
+		case 1: n = snprintf(tmp, sizeof tmp, op->fmt, (long)val); break;
+		default: n = snprintf(tmp, sizeof tmp, op->fmt, (long long)val); break;
+		}
+		if (n > 0)
+			rp_put(r, tmp, (size_t)n < sizeof tmp ? (size_t)n : sizeof tmp - 1);
+		return;
+	}
+	unsigned bits = op->ls <= -2 ? 8 : op->ls == -1 ? 16 : op->ls == 0 ? 32 : 64;
+	uint64_t u = bits == 64 ? val : val & (((uint64_t)1 << bits) - 1);
+	bool neg = false;
+	if (op->conv == 'd' || op->conv == 'i') {
+		int64_t sv = bits == 64 ? (int64_t)u : (int64_t)(u << (64 - bits)) >> (64 - bits);
+		if (sv < 0) {
+			neg = true;
+			u = (uint64_t)0 - (uint64_t)sv;
+		}
+	}
+	char tmp[24], *end = tmp + sizeof tmp, *p = end;
+	if (op->conv == 'x' || op->conv == 'X') {
+		const char *digits = op->conv == 'x' ? "0123456789abcdef" : "0123456789ABCDEF";
+		do {
+			*--p = digits[u & 15];
+			u >>= 4;
+		} while (u);
+	} else {
+		p = utoa_end(end, u);
+	}
+	size_t nd = (size_t)(end - p), total = nd + neg;
+	size_t pad = op->width > total ? op->width - total : 0;
+	if (!rp_reserve(r, total + pad))
+		return;
+	char *o = r->buf + r->len;
+	if (op->left) {
+		if (neg)
+			*o++ = '-';
+		memcpy(o, p, nd);
+		o += nd;
+		memset(o, ' ', pad);
+		o += pad;
+	} else if (op->zero) {
+		if (neg)
+			*o++ = '-';
+		memset(o, '0', pad);
+		o += pad;
+		memcpy(o, p, nd);
+		o += nd;
+	} else {
+		memset(o, ' ', pad);
+		o += pad;
+		if (neg)
+			*o++ = '-';
+		memcpy(o, p, nd);
+		o += nd;
+	}
+	r->len = (size_t)(o - r->buf);
+}
+
+static void fp_string(rp *r, const fp_op *op, const char *str, size_t n)
+{
+	if (op->simple) {
+		size_t pad = op->width > n ? op->width - n : 0;
+		if (!op->left)
+			rp_spaces(r, pad);
+		rp_put(r, str, n);
+		if (op->left)
+			rp_spaces(r, pad);
+		return;
+	}
+	char tmp[512];
+	char *copy = n < 256 ? tmp + 256 : malloc(n + 1);
+	if (!copy)
+		return;
+	memcpy(copy, str, n);
+	copy[n] = '\0';
+	int len = snprintf(tmp, 256, op->fmt, copy);
+	if (len >= 0 && len < 256) {
+		rp_put(r, tmp, (size_t)len);
+	} else if (len >= 256) {
+		char *big = malloc((size_t)len + 1);
+		if (big) {
+			snprintf(big, (size_t)len + 1, op->fmt, copy);
+			rp_put(r, big, (size_t)len);
+			free(big);
+		}
+	}
+	if (copy != tmp + 256)
+		free(copy);
+}
+
+/* Writes the event text of REC with PLAN; false (and nothing written)
+ * when the record needs libtraceevent. */
+static bool fp_print(rp *r, const fp_plan *pl, const struct tep_record *rec)
+{
+	const uint8_t *data = rec->data;
+	int32_t size = rec->size;
+	size_t mark = r->len;
+	for (size_t i = 0; i < pl->n; i++) {
+		const fp_op *op = &pl->ops[i];
+		switch (op->kind) {
+		case FP_LIT:
+			rp_put(r, pl->text + op->lit_off, op->lit_len);
+			break;
+		case FP_INT: {
+			uint64_t v = 0;
+			if (op->off + op->size <= size)
+				v = rp_read(r, data + op->off, op->size) & op->mask;
+			fp_number(r, op, v);
+			break;
+		}
+		case FP_STR_DYN: {
+			/* dynamic_offset_field() */
+			if (op->off + op->size > size)
+				break;
+			uint32_t v = (uint32_t)rp_read(r, data + op->off, op->size);
+			uint32_t o = v & 0xffff, l = op->size == 2 ? (uint32_t)size - o : (v >> 16) & 0xffff;
+			uint32_t off = o > (uint32_t)size ? 0 : o;
+			uint32_t len = o + l > (uint32_t)size ? 0 : l;
+			if (op->rel)
+				off += (uint32_t)(op->off + op->size);
+			if (!len)
+				break;
+			if (off >= (uint32_t)size)
+				goto slow;
+			const char *str = (const char *)data + off;
+			const char *nul = memchr(str, '\0', (size_t)size - off);
+			if (!nul)
+				goto slow;
+			fp_string(r, op, str, (size_t)(nul - str));
+			break;
+		}
+		case FP_STR_ARR: {
+			if (op->off + op->size > size)
+				goto slow;
+			const char *str = (const char *)data + op->off;
+			fp_string(r, op, str, strnlen(str, (size_t)op->size));
+			break;
+		}
+		}
+	}
+	return true;
+slow:
+	r->len = mark;
+	return false;
+}
+
+#define RP_COMMS 1024
+#define RP_NO_EVENT ((struct tep_event *)&rp_no_event)
+static const int rp_no_event;
+
+/* The common fields' places, from the first parsed event. */
+static void rp_common_fields(rp *r)
+{
+	struct tep_event *ev = tep_get_first_event(r->tep);
+	struct tep_format_field *t = ev ? tep_find_common_field(ev, "common_type") : NULL;
+	struct tep_format_field *p = ev ? tep_find_common_field(ev, "common_pid") : NULL;
+	if (t && p && (t->size == 1 || t->size == 2 || t->size == 4) && (p->size == 2 || p->size == 4)) {
+		r->type_off = t->offset;
+		r->type_size = t->size;
+		r->pid_off = p->offset;
+		r->pid_size = p->size;
+	}
+}
+
+static inline uint64_t rp_read(const rp *r, const void *p, int size);
+
+static int rp_type(rp *r, struct tep_record *rec)
+{
+	if (r->type_size && r->type_off + r->type_size <= rec->size)
+		return (int)rp_read(r, (const uint8_t *)rec->data + r->type_off, r->type_size);
+	return tep_data_type(r->tep, rec);
+}
+
+static int rp_pid(rp *r, struct tep_record *rec)
+{
+	if (r->pid_size && r->pid_off + r->pid_size <= rec->size) {
+		uint64_t v = rp_read(r, (const uint8_t *)rec->data + r->pid_off, r->pid_size);
+		return r->pid_size == 2 ? (int)(int16_t)v : (int)(int32_t)v;
+	}
+	return tep_data_pid(r->tep, rec);
+}
+
+/* tep_find_event_by_record(), remembered by id. */
+static struct tep_event *rp_event(rp *r, struct tep_record *rec)
+{
+	int id = rp_type(r, rec);
+	if (id < 0 || id > 0xffff || !r->ev_by_id)
+		return tep_find_event_by_record(r->tep, rec);
+	struct tep_event *ev = r->ev_by_id[id];
+	if (!ev) {
+		ev = tep_find_event(r->tep, id);
+		r->ev_by_id[id] = ev ? ev : RP_NO_EVENT;
+		return ev;
+	}
+	return ev == RP_NO_EVENT ? NULL : ev;
+}
+
+/* tep_data_comm_from_pid(), remembered until libtraceevent prints. */
+static const char *rp_comm(rp *r, int pid)
+{
+	if (!r->comms)
+		return tep_data_comm_from_pid(r->tep, pid);
+	struct rp_comm *c = &r->comms[(unsigned)pid & (RP_COMMS - 1)];
+	if (c->comm && c->pid == pid && c->gen == r->comm_gen)
+		return c->comm;
+	c->comm = tep_data_comm_from_pid(r->tep, pid);
+	c->pid = pid;
+	c->gen = r->comm_gen;
+	return c->comm;
+}
+
+/* ------------------------------------------------------------------------
  * Lines
  */
 
@@ -584,6 +1232,7 @@ static void rp_line(rp *r, rp_src *s)
 		.locked = 1,
 	};
 
+	rp_need_event(r, &rec);
 	if (r->filter.npos || r->filter.nneg) {
 		if (!rp_filter_match(r, &rec))
 			return;
@@ -598,6 +1247,7 @@ static void rp_line(rp *r, rp_src *s)
 
 	if (hd->prefix)
 		rp_put(r, hd->prefix, hd->prefix_len);
+	size_t line_start = r->len;
 	if (rec.missed_events > 0) {
 		rp_put(r, "CPU:", 4);
 		rp_int(r, rec.cpu, 0, ' ', false);
@@ -612,11 +1262,11 @@ static void rp_line(rp *r, rp_src *s)
 
 	const char *info = r->o->raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO;
 	struct trace_seq *sq = &r->seq;
-	trace_seq_reset(sq);
-	struct tep_event *ev = tep_find_event_by_record(tep, &rec);
+	struct tep_event *ev = rp_event(r, &rec);
+	size_t info_start;
 	if (TC_LIKELY(ev != NULL)) {
-		int pid = tep_data_pid(tep, &rec);
-		const char *comm = tep_data_comm_from_pid(tep, pid);
+		int pid = rp_pid(r, &rec);
+		const char *comm = rp_comm(r, pid);
 		size_t n = strlen(comm);
 		if (n < 16)
 			rp_spaces(r, 16 - n);
@@ -628,20 +1278,45 @@ static void rp_line(rp *r, rp_src *s)
 		rp_putc(r, ']');
 		rp_time_column(r, rec.ts);
 		rp_name_column(r, ev->name);
-		tep_print_event(tep, sq, &rec, "%s", info);
+		info_start = r->len;
+		const fp_plan *pl = r->o->raw ? NULL : fp_plan_of(r, ev);
+		if (!pl || !fp_print(r, pl, &rec)) {
+			rp_need_symbols(r);
+			trace_seq_reset(sq);
+			tep_print_event(tep, sq, &rec, "%s", info);
+			r->comm_gen++;
+			rp_put(r, sq->buffer, sq->len);
+		} else if (r->o->check_fast_path) {
+			rp_need_symbols(r);
+			trace_seq_reset(sq);
+			tep_print_event(tep, sq, &rec, "%s", info);
+			size_t got = r->len - info_start;
+			if (got != sq->len || memcmp(r->buf + info_start, sq->buffer, got) != 0) {
+				r->write_error = tc_fail(TC_EINVAL, NULL, -1, "event %s:%s at byte %" PRIu64 ": fast text \"%.*s\", libtraceevent \"%.*s\"",
+				                         ev->system, ev->name, (uint64_t)rec.offset, (int)got, r->buf + info_start, (int)sq->len, sq->buffer);
+				return;
+			}
+		}
 	} else {
 		/* An event libtraceevent does not know: its own output for
 		 * every column, as trace-cmd asks for them. */
 		const char *tfmt = !r->usecs ? "%12d:" : r->o->nsec ? " %9.1d:" : " %6.1000d:";
+		rp_need_symbols(r);
+		trace_seq_reset(sq);
 		tep_print_event(tep, sq, &rec, "%16s-%-5d [%03d]", TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU);
 		tep_print_event(tep, sq, &rec, tfmt, TEP_PRINT_TIME);
 		trace_seq_printf(sq, " %s: %.*s", "(NULL)", 20 - 6, "                    ");
 		tep_print_event(tep, sq, &rec, "%s", info);
+		r->comm_gen++;
+		info_start = r->len;
+		rp_put(r, sq->buffer, sq->len);
 	}
-	size_t n = sq->len;
-	if (n && sq->buffer[n - 1] == '\n')
-		n--;
-	rp_put(r, sq->buffer, n);
+	if (r->len > info_start && r->buf[r->len - 1] == '\n')
+		r->len--;
+	/* trace-cmd prints the line with "%.*s": it ends at a NUL. */
+	char *nul = memchr(r->buf + line_start, '\0', r->len - line_start);
+	if (nul)
+		r->len = (size_t)(nul - r->buf);
 	rp_putc(r, '\n');
 	if (r->len >= RP_FLUSH_AT)
 		rp_flush(r);
@@ -668,6 +1343,19 @@ static void rp_free(rp *r)
 	free(r->filter.neg);
 	free(r->filter.last_printed);
 	free(r->slot_shown);
+	free(r->fmt_of_id);
+	free(r->id_parsed);
+	free(r->ev_by_id);
+	free(r->comms);
+	if (r->plans) {
+		for (size_t i = 0; i < 0x10000; i++)
+			if (r->plans[i]) {
+				free(r->plans[i]->ops);
+				free(r->plans[i]->text);
+				free(r->plans[i]);
+			}
+		free(r->plans);
+	}
 	if (r->seq_ready)
 		trace_seq_destroy(&r->seq);
 	if (r->tep) {
@@ -689,6 +1377,7 @@ static int rp_run(rp *r)
 	/* IN_USECS: cleared by a selected clock that is not in nanoseconds
 	 * (a v6 file also names it after its CPU table), set by TSC2NSEC. */
 	r->usecs = tracedat_clock_is_ns(r->f, m->trace_clock);
+	r->swap = m->big_endian != (bool)tep_is_bigendian();
 	if (m->version < 7 && r->handles[0].buffer != (size_t)-1 &&
 	    !tracedat_clock_is_ns(r->f, m->buffers[r->handles[0].buffer].clock))
 		r->usecs = false;
@@ -703,6 +1392,11 @@ static int rp_run(rp *r)
 	}
 	trace_seq_init(&r->seq);
 	r->seq_ready = true;
+	r->ev_by_id = calloc(0x10000, sizeof *r->ev_by_id);
+	r->comms = calloc(RP_COMMS, sizeof *r->comms);
+	if (!r->ev_by_id || !r->comms)
+		return tc_fail_nomem();
+	rp_common_fields(r);
 
 	rp_put(r, "cpus=", 5);
 	rp_int(r, r->handles[0].max_cpu, 0, ' ', false);

@@ -37,6 +37,9 @@ typedef struct tracedat_report_options {
 	const char *const *filters;
 	const bool *filter_negate;
 	size_t filter_count;
+	/* For tests: also have libtraceevent format every event the fast
+	 * formatter printed, and fail (TC_EINVAL) at the first difference. */
+	bool check_fast_path;
 } tracedat_report_options;
 
 /*
