@@ -1439,3 +1439,126 @@ int tracedat_report(FILE *out, const char *path, const tracedat_report_options *
 	rp_free(&r);
 	return rc;
 }
+
+/* ------------------------------------------------------------------------
+ * Self-check of the fast formatter (report.h)
+ */
+
+static uint64_t sc_next(uint64_t *state)
+{
+	/* splitmix64 */
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* A record of EV with random field values and well-formed strings. */
+static int sc_record(rp *r, struct tep_event *ev, uint64_t *st, uint8_t *buf, size_t cap)
+{
+	struct tep_format_field **fields = tep_event_fields(ev);
+	struct tep_format_field **common = tep_event_common_fields(ev);
+	int end = 0;
+	for (int pass = 0; pass < 2; pass++) {
+		struct tep_format_field **fl = pass ? fields : common;
+		for (size_t i = 0; fl && fl[i]; i++)
+			if (fl[i]->offset + fl[i]->size > end)
+				end = fl[i]->offset + fl[i]->size;
+	}
+	if ((size_t)end + 256 > cap) {
+		free(fields);
+		free(common);
+		return -1;
+	}
+	for (size_t i = 0; i < (size_t)end + 256; i++) {
+		uint64_t x = sc_next(st);
+		/* Mostly small values and printable bytes, some extremes. */
+		buf[i] = (x & 3) == 0 ? (uint8_t)(x >> 8) : (x & 3) == 1 ? 0 : (x & 3) == 2 ? 0xff : (uint8_t)(' ' + (x >> 8) % 95);
+	}
+	int pos = end;
+	for (size_t i = 0; fields && fields[i]; i++) {
+		struct tep_format_field *fld = fields[i];
+		if ((fld->flags & TEP_FIELD_IS_DYNAMIC) && (fld->size == 4 || fld->size == 2)) {
+			int len = (int)(sc_next(st) % 24);
+			for (int k = 0; k < len; k++)
+				buf[pos + k] = (uint8_t)('a' + sc_next(st) % 26);
+			buf[pos + len] = 0;
+			int total = len + 1, off = pos;
+			if (fld->flags & TEP_FIELD_IS_RELATIVE)
+				off = pos - (fld->offset + fld->size);
+			uint32_t v = fld->size == 4 ? ((uint32_t)total << 16) | (uint32_t)(off & 0xffff) : (uint32_t)(off & 0xffff);
+			if (sc_next(st) % 8 == 0)
+				v = fld->size == 4 ? (uint32_t)(off & 0xffff) : v;   /* empty */
+			memcpy(buf + fld->offset, &v, (size_t)fld->size);
+			pos += total;
+		} else if ((fld->flags & TEP_FIELD_IS_ARRAY) && fld->size > 0 && sc_next(st) % 2) {
+			/* A string with its NUL inside. */
+			int len = (int)(sc_next(st) % (uint64_t)fld->size);
+			for (int k = 0; k < len; k++)
+				buf[fld->offset + k] = (uint8_t)('a' + sc_next(st) % 26);
+			buf[fld->offset + len] = 0;
+		}
+	}
+	free(fields);
+	free(common);
+	/* common_type: the event's id. */
+	if (r->type_size)
+		memcpy(buf + r->type_off, &ev->id, (size_t)r->type_size);
+	return pos;
+}
+
+int tracedat_report_selfcheck(const char *path, unsigned rounds, uint64_t seed, size_t *checked)
+{
+	static const tracedat_report_options defaults;
+	rp r = { .o = &defaults };
+	size_t events = 0;
+	uint8_t *buf = NULL;
+	int rc = tracedat_open(&r.f, path);
+	if (rc < 0)
+		return rc;
+	r.m = tracedat_meta_of(r.f);
+	if ((rc = rp_setup_tep(&r)) < 0)
+		goto out;
+	rp_parse_all_formats(&r);
+	rp_need_symbols(&r);
+	rp_common_fields(&r);
+	trace_seq_init(&r.seq);
+	r.seq_ready = true;
+	r.swap = r.m->big_endian != (bool)tep_is_bigendian();
+	buf = calloc(1, 1 << 16);
+	if (!buf || r.swap) {
+		rc = buf ? 0 : tc_fail_nomem();
+		goto out;
+	}
+	int n = tep_get_events_count(r.tep);
+	for (int e = 0; e < n; e++) {
+		struct tep_event *ev = tep_get_event(r.tep, e);
+		if (!ev || !fp_plan_of(&r, ev))
+			continue;
+		events++;
+		for (unsigned k = 0; k < rounds; k++) {
+			int size = sc_record(&r, ev, &seed, buf, 1 << 16);
+			if (size < 0)
+				break;
+			struct tep_record rec = { .data = buf, .size = size, .record_size = size, .ref_count = 1 };
+			r.len = 0;
+			if (!fp_print(&r, r.plans[ev->id], &rec))
+				continue;
+			trace_seq_reset(&r.seq);
+			tep_print_event(r.tep, &r.seq, &rec, "%s", TEP_PRINT_INFO);
+			if (r.len != r.seq.len || memcmp(r.buf, r.seq.buffer, r.len) != 0) {
+				rc = tc_fail(TC_EINVAL, path, -1, "event %s:%s (format \"%s\"): fast text \"%.*s\", libtraceevent \"%.*s\"",
+				             ev->system, ev->name, ev->print_fmt.format, (int)r.len, r.buf, (int)r.seq.len, r.seq.buffer);
+				goto out;
+			}
+		}
+	}
+	if (r.write_error)
+		rc = r.write_error;
+out:
+	free(buf);
+	if (checked)
+		*checked = events;
+	rp_free(&r);
+	return rc;
+}

@@ -17,6 +17,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 typedef struct tracedat_report_options {
@@ -51,5 +52,13 @@ typedef struct tracedat_report_options {
  * is written first), TC_EIO when OUT refuses the text, TC_ENOMEM.
  */
 int tracedat_report(FILE *out, const char *path, const tracedat_report_options *opts);
+
+/*
+ * For tests: formats ROUNDS records with random field values of every
+ * event of PATH that the fast formatter handles, both with it and with
+ * libtraceevent, and fails (TC_EINVAL, the event and both texts in the
+ * message) at the first difference.  *CHECKED: how many events were.
+ */
+int tracedat_report_selfcheck(const char *path, unsigned rounds, uint64_t seed, size_t *checked);
 
 #endif /* TC_TRACEDAT_REPORT_H */
