@@ -146,26 +146,37 @@ static size_t compact(tracedat_cursor *c)
 /* What is left when no whole page is: nothing, or an error. */
 static int end_of_data(tracedat_cursor *c)
 {
-	if (data_left(c) == 0)
-		return 0;
 	const tracedat_meta *m = &c->f->meta;
-	if (c->buf->compressed)
+	size_t left = data_left(c);
+	if (c->buf->compressed) {
+		if (left == 0)
+			return 0;
 		return cfail(c, (int64_t)c->chunk_off, "the chunks end with %zu bytes, not a whole %" PRIu32 "-byte page",
-		             data_left(c), c->page_size);
+		             left, c->page_size);
+	}
 	int64_t at = (int64_t)(c->data_off + c->data_pos);
+	if (c->end_off > m->file_size && left)
+		return cfail(c, at, "the file ends %zu bytes into this page, before the end of the CPU's data at byte %" PRIu64 " (truncated file?)",
+		             left, c->end_off);
 	if (c->end_off > m->file_size)
-		return cfail(c, at, "the file ends %zu bytes into a %" PRIu32 "-byte page (the CPU's data should run to byte %" PRIu64 "; truncated file?)",
-		             data_left(c), c->page_size, c->end_off);
+		return cfail(c, (int64_t)m->file_size, "the file ends here, before the end of the CPU's data at byte %" PRIu64 " (truncated file?)",
+		             c->end_off);
+	if (left == 0)
+		return 0;
 	return cfail(c, at, "data size %" PRIu64 " is not a whole number of %" PRIu32 "-byte pages", c->cd->size, c->page_size);
 }
 
 /* Reads the next window of uncompressed pages. */
 static int fill_uncompressed(tracedat_cursor *c)
 {
-	uint64_t want = c->end_off - c->next_off;
+	uint64_t size = c->f->meta.file_size;
+	uint64_t want = c->end_off - c->next_off, in_file = c->next_off < size ? size - c->next_off : 0;
 	size_t window = WINDOW_BYTES > c->page_size ? WINDOW_BYTES - WINDOW_BYTES % c->page_size : c->page_size;
 	if (want > window)
 		want = window;
+	/* Sizes beyond the end of a truncated file cost no memory. */
+	if (want > in_file)
+		want = in_file;
 	/* Keep a partial page (only ever at the end) in front. */
 	size_t keep = compact(c);
 	if (tc_buf_reserve(&c->data, (size_t)want) < 0)
@@ -175,8 +186,8 @@ static int fill_uncompressed(tracedat_cursor *c)
 		return c->failed = (int)got;
 	c->data_off = c->next_off - keep;
 	c->data.len += (size_t)got;
-	/* A short read is the end of the file: nothing more will come. */
-	c->next_off = (uint64_t)got < want ? c->end_off : c->next_off + (uint64_t)got;
+	/* At the end of the file nothing more will come. */
+	c->next_off = (uint64_t)got < want || got == 0 ? c->end_off : c->next_off + (uint64_t)got;
 	return 0;
 }
 
