@@ -107,11 +107,29 @@ int64_t td_pread(const tracedat_file *f, void *dst, size_t n, uint64_t off)
 
 uint64_t tracedat_read_uint(const tracedat_file *f, const void *p, unsigned size)
 {
-	const uint8_t *b = p;
-	uint64_t v = 0;
-	for (unsigned i = 0; i < size; i++)
-		v |= (uint64_t)b[f->meta.big_endian ? size - 1 - i : i] << (8 * i);
-	return v;
+	/* One load per value: this runs for every field of every event. */
+	bool swap = f->meta.big_endian != (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__);
+	uint16_t v16;
+	uint32_t v32;
+	uint64_t v64;
+	switch (size) {
+	case 1:
+		return *(const uint8_t *)p;
+	case 2:
+		memcpy(&v16, p, 2);
+		return swap ? __builtin_bswap16(v16) : v16;
+	case 4:
+		memcpy(&v32, p, 4);
+		return swap ? __builtin_bswap32(v32) : v32;
+	case 8:
+		memcpy(&v64, p, 8);
+		return swap ? __builtin_bswap64(v64) : v64;
+	default:
+		v64 = 0;
+		for (unsigned i = 0; i < size; i++)
+			v64 |= (uint64_t)((const uint8_t *)p)[f->meta.big_endian ? size - 1 - i : i] << (8 * i);
+		return v64;
+	}
 }
 
 /* The file offset to name for an error at R's position. */
@@ -172,8 +190,7 @@ static int r_uint(reader *r, unsigned size, uint64_t *v, const char *what)
 {
 	uint8_t b[8];
 	int rc = r_read(r, b, size, what);
-	if (rc == 0)
-		*v = tracedat_read_uint(r->f, b, size);
+	*v = rc == 0 ? tracedat_read_uint(r->f, b, size) : 0;
 	return rc;
 }
 
