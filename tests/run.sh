@@ -122,6 +122,26 @@ for d in tests/fixtures/ctf-bad/*/; do
 	n=$(basename "$d")
 	check_error "fixture-bad/$n" tests/fixtures/ctf-bad "$n" "$ROOT/tests/fixtures/ctf-bad/$n.partial.txt"
 done
+# Damaged trace.dat files: the events before the defect, then exactly the
+# expected error line (tests/fixtures/tracedat-bad/README.md).
+for f in tests/fixtures/tracedat-bad/*.dat; do
+	[ -f "$f" ] || continue
+	n=${f%.dat}
+	for bin in "${BINS[@]}"; do
+		tag=$(bin_tag "$bin")
+		timeout 120 "$bin" print --clock-gmt "$f" >"$TMP/out" 2>"$TMP/err"
+		rc=$?
+		if [ $rc -ne 1 ]; then
+			bad "fixture-bad/$(basename "$f") [$tag]: exit $rc, expected 1"
+		elif ! cmp -s "$TMP/out" "$n.partial.txt"; then
+			bad "fixture-bad/$(basename "$f") [$tag]: output before the error differs"
+		elif ! cmp -s "$TMP/err" "$n.err"; then
+			bad "fixture-bad/$(basename "$f") [$tag]: error line differs: $(head -c 300 "$TMP/err")"
+		else
+			ok "fixture-bad/$(basename "$f") [$tag]"
+		fi
+	done
+done
 for d in tests/fixtures/ctf-valid/*/; do
 	[ -d "$d" ] || continue
 	n=$(basename "$d")
