@@ -14,11 +14,12 @@ findings=build/fuzz/findings-$target
 mkdir -p "$corpus" "$findings"
 case "$target" in
 fuzz_ctf_metadata)
-	find tests/fixtures -name metadata -exec cp {} "$corpus"/ \; 2>/dev/null || true
 	i=0
 	for m in $(find tests/fixtures -name metadata); do cp "$m" "$corpus/seed-$((i++))"; done;;
 fuzz_ctf_stream)
 	for s in tests/fixtures/ctf/sample/ust/uid/0/64-bit/channel0_*; do cp "$s" "$corpus/seed-$(basename "$s")"; done;;
+fuzz_tracedat)
+	for s in tests/fixtures/tracedat/*.dat; do cp "$s" "$corpus/seed-$(basename "$s")"; done;;
 esac
 exec "$bin" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
 	-artifact_prefix="$findings/" -print_final_stats=1
