@@ -48,6 +48,7 @@
 #include "tracedat/tracedat.h"
 
 #include <event-parse.h>
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -660,6 +661,7 @@ typedef struct fp_op {
 	uint16_t width;
 	uint32_t lit_off, lit_len;  /* FP_LIT: text in plan->text */
 	int32_t off, size;       /* the field */
+	const struct tep_format_field *field;  /* FP_INT: the field printed */
 	uint64_t mask;           /* casts to narrower types */
 	char fmt[32];            /* libtraceevent's printf format of the piece */
 } fp_op;
@@ -710,10 +712,14 @@ static bool fp_add(fp_plan *pl, size_t *cap, const fp_op *op)
 }
 
 /* Builds EV's plan; state -1 when libtraceevent must print it. */
-static void fp_compile(struct tep_handle *tep, struct tep_event *ev, fp_plan *pl)
+static void fp_compile(struct tep_handle *tep, struct tep_event *ev, fp_plan *pl, bool raw)
 {
 	pl->state = -1;
-	if (ev->handler || (ev->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISBPRINT | TEP_EVENT_FL_PRINTRAW | TEP_EVENT_FL_NOHANDLE)))
+	/* -R prints the fields whatever the handler and flags (but
+	 * TEP_EVENT_FL_FAILED); otherwise a handler prints the event. */
+	if (ev->flags & (TEP_EVENT_FL_FAILED | TEP_EVENT_FL_ISBPRINT))
+		return;
+	if (!raw && (ev->handler || (ev->flags & (TEP_EVENT_FL_PRINTRAW | TEP_EVENT_FL_NOHANDLE))))
 		return;
 	const char *f = ev->print_fmt.format;
 	struct tep_print_arg *arg = ev->print_fmt.args;
@@ -841,6 +847,7 @@ static void fp_compile(struct tep_handle *tep, struct tep_event *ev, fp_plan *pl
 					op.off = fld->offset;
 					op.size = fld->size;
 					op.mask = mask;
+					op.field = a->field.field;
 				}
 			} else {
 				/* libtraceevent prints an unknown conversion as ">c<". */
@@ -907,7 +914,7 @@ static const fp_plan *fp_plan_of(rp *r, struct tep_event *ev)
 		pl = calloc(1, sizeof *pl);
 		if (!pl)
 			return NULL;
-		fp_compile(r->tep, ev, pl);
+		fp_compile(r->tep, ev, pl, r->o->raw);
 		r->plans[ev->id] = pl;
 	}
 	return pl->state > 0 ? pl : NULL;
@@ -1084,6 +1091,138 @@ static bool fp_print(rp *r, const fp_plan *pl, const struct tep_record *rec)
 			break;
 		}
 		}
+	}
+	return true;
+slow:
+	r->len = mark;
+	return false;
+}
+
+/* -R: " NAME=VALUE" for every field, as libtraceevent's tep_print_fields():
+ * a field some conversion of the print format prints (parse items are
+ * searched round from where the last match left) is printed that way,
+ * after "0x" when the text before the conversion ends so; the others by
+ * type (print_field_raw()).  False (and nothing written) when the record
+ * needs libtraceevent. */
+static bool fp_print_raw(rp *r, const fp_plan *pl, struct tep_event *ev, const struct tep_record *rec)
+{
+	const uint8_t *data = rec->data;
+	int32_t size = rec->size;
+	size_t mark = r->len;
+	size_t at = 0;              /* next parse item; pl->n: none left */
+	for (struct tep_format_field *fld = ev->format.fields; fld; fld = fld->next) {
+		rp_putc(r, ' ');
+		rp_put(r, fld->name, strlen(fld->name));
+		rp_putc(r, '=');
+		if (pl->n && at < pl->n && !(fld->flags & (TEP_FIELD_IS_ARRAY | TEP_FIELD_IS_STRING))) {
+			size_t i = at;
+			bool has_0x = false, found = false;
+			do {
+				const fp_op *op = &pl->ops[i];
+				if (op->kind == FP_LIT) {
+					has_0x = op->lit_len > 1 && memcmp(pl->text + op->lit_off + op->lit_len - 2, "0x", 2) == 0;
+				} else if (op->kind == FP_INT && op->field == fld) {
+					if (has_0x)
+						rp_put(r, "0x", 2);
+					uint64_t v = 0;
+					if (op->off + op->size <= size)
+						v = rp_read(r, data + op->off, op->size) & op->mask;
+					fp_number(r, op, v);
+					at = i + 1;
+					found = true;
+					break;
+				} else {
+					has_0x = false;
+				}
+				i = i + 1 < pl->n ? i + 1 : 0;
+			} while (i != at);
+			if (found)
+				continue;
+		}
+		/* print_field_raw() */
+		if (fld->flags & TEP_FIELD_IS_ARRAY) {
+			uint32_t off, len;
+			if (fld->flags & TEP_FIELD_IS_DYNAMIC) {
+				if (fld->offset + fld->size > size) {
+					off = len = 0;
+				} else {
+					uint32_t v = (uint32_t)rp_read(r, data + fld->offset, fld->size);
+					uint32_t o = v & 0xffff, l = fld->size == 2 ? (uint32_t)size - o : (v >> 16) & 0xffff;
+					off = o > (uint32_t)size ? 0 : o;
+					len = o + l > (uint32_t)size ? 0 : l;
+					if (fld->flags & TEP_FIELD_IS_RELATIVE)
+						off += (uint32_t)(fld->offset + fld->size);
+				}
+			} else {
+				off = (uint32_t)fld->offset;
+				len = (uint32_t)fld->size;
+			}
+			if ((uint64_t)off + len > (uint64_t)size)
+				goto slow;
+			const char *p = (const char *)data + off;
+			bool printable = true;
+			for (uint32_t k = 0; k < len && p[k]; k++)
+				if (!isprint((unsigned char)p[k]) && !isspace((unsigned char)p[k])) {
+					printable = false;
+					break;
+				}
+			if ((fld->flags & TEP_FIELD_IS_STRING) && printable) {
+				const char *nul = memchr(p, '\0', (size_t)size - off);
+				if (!nul)
+					goto slow;
+				rp_put(r, p, (size_t)(nul - p));
+			} else {
+				static const char hex[] = "0123456789abcdef";
+				rp_put(r, "ARRAY[", 6);
+				for (uint32_t k = 0; k < len; k++) {
+					if (k)
+						rp_put(r, ", ", 2);
+					rp_putc(r, hex[(uint8_t)p[k] >> 4]);
+					rp_putc(r, hex[(uint8_t)p[k] & 15]);
+				}
+				rp_putc(r, ']');
+				/* libtraceevent forgets that the field is a string. */
+				fld->flags &= ~(unsigned long)TEP_FIELD_IS_STRING;
+			}
+			continue;
+		}
+		if (fld->offset + fld->size > size)
+			goto slow;
+		uint64_t v = rp_read(r, data + fld->offset, fld->size);
+		fp_op op = { .simple = true };
+		if (fld->flags & TEP_FIELD_IS_POINTER) {
+			rp_put(r, "0x", 2);
+			op.conv = 'x';
+			op.ls = 2;
+		} else if (fld->flags & TEP_FIELD_IS_SIGNED) {
+			op.conv = 'd';
+			switch (fld->size) {
+			case 4:
+				if (fld->flags & TEP_FIELD_IS_LONG) {
+					rp_put(r, "0x", 2);
+					op.conv = 'x';
+				}
+				break;
+			case 2:
+				op.ls = -1;
+				op.width = 2;
+				break;
+			case 1:
+				op.ls = -2;
+				op.width = 1;
+				break;
+			default:
+				op.ls = 2;
+			}
+		} else {
+			op.ls = 2;
+			op.conv = 'u';
+			if (fld->flags & TEP_FIELD_IS_LONG) {
+				rp_put(r, "0x", 2);
+				op.conv = 'x';
+			}
+		}
+		fp_number(r, &op, v);
 	}
 	return true;
 slow:
@@ -1279,8 +1418,8 @@ static void rp_line(rp *r, rp_src *s)
 		rp_time_column(r, rec.ts);
 		rp_name_column(r, ev->name);
 		info_start = r->len;
-		const fp_plan *pl = r->o->raw ? NULL : fp_plan_of(r, ev);
-		if (!pl || !fp_print(r, pl, &rec)) {
+		const fp_plan *pl = fp_plan_of(r, ev);
+		if (!pl || !(r->o->raw ? fp_print_raw(r, pl, ev, &rec) : fp_print(r, pl, &rec))) {
 			rp_need_symbols(r);
 			trace_seq_reset(sq);
 			tep_print_event(tep, sq, &rec, "%s", info);
@@ -1512,6 +1651,7 @@ int tracedat_report_selfcheck(const char *path, unsigned rounds, uint64_t seed, 
 	static const tracedat_report_options defaults;
 	rp r = { .o = &defaults };
 	size_t events = 0;
+	r.write_error = 0;
 	uint8_t *buf = NULL;
 	int rc = tracedat_open(&r.f, path);
 	if (rc < 0)
@@ -1531,25 +1671,40 @@ int tracedat_report_selfcheck(const char *path, unsigned rounds, uint64_t seed, 
 		goto out;
 	}
 	int n = tep_get_events_count(r.tep);
-	for (int e = 0; e < n; e++) {
-		struct tep_event *ev = tep_get_event(r.tep, e);
-		if (!ev || !fp_plan_of(&r, ev))
-			continue;
-		events++;
-		for (unsigned k = 0; k < rounds; k++) {
-			int size = sc_record(&r, ev, &seed, buf, 1 << 16);
-			if (size < 0)
-				break;
-			struct tep_record rec = { .data = buf, .size = size, .record_size = size, .ref_count = 1 };
-			r.len = 0;
-			if (!fp_print(&r, r.plans[ev->id], &rec))
+	for (int mode = 0; mode < 2; mode++) {
+		/* The event text, then -R's fields: plans differ. */
+		static const tracedat_report_options raw_opts = { .raw = true };
+		r.o = mode ? &raw_opts : &defaults;
+		if (r.plans) {
+			for (size_t i = 0; i < 0x10000; i++)
+				if (r.plans[i]) {
+					free(r.plans[i]->ops);
+					free(r.plans[i]->text);
+					free(r.plans[i]);
+					r.plans[i] = NULL;
+				}
+		}
+		for (int e = 0; e < n; e++) {
+			struct tep_event *ev = tep_get_event(r.tep, e);
+			if (!ev || !fp_plan_of(&r, ev))
 				continue;
-			trace_seq_reset(&r.seq);
-			tep_print_event(r.tep, &r.seq, &rec, "%s", TEP_PRINT_INFO);
-			if (r.len != r.seq.len || memcmp(r.buf, r.seq.buffer, r.len) != 0) {
-				rc = tc_fail(TC_EINVAL, path, -1, "event %s:%s (format \"%s\"): fast text \"%.*s\", libtraceevent \"%.*s\"",
-				             ev->system, ev->name, ev->print_fmt.format, (int)r.len, r.buf, (int)r.seq.len, r.seq.buffer);
-				goto out;
+			events += mode == 0;
+			for (unsigned k = 0; k < rounds; k++) {
+				int size = sc_record(&r, ev, &seed, buf, 1 << 16);
+				if (size < 0)
+					break;
+				struct tep_record rec = { .data = buf, .size = size, .record_size = size, .ref_count = 1 };
+				r.len = 0;
+				if (!(mode ? fp_print_raw(&r, r.plans[ev->id], ev, &rec) : fp_print(&r, r.plans[ev->id], &rec)))
+					continue;
+				trace_seq_reset(&r.seq);
+				tep_print_event(r.tep, &r.seq, &rec, "%s", mode ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+				if (r.len != r.seq.len || memcmp(r.buf, r.seq.buffer, r.len) != 0) {
+					rc = tc_fail(TC_EINVAL, path, -1, "%sevent %s:%s (format \"%s\"): fast text \"%.*s\", libtraceevent \"%.*s\"",
+					             mode ? "-R: " : "", ev->system, ev->name, ev->print_fmt.format, (int)r.len, r.buf,
+					             (int)r.seq.len, r.seq.buffer);
+					goto out;
+				}
 			}
 		}
 	}

@@ -56,7 +56,7 @@ int tracedat_report(FILE *out, const char *path, const tracedat_report_options *
 /*
  * For tests: formats ROUNDS records with random field values of every
  * event of PATH that the fast formatter handles, both with it and with
- * libtraceevent, and fails (TC_EINVAL, the event and both texts in the
+ * libtraceevent (the event text, then -R's fields), and fails (TC_EINVAL, the event and both texts in the
  * message) at the first difference.  *CHECKED: how many events were.
  */
 int tracedat_report_selfcheck(const char *path, unsigned rounds, uint64_t seed, size_t *checked);
