@@ -1300,21 +1300,18 @@ static const char *rp_comm(rp *r, int pid)
  */
 
 /* libtraceevent's print_event_time() with trace-cmd's formats:
- * " %6.1000d:" (microseconds), " %9.1d:" (-t) or "%12d:" (raw counts). */
+ * " %6.1000d:" (microseconds, rounded), " %9.1d:" (-t) or "%12d:" (raw
+ * counts, whose 10^12 overflows libtraceevent's int and so is printed
+ * whole). */
 static void rp_time_column(rp *r, uint64_t ns)
 {
 	if (r->usecs) {
 		uint64_t t = r->o->nsec ? ns : (ns + 500) / 1000;
 		uint64_t p10 = r->o->nsec ? 1000000000u : 1000000u;
 		rp_putc(r, ' ');
-		if (p10 < t) {
-			rp_int(r, (int64_t)(t / p10), 5, ' ', false);
-			rp_putc(r, '.');
-			rp_int(r, (int64_t)(t % p10), r->o->nsec ? 9 : 6, '0', false);
-		} else {
-			/* %12llu; t is below 2^63 here. */
-			rp_int(r, (int64_t)t, 12, ' ', false);
-		}
+		rp_int(r, (int64_t)(t / p10), 5, ' ', false);
+		rp_putc(r, '.');
+		rp_int(r, (int64_t)(t % p10), r->o->nsec ? 9 : 6, '0', false);
 	} else {
 		char tmp[24], *end = tmp + sizeof tmp, *p = utoa_end(end, ns);
 		size_t n = (size_t)(end - p);
@@ -1671,6 +1668,31 @@ int tracedat_report_selfcheck(const char *path, unsigned rounds, uint64_t seed, 
 		goto out;
 	}
 	int n = tep_get_events_count(r.tep);
+	/* The time column, against libtraceevent's three formats. */
+	for (unsigned k = 0; k < rounds * 10 && n > 0; k++) {
+		static const char *const tfmt[3] = { " %6.1000d:", " %9.1d:", "%12d:" };
+		static const tracedat_report_options nsec_opts = { .nsec = true };
+		struct tep_event *ev = tep_get_event(r.tep, 0);
+		uint64_t x = sc_next(&seed);
+		uint64_t ts = x >> (sc_next(&seed) % 64);
+		memset(buf, 0, 64);
+		memcpy(buf + r.type_off, &ev->id, (size_t)r.type_size);
+		struct tep_record rec = { .data = buf, .size = 64, .ts = ts, .ref_count = 1 };
+		for (int f = 0; f < 3; f++) {
+			r.o = f == 1 ? &nsec_opts : &defaults;
+			r.usecs = f < 2;
+			r.len = 0;
+			rp_time_column(&r, ts);
+			trace_seq_reset(&r.seq);
+			tep_print_event(r.tep, &r.seq, &rec, tfmt[f], TEP_PRINT_TIME);
+			if (r.len != r.seq.len || memcmp(r.buf, r.seq.buffer, r.len) != 0) {
+				rc = tc_fail(TC_EINVAL, path, -1, "time %" PRIu64 " as \"%s\": \"%.*s\", libtraceevent \"%.*s\"", ts, tfmt[f],
+				             (int)r.len, r.buf, (int)r.seq.len, r.seq.buffer);
+				goto out;
+			}
+		}
+	}
+	r.o = &defaults;
 	for (int mode = 0; mode < 2; mode++) {
 		/* The event text, then -R's fields: plans differ. */
 		static const tracedat_report_options raw_opts = { .raw = true };
