@@ -49,6 +49,7 @@
 
 #include <event-parse.h>
 #include <ctype.h>
+#include <dlfcn.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
@@ -1514,6 +1515,14 @@ static int rp_run(rp *r)
 	 * (a v6 file also names it after its CPU table), set by TSC2NSEC. */
 	r->usecs = tracedat_clock_is_ns(r->f, m->trace_clock);
 	r->swap = m->big_endian != (bool)tep_is_bigendian();
+	/* The function plugin prints a func_repeats event's last time with
+	 * the format in its tep_func_repeat_format, which trace-cmd defines
+	 * as its own time format. */
+	if (r->plugins) {
+		const char **repeat_fmt = dlsym(RTLD_DEFAULT, "tep_func_repeat_format");
+		if (repeat_fmt)
+			*repeat_fmt = !r->usecs ? "%12d" : r->o->nsec ? "%9.1d" : "%6.1000d";
+	}
 	if (m->version < 7 && r->handles[0].buffer != (size_t)-1 &&
 	    !tracedat_clock_is_ns(r->f, m->buffers[r->handles[0].buffer].clock))
 		r->usecs = false;
