@@ -50,9 +50,13 @@
 #include <event-parse.h>
 #include <ctype.h>
 #include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* One CPU of one buffer, with its next record. */
 typedef struct rp_src {
@@ -370,6 +374,31 @@ static int rp_setup_tep(rp *r)
 	return 0;
 }
 
+/* Whether libtraceevent can parse filter STR without crashing: a child
+ * process tries first. */
+static bool rp_filter_survives(struct tep_handle *tep, const char *str)
+{
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0)
+		return true;   /* cannot tell: let the real attempt go ahead */
+	if (pid == 0) {
+		/* Its warnings come again from the real attempt. */
+		int null_fd = open("/dev/null", O_WRONLY);
+		if (null_fd >= 0)
+			dup2(null_fd, 2);
+		struct tep_event_filter *ef = tep_filter_alloc(tep);
+		if (ef)
+			tep_filter_add_filter_str(ef, str);
+		_exit(0);
+	}
+	int status;
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return true;
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
 /* -F: one libtraceevent filter per expression, as tracecmd_filter_add(). */
 static int rp_setup_filters(rp *r)
 {
@@ -384,6 +413,11 @@ static int rp_setup_filters(rp *r)
 	if (!fl->pos || !fl->neg)
 		return tc_fail_nomem();
 	for (size_t i = 0; i < o->filter_count; i++) {
+		/* libtraceevent 1.7.1's filter parser crashes on some
+		 * malformed expressions ("sched_switch: prev_pid ==",
+		 * unterminated strings): try it in a child process first. */
+		if (!rp_filter_survives(r->tep, o->filters[i]))
+			return tc_fail(TC_EINVAL, NULL, -1, "cannot create the event filter \"%s\": libtraceevent cannot parse it", o->filters[i]);
 		struct tep_event_filter *ef = tep_filter_alloc(r->tep);
 		if (!ef)
 			return tc_fail_nomem();
@@ -392,6 +426,15 @@ static int rp_setup_filters(rp *r)
 			char why[256];
 			if (tep_filter_strerror(ef, err, why, sizeof why) < 0)
 				snprintf(why, sizeof why, "libtraceevent error %d", (int)err);
+			/* libtraceevent points at the place on lines above its
+			 * message; keep the message, on one line. */
+			char *last = strrchr(why, '\n');
+			while (last && last[1] == '\0') {
+				*last = '\0';
+				last = strrchr(why, '\n');
+			}
+			if (last)
+				memmove(why, last + 1, strlen(last + 1) + 1);
 			tep_filter_free(ef);
 			return tc_fail(TC_EINVAL, NULL, -1, "cannot create the event filter \"%s\": %s", o->filters[i], why);
 		}
