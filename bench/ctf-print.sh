@@ -21,6 +21,8 @@
 # TRACECAT_BENCH_CACHE (default ${TMPDIR:-/tmp}/tracecat-bench; the traces
 # take about 60 and 240 MB).
 set -euo pipefail
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bin=${TRACECAT:-$root/build/tracecat}
@@ -83,34 +85,12 @@ else
 	echo "check: tracecat print output DIFFERS from babeltrace2's on the 1M trace: ${cmp_out:-exit status differs}"
 fi
 
-# measure RUNS CMD...: prints "best_seconds peak_MiB status".  The time is
-# the best run's; the peak RSS is the largest seen over all runs.
-measure() {
-	local n=$1 i start end ns best='' rss peak=0 rc=0
-	shift
-	for ((i = 0; i < n; i++)); do
-		start=$(date +%s%N)
-		/usr/bin/time -f %M -o "$work/rss" "$@" >/dev/null 2>"$work/err" || rc=$?
-		end=$(date +%s%N)
-		ns=$((end - start))
-		if [ -z "$best" ] || [ "$ns" -lt "$best" ]; then best=$ns; fi
-		# /usr/bin/time prefixes a note when the command fails.
-		rss=$(tail -n 1 "$work/rss")
-		if [ "$rss" -gt "$peak" ]; then peak=$rss; fi
-	done
-	awk -v ns="$best" -v kib="$peak" -v rc="$rc" \
-		'BEGIN { printf "%.3f %.1f %d\n", ns / 1e9, kib / 1024, rc }'
-}
-
 row() {
 	local tool=$1 cmd=$2 secs=$3 mib=$4 rc=$5 note=
 	[ "$rc" = 0 ] || note="  (exit status $rc)"
 	printf '%-12s %-44s %9s %9s%s\n' "$tool" "$cmd" "$secs" "$mib" "$note"
 }
 
-ratio() {
-	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "?" }'
-}
 
 printf '\n%-12s %-44s %9s %9s\n' tool "command (1M events)" seconds "peak MiB"
 read -r tp_s tp_m tp_rc < <(measure "$runs" "$bin" print "$t1m")

@@ -8,7 +8,7 @@ set -uo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 failed=0
 for script in "$here"/*.sh; do
-	[ "$(basename "$script")" = run.sh ] && continue
+	case "$(basename "$script")" in run.sh | lib.sh) continue ;; esac
 	if ! bash "$script"; then
 		echo "bench: $(basename "$script") failed" >&2
 		failed=$((failed + 1))

@@ -30,6 +30,8 @@
 # take about 60 MB (1M, both versions) and 25 MB (4M, zstd)),
 # TRACEDAT_BENCH_4X=0 to skip the 4x trace.
 set -euo pipefail
+# shellcheck source=bench/lib.sh
+. "$(dirname "$0")/lib.sh"
 
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bin=${TRACECAT:-$root/build/tracecat}
@@ -131,34 +133,12 @@ if [ "$have_report" = 1 ]; then
 	done
 fi
 
-# measure RUNS CMD...: prints "best_seconds peak_MiB status".  The time is
-# the best run's; the peak RSS is the largest seen over all runs.
-measure() {
-	local n=$1 i start end ns best='' rss peak=0 rc=0
-	shift
-	for ((i = 0; i < n; i++)); do
-		start=$(date +%s%N)
-		/usr/bin/time -f %M -o "$work/rss" "$@" >/dev/null 2>"$work/err" || rc=$?
-		end=$(date +%s%N)
-		ns=$((end - start))
-		if [ -z "$best" ] || [ "$ns" -lt "$best" ]; then best=$ns; fi
-		# /usr/bin/time prefixes a note when the command fails.
-		rss=$(tail -n 1 "$work/rss")
-		if [ "$rss" -gt "$peak" ]; then peak=$rss; fi
-	done
-	awk -v ns="$best" -v kib="$peak" -v rc="$rc" \
-		'BEGIN { printf "%.3f %.1f %d\n", ns / 1e9, kib / 1024, rc }'
-}
-
 row() {
 	local tool=$1 cmd=$2 secs=$3 mib=$4 rc=$5 note=
 	[ "$rc" = 0 ] || note="  (exit status $rc)"
 	printf '%-10s %-40s %9s %9s%s\n' "$tool" "$cmd" "$secs" "$mib" "$note"
 }
 
-ratio() {
-	awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "?" }'
-}
 
 printf '\n%-10s %-40s %9s %9s\n' tool "command ($n1 events)" seconds "peak MiB"
 read -r cz_s cz_m cz_rc < <(measure "$runs" trace-cmd report "$z1")
@@ -173,8 +153,8 @@ if [ "$have_report" = 1 ]; then
 	read -r t6_s t6_m t6_rc < <(measure "$runs" "$bin" report "$v1")
 	row tracecat "report v6 > /dev/null" "$t6_s" "$t6_m" "$t6_rc"
 	echo
-	echo "speed ratio trace-cmd/tracecat: v7 zstd x$(ratio "$cz_s" "$tz_s"), v6 x$(ratio "$c6_s" "$t6_s")"
-	echo "peak RSS ratio trace-cmd/tracecat: v7 zstd x$(ratio "$cz_m" "$tz_m"), v6 x$(ratio "$c6_m" "$t6_m")"
+	echo "speed ratio trace-cmd/tracecat: v7 zstd x$(ratio "$cz_s" "$tz_s" 1), v6 x$(ratio "$c6_s" "$t6_s" 1)"
+	echo "peak RSS ratio trace-cmd/tracecat: v7 zstd x$(ratio "$cz_m" "$tz_m" 1), v6 x$(ratio "$c6_m" "$t6_m" 1)"
 fi
 
 if [ -n "$d4" ]; then

@@ -282,6 +282,19 @@ static int value_u64(builder *b, const ast_node *a, uint64_t *out)
 	return 0;
 }
 
+/* An alignment in bits: a power of two, at most 2^20 (a bound against
+ * hostile metadata; real traces use at most 64). */
+static int value_align(builder *b, const ast_node *a, unsigned *out)
+{
+	uint64_t v = 0;
+	if (value_u64(b, a, &v) < 0)
+		return b->err;
+	if (v == 0 || (v & (v - 1)) || v > (1u << 20))
+		return berr(b, a, "alignment %" PRIu64 " is not a power of two up to 2^20", v);
+	*out = (unsigned)v;
+	return 0;
+}
+
 static int value_byte_order(builder *b, const ast_node *a, tc_byte_order *out, bool allow_native)
 {
 	static const char *const le[] = { "le", "little", NULL }, *const be[] = { "be", "big", "network", NULL },
@@ -340,11 +353,8 @@ static tc_field_class *build_integer(builder *b, const ast_node *n)
 			fc->size = (unsigned)v;
 			have_size = true;
 		} else if (strcmp(a->name, "align") == 0) {
-			if (value_u64(b, a, &v) < 0)
+			if (value_align(b, a, &fc->align) < 0)
 				return NULL;
-			if (v == 0 || (v & (v - 1)) || v > (1u << 20))
-				return berr(b, a, "alignment %" PRIu64 " is not a power of two", v), NULL;
-			fc->align = (unsigned)v;
 			have_align = true;
 		} else if (strcmp(a->name, "signed") == 0) {
 			if (value_bool(b, a, &fc->is_signed) < 0)
@@ -417,12 +427,8 @@ static tc_field_class *build_float(builder *b, const ast_node *n)
 			if (value_byte_order(b, a, &fc->byte_order, true) < 0)
 				return NULL;
 		} else if (strcmp(a->name, "align") == 0) {
-			uint64_t v = 0;
-			if (value_u64(b, a, &v) < 0)
+			if (value_align(b, a, &fc->align) < 0)
 				return NULL;
-			if (v == 0 || (v & (v - 1)) || v > (1u << 20))
-				return berr(b, a, "alignment %" PRIu64 " is not a power of two", v), NULL;
-			fc->align = (unsigned)v;
 			have_align = true;
 		}
 	}

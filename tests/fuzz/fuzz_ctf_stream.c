@@ -4,7 +4,7 @@
  * TRACECAT_FUZZ_METADATA), every message read and printed as text, so the
  * packet decoder, the muxer and the printer all see hostile bytes.
  */
-#include "tracecat.h"
+#include "fuzz_read.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,21 +57,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	FILE *f = fopen(stream_path, "wb");
 	if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
 		abort();
-	tc_input *in;
-	if (tc_input_open(&in, dir, NULL) < 0)
-		return 0;
-	tc_muxer *mux;
-	tc_text_options o;
-	tc_text_options_default(&o);
-	tc_text_printer *p;
-	if (tc_muxer_new(&mux) == 0 && tc_muxer_add_input(mux, in) == 0 &&
-	    tc_text_printer_new(&p, &o, sink, sink) == 0) {
-		const tc_message *m;
-		while (tc_muxer_next(mux, &m) > 0)
-			tc_text_printer_print(p, m);
-		tc_text_printer_free(p);
-	}
-	tc_muxer_free(mux);
-	tc_input_free(in);
+	fuzz_read_and_print(dir, sink);
 	return 0;
 }
