@@ -146,7 +146,7 @@ typedef struct ctf_stream_class {
 	tc_stream_class pub;
 	tc_event_class **by_id;        /* dense table when ids are small */
 	size_t by_id_len;
-	bool has_ts_begin, has_ts_end, has_packet_size, has_content_size;
+	bool has_ts_begin, has_ts_end;
 	bool has_explicit_id;
 } ctf_stream_class;
 
@@ -192,7 +192,6 @@ typedef struct ctf_decoder {
 	uint64_t *clock_value;     /* the stream's current clock value */
 	const tc_clock *clock;     /* the stream class's clock */
 	ctf_arena *arena;          /* where fields go now */
-	bool arena_full;           /* retry the decode with a bigger arena */
 	tc_field *roots[SCOPE_COUNT];
 	/* values of special fields seen while decoding */
 	bool have_id;

@@ -45,10 +45,8 @@ void ctf_arena_free(ctf_arena *a)
 static inline bool arena_take(ctf_decoder *d, uint64_t n, tc_field **out)
 {
 	ctf_arena *a = d->arena;
-	if (n > a->cap - a->used) {
-		d->arena_full = true;
+	if (n > a->cap - a->used)
 		return false;
-	}
 	*out = a->slots + a->used;
 	a->used += (size_t)n;
 	return true;

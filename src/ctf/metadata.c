@@ -1510,8 +1510,6 @@ static int compile_stream_class(builder *b, ctf_stream_class *sc)
 			switch (plan_of(sc->pub.packet_context->members[i].cls)->role) {
 			case ROLE_TS_BEGIN: sc->has_ts_begin = true; break;
 			case ROLE_TS_END: sc->has_ts_end = true; break;
-			case ROLE_PACKET_SIZE: sc->has_packet_size = true; break;
-			case ROLE_CONTENT_SIZE: sc->has_content_size = true; break;
 			case ROLE_EVENTS_DISCARDED: sc->pub.has_discarded_events = true; break;
 			case ROLE_PACKET_SEQ_NUM: sc->pub.has_packet_seq_num = true; break;
 			default: break;

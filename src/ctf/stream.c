@@ -58,25 +58,41 @@ static void unmap_file(ctf_stream_iter *s)
 	s->map_size = 0;
 }
 
+/* Where decoding stood: a decode that filled the arena starts over from
+ * here once the arena has grown (the CTF_ARENA_RETRY contract). */
+typedef struct decode_mark {
+	uint64_t pos, clock;
+	int last_bo;
+	size_t used;
+} decode_mark;
+
+static decode_mark mark_here(const ctf_stream_iter *s)
+{
+	decode_mark m = { s->dec.pos, s->clock_value, s->dec.last_bo, s->dec.arena->used };
+	return m;
+}
+
+/* Grows the arena and rewinds to M: 0, or TC_ENOMEM. */
+static int grow_and_rewind(ctf_stream_iter *s, const decode_mark *m)
+{
+	if (ctf_arena_grow(s->dec.arena) < 0)
+		return TC_ENOMEM;
+	s->dec.pos = m->pos;
+	s->dec.last_bo = m->last_bo;
+	s->dec.arena->used = m->used;
+	s->clock_value = m->clock;
+	return 0;
+}
+
 /* Decodes one scope, growing the arena and starting over if it fills up. */
 static int decode_scope_retry(ctf_stream_iter *s, ctf_scope scope, const tc_field_class *cls, tc_field **root)
 {
-	ctf_decoder *d = &s->dec;
-	uint64_t pos = d->pos, clock = s->clock_value;
-	int last_bo = d->last_bo;
-	size_t used = d->arena->used;
-	for (;;) {
-		int rc = ctf_decode_scope(d, scope, cls, root);
-		if (rc != CTF_ARENA_RETRY)
-			return rc;
-		if (ctf_arena_grow(d->arena) < 0)
+	decode_mark mark = mark_here(s);
+	int rc;
+	while ((rc = ctf_decode_scope(&s->dec, scope, cls, root)) == CTF_ARENA_RETRY)
+		if (grow_and_rewind(s, &mark) < 0)
 			return TC_ENOMEM;
-		d->pos = pos;
-		d->last_bo = last_bo;
-		d->arena->used = used;
-		d->arena_full = false;
-		s->clock_value = clock;
-	}
+	return rc;
 }
 
 
@@ -347,17 +363,13 @@ static int decode_event_fields(ctf_stream_iter *s, tc_message *m, uint64_t start
 static int decode_event(ctf_stream_iter *s, tc_message *m)
 {
 	ctf_decoder *d = &s->dec;
-	uint64_t start = d->pos, clock = s->clock_value;
-	int last_bo = d->last_bo, rc;
+	uint64_t start = d->pos;
+	int rc;
 	d->arena = &s->event_arena;
-	while ((rc = decode_event_fields(s, m, start)) == CTF_ARENA_RETRY) {
-		if (ctf_arena_grow(d->arena) < 0)
+	decode_mark mark = mark_here(s);
+	while ((rc = decode_event_fields(s, m, start)) == CTF_ARENA_RETRY)
+		if (grow_and_rewind(s, &mark) < 0)
 			return TC_ENOMEM;
-		d->pos = start;
-		d->last_bo = last_bo;
-		d->arena_full = false;
-		s->clock_value = clock;
-	}
 	if (rc < 0)
 		return rc;
 	if (TC_UNLIKELY(d->pos == start))
