@@ -280,6 +280,12 @@ struct tc_trace {
 	const char *format;          /* "ctf" */
 	char *path;                  /* the directory or file read */
 	char *name;                  /* babeltrace2's trace name: hostname/relative-dir */
+	/* The trace's folder relative to the path opened: "" for the path
+	 * itself, "kernel" for PATH/kernel; converted traces keep it. */
+	char *dir_in_input;
+	/* CTF: the packet header layout (magic, uuid, stream id...), NULL
+	 * when the format has none. */
+	tc_field_class *packet_header;
 	bool has_uuid;
 	uint8_t uuid[16];
 	tc_env_entry *env;
@@ -336,6 +342,10 @@ typedef struct tc_message {
 typedef struct tc_open_options {
 	int64_t clock_offset_s;      /* added to every clock's offset */
 	int64_t clock_offset_ns;
+	/* trace.dat: LTTng kernel tracer conventions instead of ftrace's
+	 * (event and field names, values, environment), as Trace Compass
+	 * expects a kernel trace; see README "trace.dat as LTTng". */
+	bool lttng_names;
 } tc_open_options;
 
 typedef struct tc_input tc_input;
@@ -389,6 +399,95 @@ int tc_muxer_add_input(tc_muxer *mux, tc_input *in);
  * Returns 1 and sets *msg, 0 at the end, or a negative error.
  */
 int tc_muxer_next(tc_muxer *mux, const tc_message **msg);
+
+/* ------------------------------------------------------------------------
+ * Filtering messages (what `print` and `convert` share)
+ */
+
+typedef struct tc_filter tc_filter;
+
+int tc_filter_new(tc_filter **out);
+void tc_filter_free(tc_filter *f);
+
+/*
+ * Keeps messages from BEGIN on (up to END), written as babeltrace2's
+ * trimmer takes them: "YYYY-MM-DD HH:MM[:SS[.NNNNNNNNN]]", "HH:MM[:SS[.N]]"
+ * (on the date of the first message) or "[-]SECONDS[.NNNNNNNNN]" from the
+ * Unix epoch; dates and times of day in UTC when GMT, local time otherwise.
+ */
+int tc_filter_set_begin(tc_filter *f, const char *text, bool gmt);
+int tc_filter_set_end(tc_filter *f, const char *text, bool gmt);
+/* Keeps events whose name matches one of the comma-separated shell
+ * patterns (fnmatch), e.g. "sched_*,irq_handler_entry". */
+int tc_filter_add_events(tc_filter *f, const char *patterns);
+/* Keeps messages of streams of the listed CPUs, e.g. "0,2-3". */
+int tc_filter_add_cpus(tc_filter *f, const char *list);
+/* Gives times of day their date, from the first message's time, before
+ * messages are matched out of time order. */
+void tc_filter_set_first_time(tc_filter *f, tc_time first);
+bool tc_filter_is_empty(const tc_filter *f);
+bool tc_filter_match(tc_filter *f, const tc_message *msg);
+
+/* ------------------------------------------------------------------------
+ * Writing CTF 1.8
+ *
+ * A converted trace is a folder holding a `metadata` file (plain text) and
+ * one file per stream, as babeltrace2 and Trace Compass read them.  These
+ * functions write into a folder the caller created; making the result
+ * appear whole (a temporary folder renamed when done) is the caller's job,
+ * as `tracecat convert` does it.
+ */
+
+/* Whether TRACE is CTF that tc_ctf_copy() can write packet for packet. */
+bool tc_ctf_can_copy(const tc_trace *trace);
+
+/*
+ * Writes TRACE, one of IN's traces, without decoding it: metadata text
+ * describing the original layouts (packetized metadata becomes text), and
+ * every stream file copied whole.  DIR stands for the path IN was opened
+ * from: each file goes to the folder it had below that path (folders are
+ * created), so traces split over several folders by UUID stay split.  *BYTES, when not
+ * NULL, grows by the bytes copied as the copy goes.
+ */
+int tc_ctf_copy(tc_input *in, const tc_trace *trace, const char *dir, uint64_t *bytes);
+
+typedef struct tc_ctf_writer tc_ctf_writer;
+
+typedef struct tc_ctf_writer_options {
+	size_t packet_size;  /* bytes of a packet, 0 for 256 KiB; larger events get a packet of their own */
+} tc_ctf_writer_options;
+
+/*
+ * A writer of one CTF trace into the folder DIR holding the streams of
+ * the COUNT traces TRACES, which share their clocks.  The trace gets the
+ * first trace's environment, every clock, and one stream class per input
+ * stream class with the same event classes (new ids, numbered in order).
+ * Its packets have LTTng's layout: a header with magic, trace UUID, stream
+ * class id and stream id; a context with begin and end times, sizes,
+ * sequence number, discarded-event total and the input's own visible
+ * packet context fields (cpu_id); compact event headers (5-bit id, 27-bit
+ * time) when a stream class has at most 31 event classes, large ones
+ * (16-bit id, 32-bit time) otherwise, extended when an id or a time gap
+ * does not fit.  Field names are written so that a CTF reader shows them
+ * as the model does (one leading underscore added where needed); text
+ * arrays and sequences become strings.
+ */
+int tc_ctf_writer_new(tc_ctf_writer **out, const char *dir, tc_trace *const *traces, size_t count,
+                      const tc_ctf_writer_options *opts);
+
+/* Encodes MSG, a message of a stream of one of the writer's traces.  The
+ * messages of each stream must come in their order; streams may come in
+ * any order (tc_input_next() is fine). */
+int tc_ctf_writer_write(tc_ctf_writer *w, const tc_message *msg);
+
+/* Ends every open packet and writes the metadata file: only after it
+ * returns 0 does the folder hold a complete trace. */
+int tc_ctf_writer_finish(tc_ctf_writer *w);
+
+/* Bytes written to stream files so far. */
+uint64_t tc_ctf_writer_bytes(const tc_ctf_writer *w);
+
+void tc_ctf_writer_free(tc_ctf_writer *w);
 
 /* ------------------------------------------------------------------------
  * Text output (babeltrace2's "pretty" format)

@@ -20,4 +20,21 @@ void cli_report_error(void);
 int cli_open_inputs(char **paths, int count, const tc_open_options *opts, tc_input ***inputs);
 void cli_free_inputs(tc_input **inputs, int count);
 
+/* Matches "--name=V", "--name V" (or "-s V" for SHORT_NAME); sets *VAL and
+ * advances *I past a separate value (exits with status 2 if it is missing). */
+bool cli_opt_value(int argc, char **argv, int *i, const char *name, const char *short_name, const char **val);
+
+/* --begin, --end, --events, --cpu as given; built once every option is
+ * known, since --clock-gmt decides the time zone of --begin and --end. */
+typedef struct cli_filter_args {
+	const char *begin, *end, *events, *cpus;
+} cli_filter_args;
+
+/* Takes argv[*I] if it is a filter option. */
+bool cli_filter_option(int argc, char **argv, int *i, cli_filter_args *fa);
+/* 0, or 2 after reporting a malformed value. */
+int cli_filter_build(const cli_filter_args *fa, bool gmt, tc_filter **out);
+
+int cli_convert(int argc, char **argv);
+
 #endif /* TC_CLI_H */

@@ -80,6 +80,8 @@ int main(int argc, char **argv)
 		return cli_print(argc - 1, argv + 1);
 	if (strcmp(cmd, "info") == 0)
 		return cli_info(argc - 1, argv + 1);
+	if (strcmp(cmd, "convert") == 0)
+		return cli_convert(argc - 1, argv + 1);
 	if (strcmp(cmd, "report") == 0)
 		return cli_report_command(argc - 1, argv + 1);
 	/* Anything else: the print shorthand. */

@@ -11,27 +11,6 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Matches "--name=V", "--name V" (or "-s V" for SHORT_NAME); sets *VAL and
- * advances *I past a separate value. */
-static bool opt_value(int argc, char **argv, int *i, const char *name, const char *short_name, const char **val)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-	if (strncmp(a, name, n) == 0 && a[n] == '=') {
-		*val = a + n + 1;
-		return true;
-	}
-	if (strcmp(a, name) == 0 || (short_name && strcmp(a, short_name) == 0)) {
-		if (*i + 1 >= argc) {
-			fprintf(stderr, "tracecat: option %s needs a value\n", a);
-			exit(2);
-		}
-		*val = argv[++*i];
-		return true;
-	}
-	return false;
-}
-
 static int parse_names(const char *list, tc_text_options *o)
 {
 	bool first = true;
@@ -137,6 +116,7 @@ int cli_print(int argc, char **argv)
 	char **paths = calloc((size_t)argc, sizeof *paths);
 	int npaths = 0;
 	const char *color = "auto";
+	cli_filter_args fa = { 0 };
 	if (!paths)
 		return 1;
 	for (int i = 1; i < argc; i++) {
@@ -151,24 +131,27 @@ int cli_print(int argc, char **argv)
 			o.clock_date = true;
 		else if (!strcmp(a, "--no-delta"))
 			o.no_delta = true;
-		else if (opt_value(argc, argv, &i, "--names", "-n", &v)) {
+		else if (cli_opt_value(argc, argv, &i, "--names", "-n", &v)) {
 			if (parse_names(v, &o) < 0)
 				return free(paths), 2;
-		} else if (opt_value(argc, argv, &i, "--fields", "-f", &v)) {
+		} else if (cli_opt_value(argc, argv, &i, "--fields", "-f", &v)) {
 			if (parse_fields(v, &o) < 0)
 				return free(paths), 2;
-		} else if (opt_value(argc, argv, &i, "--clock-offset", NULL, &v)) {
+		} else if (cli_opt_value(argc, argv, &i, "--clock-offset", NULL, &v)) {
 			if (!parse_i64(v, &oo.clock_offset_s)) {
 				fprintf(stderr, "tracecat: --clock-offset expects whole seconds, got \"%s\"\n", v);
 				return free(paths), 2;
 			}
-		} else if (opt_value(argc, argv, &i, "--clock-offset-ns", NULL, &v)) {
+		} else if (cli_opt_value(argc, argv, &i, "--clock-offset-ns", NULL, &v)) {
 			if (!parse_i64(v, &oo.clock_offset_ns)) {
 				fprintf(stderr, "tracecat: --clock-offset-ns expects nanoseconds, got \"%s\"\n", v);
 				return free(paths), 2;
 			}
-		} else if (opt_value(argc, argv, &i, "--color", "-c", &v)) {
+		} else if (cli_opt_value(argc, argv, &i, "--color", "-c", &v)) {
 			color = v;
+		} else if (cli_filter_option(argc, argv, &i, &fa)) {
+		} else if (!strcmp(a, "--lttng-names")) {
+			oo.lttng_names = true;
 		} else if (!strcmp(a, "--")) {
 			while (++i < argc)
 				paths[npaths++] = argv[i];
@@ -193,9 +176,13 @@ int cli_print(int argc, char **argv)
 		return free(paths), 2;
 	}
 
+	tc_filter *filter;
+	if (cli_filter_build(&fa, o.clock_gmt, &filter))
+		return free(paths), 2;
+	bool filtering = !tc_filter_is_empty(filter);
 	tc_input **inputs;
 	if (cli_open_inputs(paths, npaths, &oo, &inputs))
-		return free(paths), 1;
+		return tc_filter_free(filter), free(paths), 1;
 	int status = 0;
 	tc_muxer *mux = NULL;
 	tc_text_printer *printer = NULL;
@@ -209,6 +196,8 @@ int cli_print(int argc, char **argv)
 	const tc_message *msg;
 	int rc = 0;
 	while (!status && (rc = tc_muxer_next(mux, &msg)) > 0) {
+		if (filtering && !tc_filter_match(filter, msg))
+			continue;
 		if (tc_text_printer_print(printer, msg) < 0) {
 			rc = -1;
 			break;
@@ -230,6 +219,7 @@ int cli_print(int argc, char **argv)
 	}
 	tc_muxer_free(mux);
 	cli_free_inputs(inputs, npaths);
+	tc_filter_free(filter);
 	free(paths);
 	if (fflush(stdout) != 0 && !status) {
 		fprintf(stderr, "tracecat: cannot write the output\n");

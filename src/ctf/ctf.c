@@ -243,8 +243,11 @@ static char *absolute_path(const char *path)
 	return out;
 }
 
-static int collect_stream_files(ctf_trace *t, const char *dir, stream_build **streams, size_t *nstreams)
+static int collect_stream_files(ctf_trace *t, const char *dir, const char *rel, stream_build **streams, size_t *nstreams)
 {
+	const char *rel_dir = tc_pool_strdup(&t->pool, rel);
+	if (!rel_dir)
+		return TC_ENOMEM;
 	char **names;
 	size_t n;
 	int rc = list_dir(dir, &names, &n);
@@ -273,7 +276,7 @@ static int collect_stream_files(ctf_trace *t, const char *dir, stream_build **st
 			rc = TC_ENOMEM;
 			break;
 		}
-		ctf_file f = { .path = owned, .cpu = -1 };
+		ctf_file f = { .path = owned, .rel_dir = rel_dir, .cpu = -1 };
 		scratch.files = &f;
 		scratch.file_count = 1;
 		scratch.sc = NULL;
@@ -320,7 +323,10 @@ static int set_trace_name(ctf_trace *t, const char *rel, size_t rel_len)
 	if (rc == 0 && b.data)
 		t->pub.name = tc_pool_strdup(&t->pool, b.data);
 	tc_buf_free(&b);
-	return rc < 0 || (b.len && !t->pub.name) ? TC_ENOMEM : 0;
+	if (rc < 0 || (b.len && !t->pub.name))
+		return TC_ENOMEM;
+	t->pub.dir_in_input = tc_pool_strndup(&t->pool, rel, rel_len);
+	return t->pub.dir_in_input ? 0 : TC_ENOMEM;
 }
 
 /* Builds the streams of one UUID group whose winning trace is DIRS[WIN]. */
@@ -336,7 +342,7 @@ static int build_group(tc_input *in, ctf_trace *t, dir_list *dirs, size_t first,
 	int rc = set_trace_name(t, rel, rel_len);
 	for (size_t i = first; i < dirs->count && rc == 0; i++)
 		if (dirs->items[i].group == first)
-			rc = collect_stream_files(t, dirs->items[i].dir, &streams, &nstreams);
+			rc = collect_stream_files(t, dirs->items[i].dir, dirs->items[i].rel, &streams, &nstreams);
 	if (rc == 0 && nstreams)
 		qsort(streams, nstreams, sizeof *streams, cmp_stream_path);
 	uint64_t next_id = 0;

@@ -161,7 +161,6 @@ struct ctf_trace {
 	tc_trace pub;
 	tc_pool pool;                  /* owns every class of this trace */
 	tc_byte_order byte_order;
-	tc_field_class *packet_header;
 	ctf_quirks quirks;
 	char *metadata_path;
 	size_t class_count;            /* stream + event classes, to pick among same-UUID copies */

@@ -10,6 +10,7 @@
 
 typedef struct ctf_file {
 	char *path;
+	const char *rel_dir;      /* its folder relative to the path opened */
 	uint64_t class_id;
 	bool has_instance_id;
 	uint64_t instance_id;

@@ -1025,7 +1025,7 @@ static int build_trace_block(builder *b, const ast_node *blk)
 	for (size_t i = 0; i < blk->child_count; i++) {
 		const ast_node *a = blk->children[i];
 		if (a->kind == AST_ATTR_TYPE) {
-			if (strcmp(a->name, "packet.header") == 0 && !(t->packet_header = build_scope_type(b, a)))
+			if (strcmp(a->name, "packet.header") == 0 && !(t->pub.packet_header = build_scope_type(b, a)))
 				return b->err;
 		} else if (a->kind == AST_ATTR) {
 			uint64_t v = 0;
@@ -1483,7 +1483,7 @@ static int compile_stream_class(builder *b, ctf_stream_class *sc)
 	/* Lengths and tags are resolved per event class, since a stream's
 	 * contexts may refer to nothing else; the stream-level scopes are
 	 * compiled once here with no event scopes present. */
-	if (compile_scope(&cx, SCOPE_PACKET_HEADER, t->packet_header) < 0 ||
+	if (compile_scope(&cx, SCOPE_PACKET_HEADER, t->pub.packet_header) < 0 ||
 	    compile_scope(&cx, SCOPE_PACKET_CONTEXT, sc->pub.packet_context) < 0 ||
 	    compile_scope(&cx, SCOPE_EVENT_HEADER, sc->pub.event_header) < 0 ||
 	    compile_scope(&cx, SCOPE_STREAM_EVENT_CONTEXT, sc->pub.event_context) < 0)
@@ -1645,17 +1645,17 @@ static int build_all(builder *b, const tsdl_doc *doc)
 	if (b->err)
 		return b->err;
 	ctf_trace *t = b->t;
-	if (t->packet_header && mark_top_roles(b, t->packet_header, true) < 0)
+	if (t->pub.packet_header && mark_top_roles(b, t->pub.packet_header, true) < 0)
 		return b->err;
 	bool header_has_stream_id = false;
-	if (t->packet_header)
-		for (size_t i = 0; i < t->packet_header->member_count; i++)
-			if (plan_of(t->packet_header->members[i].cls)->role == ROLE_STREAM_ID)
+	if (t->pub.packet_header)
+		for (size_t i = 0; i < t->pub.packet_header->member_count; i++)
+			if (plan_of(t->pub.packet_header->members[i].cls)->role == ROLE_STREAM_ID)
 				header_has_stream_id = true;
 	if (t->pub.stream_class_count > 1 && !header_has_stream_id)
 		return berr(b, NULL, "several stream classes but no stream_id in the packet header");
-	if (t->packet_header)
-		compute_hidden(t->packet_header, true);
+	if (t->pub.packet_header)
+		compute_hidden(t->pub.packet_header, true);
 	for (size_t i = 0; i < t->pub.stream_class_count; i++)
 		if (compile_stream_class(b, (ctf_stream_class *)t->pub.stream_classes[i]) < 0)
 			return b->err;

@@ -122,8 +122,8 @@ static int read_packet_start(ctf_stream_iter *s, uint64_t off)
 	tc_field *root;
 	int rc;
 	const ctf_trace *t = s->trace;
-	if (t->packet_header) {
-		if ((rc = decode_scope_retry(s, SCOPE_PACKET_HEADER, t->packet_header, &root)) < 0)
+	if (t->pub.packet_header) {
+		if ((rc = decode_scope_retry(s, SCOPE_PACKET_HEADER, t->pub.packet_header, &root)) < 0)
 			return rc;
 		if (d->have_role[ROLE_MAGIC] && d->role_value[ROLE_MAGIC] != CTF_MAGIC)
 			return tc_fail(TC_EFORMAT, path, (int64_t)off, "bad packet magic 0x%08" PRIx64 " (expected 0xc1fc1fc1)", d->role_value[ROLE_MAGIC]);

@@ -167,26 +167,78 @@ static int plan_field(td_trace *t, const char *path, int64_t where, const traced
 	return 0;
 }
 
-/* A structure class of FIELDS, their plans into PLANS. */
-static int plan_struct(td_trace *t, const char *path, int64_t where, const tracedat_field *fields, size_t n,
-                       td_field_plan *plans, tc_field_class **out)
+/* NAME with one '_' before it: LTTng's spelling, which readers show as NAME. */
+static char *underscored(td_trace *t, const char *name)
 {
+	size_t len = strlen(name) + 2;
+	char *s = tc_pool_alloc(&t->pool, len);
+	if (s)
+		snprintf(s, len, "_%s", name);
+	return s;
+}
+
+/* A structure class of FIELDS, their plans into *PLANS (*COUNT of them),
+ * the fields of SYSTEM's EVENT (SYSTEM NULL: the common fields).
+ * A sequence gets a length member before it, as CTF needs one: it is
+ * named as LTTng names them, __NAME_length, shown as _NAME_length.
+ * With LTTng's conventions, names and values change as lttng.c says. */
+static int plan_struct(td_trace *t, const char *path, int64_t where, const char *system, const char *event,
+                       const tracedat_field *fields, size_t n, td_field_plan **plans_out, size_t *count,
+                       tc_field_class **out)
+{
+	/* room for a length before every field; most have none */
 	tc_field_class *s = new_class(t, TC_FIELD_STRUCT);
-	tc_member *members = n ? tc_pool_alloc(&t->pool, n * sizeof *members) : NULL;
-	if (!s || (n && !members))
+	tc_member *members = tc_pool_alloc(&t->pool, (2 * n ? 2 * n : 1) * sizeof *members);
+	td_field_plan *plans = tc_pool_alloc(&t->pool, (2 * n ? 2 * n : 1) * sizeof *plans);
+	if (!s || !members || !plans)
 		return TC_ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		int rc = plan_field(t, path, where, &fields[i], &plans[i]);
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++, k++) {
+		td_lttng_field lf = { fields[i].name, TD_X_NONE, false };
+		if (t->lttng && system)
+			lf = td_lttng_field_of(system, event, fields[i].name);
+		else if (t->lttng)
+			lf = (td_lttng_field){ "tid", TD_X_NONE, strcmp(fields[i].name, "common_pid") != 0 };
+		if (lf.drop) {
+			k--;
+			continue;
+		}
+		int rc = plan_field(t, path, where, &fields[i], &plans[k]);
 		if (rc < 0)
 			return rc;
-		members[i].name = fields[i].name;
+		plans[k].transform = lf.transform;
+		if (lf.transform == TD_X_RWBS && !(plans[k].cls = int_class(t, 4, false)))
+			return TC_ENOMEM;
+		tc_field_class *cls = (tc_field_class *)plans[k].cls;
+		if (cls->kind == TC_FIELD_SEQUENCE) {
+			size_t len = strlen(fields[i].name) + 10;
+			char *name = tc_pool_alloc(&t->pool, len);
+			if (!name)
+				return TC_ENOMEM;
+			snprintf(name, len, "__%s_length", fields[i].name);
+			plans[k + 1] = plans[k];
+			memset(&plans[k], 0, sizeof plans[k]);
+			plans[k].how = TD_LENGTH;
+			if (!(plans[k].cls = int_class(t, 4, false)))
+				return TC_ENOMEM;
+			members[k].name = name;
+			members[k].display_name = name + 1;
+			members[k].cls = (tc_field_class *)plans[k].cls;
+			cls->length_ref = name;
+			k++;
+		}
 		/* Shown as the kernel names them (CTF's leading-underscore rule
-		 * would turn __syscall_nr into _syscall_nr). */
-		members[i].display_name = fields[i].name;
-		members[i].cls = (tc_field_class *)plans[i].cls;
+		 * would turn __syscall_nr into _syscall_nr), or as LTTng does. */
+		members[k].name = t->lttng ? underscored(t, lf.name) : fields[i].name;
+		members[k].display_name = lf.name;
+		members[k].cls = cls;
+		if (!members[k].name)
+			return TC_ENOMEM;
 	}
 	s->members = members;
-	s->member_count = n;
+	s->member_count = k;
+	*plans_out = plans;
+	*count = k;
 	*out = s;
 	return 0;
 }
@@ -207,41 +259,45 @@ static uint32_t scalar_end(const td_field_plan *plans, size_t n)
 /* The common fields, from the first format that has an ID. */
 static int plan_common(td_trace *t, const char *path, const tracedat_blob *text, const tracedat_format *fmt)
 {
-	t->common_count = fmt->common_count;
-	t->common_fields = tc_pool_alloc(&t->pool, (fmt->common_count ? fmt->common_count : 1) * sizeof *t->common_fields);
-	if (!t->common_fields)
-		return TC_ENOMEM;
-	int rc = plan_struct(t, path, text->offset, fmt->fields, fmt->common_count, t->common_fields, &t->common);
+	int rc = plan_struct(t, path, text->offset, NULL, NULL, fmt->fields, fmt->common_count, &t->common_fields,
+	                     &t->common_count, &t->common);
 	if (rc < 0)
 		return rc;
-	t->common_size = scalar_end(t->common_fields, t->common_count);
+	t->common_fmt = fmt->fields;
+	t->common_fmt_count = fmt->common_count;
+	t->common_size = 0;
 	for (size_t i = 0; i < fmt->common_count; i++)
-		if (strcmp(fmt->fields[i].name, "common_type") == 0 && t->common_fields[i].how == TD_INT &&
-		    t->common_fields[i].elem_size <= 4) {
-			t->type_offset = fmt->fields[i].offset;
-			t->type_size = fmt->fields[i].size;
+		if (fmt->fields[i].offset + fmt->fields[i].size > t->common_size)
+			t->common_size = fmt->fields[i].offset + fmt->fields[i].size;
+	for (size_t i = 0; i < fmt->common_count; i++) {
+		const tracedat_field *f = &fmt->fields[i];
+		if (strcmp(f->name, "common_type") == 0 && !f->is_array && !f->is_data_loc && !f->is_rel_loc &&
+		    (f->size == 1 || f->size == 2 || f->size == 4)) {
+			t->type_offset = f->offset;
+			t->type_size = f->size;
 			return 0;
 		}
+	}
 	return tc_fail(TC_EUNSUPPORTED, path, text->offset, "event %s has no common_type field of 1 to 4 bytes", fmt->name);
 }
 
 /* Formats with other common fields would need a context per event. */
 static int same_common(const td_trace *t, const char *path, const tracedat_blob *text, const tracedat_format *fmt)
 {
-	bool same = fmt->common_count == t->common_count;
+	bool same = fmt->common_count == t->common_fmt_count;
 	for (size_t i = 0; same && i < fmt->common_count; i++) {
-		const tracedat_field *f = &fmt->fields[i];
-		const tc_member *mem = &t->common->members[i];
-		same = strcmp(f->name, mem->name) == 0 && f->offset == t->common_fields[i].offset &&
-		       f->size == t->common_fields[i].size && f->is_signed == t->common_fields[i].is_signed;
+		const tracedat_field *f = &fmt->fields[i], *g = &t->common_fmt[i];
+		same = strcmp(f->name, g->name) == 0 && f->offset == g->offset && f->size == g->size &&
+		       f->is_signed == g->is_signed && f->is_array == g->is_array;
 	}
 	if (!same)
 		return tc_fail(TC_EUNSUPPORTED, path, text->offset, "event %s has common fields unlike the other events'", fmt->name);
 	return 0;
 }
 
-static int add_plan(td_trace *t, const char *path, const tracedat_blob *text)
+static int add_plan(td_trace *t, const char *path, const tracedat_format_text *ft)
 {
+	const tracedat_blob *text = &ft->text;
 	tracedat_format fmt;
 	int rc = tracedat_parse_format(&t->pool, path, text, &fmt);
 	if (rc < 0 || !fmt.has_id)
@@ -251,16 +307,19 @@ static int add_plan(td_trace *t, const char *path, const tracedat_blob *text)
 		return rc;
 	td_event_plan *p = &t->plans[t->plan_count];
 	size_t n = fmt.field_count - fmt.common_count;
-	p->name = fmt.name;
+	p->name = t->lttng ? td_lttng_event_name(t, ft->system, fmt.name) : fmt.name;
 	p->id = fmt.id;
-	p->field_count = n;
-	if (n) {
-		if (!(p->fields = tc_pool_alloc(&t->pool, n * sizeof *p->fields)))
-			return TC_ENOMEM;
-		if ((rc = plan_struct(t, path, text->offset, fmt.fields + fmt.common_count, n, p->fields, &p->payload)) < 0)
-			return rc;
+	if (!p->name)
+		return TC_ENOMEM;
+	if (t->lttng && strcmp(ft->system, "sched") == 0 && strcmp(fmt.name, "sched_switch") == 0) {
+		const char *pf = memmem(text->data, text->len, "print fmt:", 10);
+		if (pf)
+			td_lttng_read_states(t, pf, text->len - (size_t)(pf - text->data));
 	}
-	uint32_t end = scalar_end(p->fields, n);
+	if (n && (rc = plan_struct(t, path, text->offset, ft->system, fmt.name, fmt.fields + fmt.common_count, n,
+	                           &p->fields, &p->field_count, &p->payload)) < 0)
+		return rc;
+	uint32_t end = scalar_end(p->fields, p->field_count);
 	p->min_size = end > t->common_size ? end : t->common_size;
 	t->plan_count++;
 	return 0;
@@ -276,7 +335,7 @@ int td_build_classes(td_trace *t)
 	for (size_t i = 0; i < total && rc == 0; i++) {
 		const tracedat_format_text *ft = i < m->ftrace_format_count ? &m->ftrace_formats[i]
 		                                                            : &m->event_formats[i - m->ftrace_format_count];
-		rc = add_plan(t, m->path, &ft->text);
+		rc = add_plan(t, m->path, ft);
 	}
 	if (rc < 0 || t->plan_count == 0)
 		return rc;

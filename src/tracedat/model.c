@@ -70,6 +70,31 @@ static int build_env(td_trace *t)
 	int rc = add_env(t, "domain", "kernel", 0);
 	if (rc == 0 && m->uname[0])
 		rc = add_uname(t, m->uname);
+	if (t->lttng) {
+		/* lttng-modules 2.13: Trace Compass's newest kernel layout
+		 * (specs/lttng-conventions.md §1.2); where it came from after. */
+		char source[64];
+		snprintf(source, sizeof source, "trace-cmd trace.dat v%u", (unsigned)m->version);
+		if (rc == 0)
+			rc = add_env(t, "tracer_name", "lttng-modules", 0);
+		if (rc == 0)
+			rc = add_env(t, "tracer_major", NULL, 2);
+		if (rc == 0)
+			rc = add_env(t, "tracer_minor", NULL, 13);
+		if (rc == 0)
+			rc = add_env(t, "tracer_patchlevel", NULL, 0);
+		if (rc == 0)
+			rc = add_env(t, "trace_buffering_scheme", "global", 0);
+		if (rc == 0)
+			rc = add_env(t, "trace_name", t->pub.name, 0);
+		if (rc == 0)
+			rc = add_env(t, "source_format", source, 0);
+		if (rc == 0 && version[0])
+			rc = add_env(t, "source_tracer_version", version, 0);
+		if (rc == 0 && m->trace_clock[0])
+			rc = add_env(t, "trace_clock", m->trace_clock, 0);
+		return rc;
+	}
 	if (rc == 0)
 		rc = add_env(t, "tracer_name", "trace-cmd", 0);
 	if (rc == 0 && version[0])
@@ -240,6 +265,8 @@ static int tracedat_input_open(tc_input *in, const char *path, const tc_open_opt
 	t->pub.format = "trace.dat";
 	t->pub.path = tc_pool_strdup(&t->pool, path);
 	t->pub.name = tc_pool_strdup(&t->pool, base ? base + 1 : path);
+	t->pub.dir_in_input = "";
+	t->lttng = opts->lttng_names;
 	if (!t->pub.path || !t->pub.name || !(t->packet_context = packet_context_class(t)))
 		return TC_ENOMEM;
 	if ((rc = td_build_classes(t)) < 0 || (rc = build_env(t)) < 0 || (rc = tc_input_add_trace(in, &t->pub)) < 0)

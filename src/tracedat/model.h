@@ -26,7 +26,9 @@
  *   - payload: the other fields of the format, in its order: integers in
  *     base 10, char arrays and __data_loc/__rel_loc char[] as strings,
  *     other static arrays as arrays and flexible or dynamic arrays as
- *     sequences of integers;
+ *     sequences of integers, each after a 32-bit length member
+ *     __NAME_length (shown _NAME_length, as LTTng's lengths are), which
+ *     CTF needs when the trace is converted;
  *   - a page's missed-events flag gives a discarded-events message (count
  *     0 when the kernel did not store it) before its first event.
  *
@@ -45,11 +47,21 @@ typedef enum td_decode {
 	TD_ARRAY,        /* fixed count of integers */
 	TD_TAIL_ARRAY,   /* integers up to the payload's end (size 0, "[]") */
 	TD_LOC_TEXT,     /* __data_loc / __rel_loc char[] */
-	TD_LOC_ARRAY     /* __data_loc / __rel_loc of other elements */
+	TD_LOC_ARRAY,    /* __data_loc / __rel_loc of other elements */
+	TD_LENGTH        /* the element count of the next field, a sequence */
 } td_decode;
+
+/* A value change on the way (lttng.c). */
+typedef enum td_transform {
+	TD_X_NONE,
+	TD_X_PRIO,        /* minus 100 */
+	TD_X_PREV_STATE,  /* re-encoded for Trace Compass */
+	TD_X_RWBS         /* text -> LTTng's block-request bit mask */
+} td_transform;
 
 typedef struct td_field_plan {
 	td_decode how;
+	td_transform transform;
 	bool is_signed;            /* integers, elements */
 	bool relative;             /* __rel_loc */
 	uint32_t offset, size;     /* the field in the payload */
@@ -90,7 +102,29 @@ typedef struct td_trace {
 	size_t plan_count;
 	uint32_t *plan_by_id;      /* index + 1, 0: none; id_limit entries */
 	size_t id_limit;
+	/* the first format's common fields, which every format must share */
+	const tracedat_field *common_fmt;
+	size_t common_fmt_count;
+	/* LTTng's conventions (lttng.c), and prev_state's letters */
+	bool lttng;
+	uint32_t state_mask[8];    /* S D T t X Z P I */
+	uint32_t preempt_mask;
 } td_trace;
+
+/* ---- lttng.c ---- */
+
+typedef struct td_lttng_field {
+	const char *name;          /* shown name, without the leading '_' */
+	td_transform transform;
+	bool drop;
+} td_lttng_field;
+
+/* The LTTng name of SYSTEM's event NAME (allocated in T's pool). */
+const char *td_lttng_event_name(td_trace *t, const char *system, const char *name);
+td_lttng_field td_lttng_field_of(const char *system, const char *event, const char *field);
+void td_lttng_read_states(td_trace *t, const char *print_fmt, size_t len);
+uint64_t td_lttng_prev_state(const td_trace *t, uint64_t v);
+uint64_t td_lttng_rwbs(const char *s, size_t len);
 
 /* Parses every format of T's file into T's plans and common fields. */
 int td_build_classes(td_trace *t);

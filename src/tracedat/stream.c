@@ -100,6 +100,10 @@ static void decode_field(const td_trace *t, const td_field_plan *p, const traced
 	switch (p->how) {
 	case TD_INT:
 		decode_int(t, d + p->offset, p->elem_size, p->is_signed, p->cls, out);
+		if (p->transform == TD_X_PRIO)
+			out->v.s -= 100;
+		else if (p->transform == TD_X_PREV_STATE)
+			out->v.u = td_lttng_prev_state(t, out->v.u);
 		return;
 	case TD_TEXT:
 		start = p->offset < rec->size ? p->offset : rec->size;
@@ -107,10 +111,14 @@ static void decode_field(const td_trace *t, const td_field_plan *p, const traced
 		if (!p->tail && p->size < len)
 			len = p->size;
 		decode_text(rec, start, len, p->cls, out);
-		return;
+		break;
 	case TD_LOC_TEXT:
 		locate(t, p, rec, &start, &len);
 		decode_text(rec, start, len, p->cls, out);
+		break;
+	case TD_LENGTH:
+		out->cls = p->cls;
+		out->v.u = element_count(t, p + 1, rec, &start);
 		return;
 	default:
 		n = element_count(t, p, rec, &start);
@@ -122,6 +130,9 @@ static void decode_field(const td_trace *t, const td_field_plan *p, const traced
 		*next_slot += n;
 		return;
 	}
+	/* text */
+	if (p->transform == TD_X_RWBS)
+		out->v.u = td_lttng_rwbs(out->v.str.ptr, out->v.str.len);
 }
 
 /* A structure of N fields into ROOT, its members at *NEXT_SLOT. */

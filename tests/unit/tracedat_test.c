@@ -334,7 +334,8 @@ static void test_records(bool be)
 		uint64_t ns[3] = { T0 + 1000, T0 + (1ull << 27) + EXTEND_DELTA + 7 + 5 + 1000, ABSOLUTE + 3 + 1000 };
 		snprintf(expect[0], sizeof expect[0], "discarded %u range 0", MISSED);
 		snprintf(expect[1], sizeof expect[1], "tc_test %" PRIu64 ".%09" PRIu64 " pid -5 cpu 0: -7 \"hi\" \"ab\"", ns[0] / 1000000000u, ns[0] % 1000000000u);
-		snprintf(expect[2], sizeof expect[2], "tc_tail %" PRIu64 ".%09" PRIu64 " pid 42 cpu 0: [1] [515]", ns[1] / 1000000000u, ns[1] % 1000000000u);
+		/* the tail array comes after its length member, __vals_length = 2 */
+		snprintf(expect[2], sizeof expect[2], "tc_tail %" PRIu64 ".%09" PRIu64 " pid 42 cpu 0: 2 [1] [515]", ns[1] / 1000000000u, ns[1] % 1000000000u);
 		snprintf(expect[3], sizeof expect[3], "tc_test %" PRIu64 ".%09" PRIu64 " pid -5 cpu 0: -7 \"hi\" \"ab\"", ns[2] / 1000000000u, ns[2] % 1000000000u);
 		snprintf(name, sizeof name, "model/%s/count", order);
 		check(n == 4 && rc == 0, name, "%d messages, rc %d: %s", n, rc, last_error());

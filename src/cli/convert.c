@@ -1,0 +1,444 @@
+/*
+ * convert.c - `tracecat convert INPUT... -o OUTDIR`: any input to CTF 1.8.
+ *
+ * Every trace read becomes an output trace.  Unfiltered CTF is copied
+ * packet for packet (tc_ctf_copy); everything else goes through the
+ * writer, and traces of different inputs that share a clock (and a
+ * hostname) go into one writer, so into one trace; traces found in one
+ * input stay apart, as they were.  With one output trace OUTDIR is that trace;
+ * with several, each gets the folder it had below its input (prefixed by
+ * the input's name when there are several inputs).
+ *
+ * Nothing is written at OUTDIR until the end: the work goes into a hidden
+ * folder beside it, renamed into place once complete, so an error, ^C or
+ * a kill leaves no half trace.  An existing OUTDIR is replaced only with
+ * --force, and only once the new trace is complete.
+ */
+#include "cli/cli.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+static void remove_tree(const char *path)
+{
+	nftw(path, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+}
+
+/* One output trace: a copy of one CTF trace, or a writer of several. */
+typedef struct job {
+	tc_input *copy_from;     /* copy job */
+	tc_trace **traces;       /* the traces it holds */
+	size_t trace_count;
+	char dir[PATH_MAX];
+	tc_ctf_writer *writer;
+	int input;               /* the input of its first trace */
+} job;
+
+typedef struct convert_state {
+	job *jobs;
+	size_t count;
+	/* progress on stderr */
+	bool tty;
+	struct timespec start, last;
+	bool shown;
+	uint64_t events, bytes_copied;
+} convert_state;
+
+static double since(const struct timespec *a, const struct timespec *b)
+{
+	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
+}
+
+static uint64_t bytes_written(const convert_state *cs)
+{
+	uint64_t n = cs->bytes_copied;
+	for (size_t i = 0; i < cs->count; i++)
+		if (cs->jobs[i].writer)
+			n += tc_ctf_writer_bytes(cs->jobs[i].writer);
+	return n;
+}
+
+/* A progress line once the work has taken a second, four times a second. */
+static void progress(convert_state *cs, bool force)
+{
+	if (!cs->tty)
+		return;
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (since(&cs->start, &now) < 1.0 || (!force && since(&cs->last, &now) < 0.25))
+		return;
+	cs->last = now;
+	cs->shown = true;
+	fprintf(stderr, "\rtracecat: converting: %llu events, %.1f MB written, %.1f s ", (unsigned long long)cs->events,
+	        (double)bytes_written(cs) / 1e6, since(&cs->start, &now));
+}
+
+/* Clocks are shared when every clock of A has an identical one in B
+ * (same name, frequency, offset and UUID). */
+static bool same_clock(const tc_clock *a, const tc_clock *b)
+{
+	return strcmp(a->name, b->name) == 0 && a->freq == b->freq && a->offset_s == b->offset_s &&
+	       a->offset == b->offset && a->has_uuid == b->has_uuid && (!a->has_uuid || !memcmp(a->uuid, b->uuid, 16));
+}
+
+static bool share_clocks(const tc_trace *a, const tc_trace *b)
+{
+	if (a->clock_count == 0 || a->clock_count != b->clock_count)
+		return false;
+	for (size_t i = 0; i < a->clock_count; i++) {
+		bool found = false;
+		for (size_t j = 0; j < b->clock_count && !found; j++)
+			found = same_clock(a->clocks[i], b->clocks[j]);
+		if (!found)
+			return false;
+	}
+	/* and so does the machine, or the second would show the first's name */
+	const tc_env_entry *ha = tc_trace_env(a, "hostname"), *hb = tc_trace_env(b, "hostname");
+	return strcmp(a->format, b->format) == 0 && (!ha) == (!hb) &&
+	       (!ha || (!ha->is_int && !hb->is_int && strcmp(ha->str_value, hb->str_value) == 0));
+}
+
+static int add_trace(job *j, tc_trace *t)
+{
+	tc_trace **n = realloc(j->traces, (j->trace_count + 1) * sizeof *n);
+	if (!n)
+		return -1;
+	n[j->trace_count++] = t;
+	j->traces = n;
+	return 0;
+}
+
+static const char *base_name(const char *path)
+{
+	size_t len = strlen(path);
+	while (len > 1 && path[len - 1] == '/')
+		len--;
+	const char *b = path + len;
+	while (b > path && b[-1] != '/')
+		b--;
+	return b;
+}
+
+/* Plans the output traces of INPUTS. */
+static int plan_jobs(convert_state *cs, tc_input **inputs, char **paths, int n, bool filtering, const char *tmp)
+{
+	size_t total = 0;
+	for (int i = 0; i < n; i++)
+		total += tc_input_trace_count(inputs[i]);
+	if (!(cs->jobs = calloc(total ? total : 1, sizeof *cs->jobs)))
+		return -1;
+	for (int i = 0; i < n; i++) {
+		for (size_t k = 0; k < tc_input_trace_count(inputs[i]); k++) {
+			tc_trace *t = tc_input_trace(inputs[i], k);
+			job *j = NULL;
+			if (!filtering && tc_ctf_can_copy(t)) {
+				j = &cs->jobs[cs->count++];
+				j->copy_from = inputs[i];
+			} else {
+				for (size_t q = 0; q < cs->count && !j; q++)
+					if (!cs->jobs[q].copy_from && cs->jobs[q].input != i &&
+					    share_clocks(cs->jobs[q].traces[0], t))
+						j = &cs->jobs[q];
+				if (!j)
+					j = &cs->jobs[cs->count++];
+			}
+			if (add_trace(j, t) < 0)
+				return -1;
+			if (j->trace_count > 1)
+				continue;
+			j->input = i;
+			/* Its folder, from its input's name and its place in it. */
+			char rel[PATH_MAX];
+			/* a copy keeps its files' places below the input */
+			const char *in_dir = j->copy_from || !t->dir_in_input ? "" : t->dir_in_input;
+			if (n > 1)
+				snprintf(rel, sizeof rel, "%s%s%s", base_name(paths[i]), *in_dir ? "/" : "", in_dir);
+			else
+				snprintf(rel, sizeof rel, "%s", in_dir);
+			if (snprintf(j->dir, sizeof j->dir, "%s%s%s", tmp, *rel ? "/" : "", rel) >= (int)sizeof j->dir)
+				return -1;
+		}
+	}
+	/* One trace alone is OUTDIR itself; written ones may not share folders. */
+	if (cs->count == 1)
+		snprintf(cs->jobs[0].dir, sizeof cs->jobs[0].dir, "%s", tmp);
+	for (size_t a = 0; a < cs->count && cs->count > 1; a++)
+		if (!cs->jobs[a].copy_from && strcmp(cs->jobs[a].dir, tmp) == 0)
+			if (snprintf(cs->jobs[a].dir, sizeof cs->jobs[a].dir, "%s/trace-%zu", tmp, a) >= (int)sizeof cs->jobs[a].dir)
+				return -1;
+	for (size_t a = 0; a < cs->count; a++) {
+		for (size_t b = 0; b < a && !cs->jobs[a].copy_from; b++) {
+			if (strcmp(cs->jobs[a].dir, cs->jobs[b].dir) != 0)
+				continue;
+			size_t len = strlen(cs->jobs[a].dir);
+			snprintf(cs->jobs[a].dir + len, sizeof cs->jobs[a].dir - len, "-%zu", a);
+			b = (size_t)-1;
+		}
+	}
+	return 0;
+}
+
+/* mkdir -p for the folders below the temporary one. */
+static int make_dirs(const char *dir)
+{
+	char buf[PATH_MAX];
+	snprintf(buf, sizeof buf, "%s", dir);
+	for (char *p = buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(buf, 0755) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+static job *job_of(convert_state *cs, const tc_trace *t)
+{
+	for (size_t i = 0; i < cs->count; i++)
+		for (size_t k = 0; k < cs->jobs[i].trace_count; k++)
+			if (cs->jobs[i].traces[k] == t)
+				return &cs->jobs[i];
+	return NULL;
+}
+
+/* Feeds the writers every message of IN, stream after stream. */
+static int write_input(convert_state *cs, tc_input *in, tc_filter *filter, bool filtering)
+{
+	for (size_t s = 0; s < tc_input_stream_count(in); s++) {
+		const tc_message *msg;
+		int rc;
+		job *j = NULL;
+		while ((rc = tc_input_stream_next(in, s, &msg)) > 0) {
+			if (!j && !(j = job_of(cs, msg->stream->trace)))
+				return -1;
+			if (!j->writer)
+				break;   /* copied whole */
+			if (filtering && !tc_filter_match(filter, msg))
+				continue;
+			if (tc_ctf_writer_write(j->writer, msg) < 0)
+				return -1;
+			if (msg->kind == TC_MSG_EVENT && (++cs->events & 0xffff) == 0) {
+				progress(cs, false);
+				if (interrupted)
+					return -2;
+			}
+		}
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+/* The first message's time over all inputs, for --begin/--end given as a
+ * time of day (the inputs are opened again, since this reads them). */
+static int first_time(char **paths, int n, const tc_open_options *oo, tc_filter *filter)
+{
+	tc_input **again;
+	if (cli_open_inputs(paths, n, oo, &again))
+		return -1;
+	tc_muxer *mux = NULL;
+	int rc = tc_muxer_new(&mux);
+	for (int i = 0; i < n && rc == 0; i++)
+		rc = tc_muxer_add_input(mux, again[i]);
+	const tc_message *msg;
+	while (rc >= 0 && (rc = tc_muxer_next(mux, &msg)) > 0) {
+		if (msg->has_time) {
+			tc_filter_set_first_time(filter, msg->time);
+			rc = 0;
+			break;
+		}
+	}
+	if (rc < 0)
+		cli_report_error();
+	tc_muxer_free(mux);
+	cli_free_inputs(again, n);
+	return rc < 0 ? -1 : 0;
+}
+
+static void usage(void)
+{
+	fputs("usage: tracecat convert [OPTIONS] INPUT... -o OUTDIR\n"
+	      "  -o, --output DIR   where the CTF 1.8 trace goes (refused if it exists)\n"
+	      "  --force            replace DIR if it exists, once the new trace is complete\n"
+	      "  --ftrace-names     trace.dat: keep ftrace's event and field names (default:\n"
+	      "                     LTTng kernel conventions, as Trace Compass expects)\n"
+	      "  -b, --begin TIME   -e, --end TIME   --events PATTERN[,PATTERN]   --cpu LIST\n"
+	      "  --clock-gmt        --begin/--end dates and times of day are in UTC\n"
+	      "  --packet-size N    bytes per packet (default 262144)\n", stderr);
+}
+
+int cli_convert(int argc, char **argv)
+{
+	char **paths = calloc((size_t)argc, sizeof *paths);
+	int npaths = 0;
+	const char *out = NULL;
+	bool force = false, gmt = false;
+	tc_open_options oo = { .lttng_names = true };
+	tc_ctf_writer_options wo = { 0 };
+	cli_filter_args fa = { 0 };
+	if (!paths)
+		return 1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		if (cli_opt_value(argc, argv, &i, "--output", "-o", &v))
+			out = v;
+		else if (!strcmp(a, "--force"))
+			force = true;
+		else if (!strcmp(a, "--ftrace-names"))
+			oo.lttng_names = false;
+		else if (!strcmp(a, "--clock-gmt"))
+			gmt = true;
+		else if (cli_filter_option(argc, argv, &i, &fa))
+			;
+		else if (cli_opt_value(argc, argv, &i, "--packet-size", NULL, &v)) {
+			char *end;
+			unsigned long long size = strtoull(v, &end, 10);
+			if (*end || size < 4096 || size > (1u << 30)) {
+				fprintf(stderr, "tracecat: --packet-size expects bytes from 4096 to 1073741824\n");
+				return free(paths), 2;
+			}
+			wo.packet_size = (size_t)size;
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			usage();
+			return free(paths), 0;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "tracecat: unknown option %s (see tracecat convert --help)\n", a);
+			return free(paths), 2;
+		} else {
+			paths[npaths++] = argv[i];
+		}
+	}
+	if (npaths == 0 || !out) {
+		usage();
+		return free(paths), 2;
+	}
+	struct stat st;
+	if (!force && lstat(out, &st) == 0) {
+		fprintf(stderr, "tracecat: %s: already exists (--force replaces it)\n", out);
+		return free(paths), 1;
+	}
+	tc_filter *filter;
+	if (cli_filter_build(&fa, gmt, &filter))
+		return free(paths), 2;
+	bool filtering = !tc_filter_is_empty(filter);
+	if ((fa.begin || fa.end) && first_time(paths, npaths, &oo, filter) < 0)
+		return tc_filter_free(filter), free(paths), 1;
+	tc_input **inputs;
+	if (cli_open_inputs(paths, npaths, &oo, &inputs))
+		return tc_filter_free(filter), free(paths), 1;
+
+	/* The hidden work folder, beside OUTDIR so that rename() moves it. */
+	char tmp[PATH_MAX];
+	size_t olen = strlen(out);
+	while (olen > 1 && out[olen - 1] == '/')
+		olen--;
+	const char *ob = out + olen;
+	while (ob > out && ob[-1] != '/')
+		ob--;
+	snprintf(tmp, sizeof tmp, "%.*s.%.*s.tracecat-XXXXXX", (int)(ob - out), out, (int)(out + olen - ob), ob);
+	int status = 0;
+	if (!mkdtemp(tmp)) {
+		fprintf(stderr, "tracecat: %s: cannot create a folder beside it: %s\n", out, strerror(errno));
+		cli_free_inputs(inputs, npaths);
+		tc_filter_free(filter);
+		free(paths);
+		return 1;
+	}
+	struct sigaction sa = { .sa_handler = on_signal };
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	convert_state cs = { .tty = isatty(2) };
+	clock_gettime(CLOCK_MONOTONIC, &cs.start);
+	if (plan_jobs(&cs, inputs, paths, npaths, filtering, tmp) < 0) {
+		fprintf(stderr, "tracecat: %s: out of memory or paths too long\n", out);
+		status = 1;
+	}
+	for (size_t i = 0; i < cs.count && !status; i++) {
+		job *j = &cs.jobs[i];
+		if (make_dirs(j->dir) < 0) {
+			fprintf(stderr, "tracecat: %s: cannot create: %s\n", j->dir, strerror(errno));
+			status = 1;
+		} else if (j->copy_from) {
+			if (tc_ctf_copy(j->copy_from, j->traces[0], j->dir, &cs.bytes_copied) < 0)
+				status = 1, cli_report_error();
+			progress(&cs, false);
+		} else if (tc_ctf_writer_new(&j->writer, j->dir, j->traces, j->trace_count, &wo) < 0) {
+			status = 1, cli_report_error();
+		}
+		if (interrupted)
+			status = 1;
+	}
+	for (int i = 0; i < npaths && !status; i++) {
+		int rc = write_input(&cs, inputs[i], filter, filtering);
+		if (rc == -1)
+			cli_report_error();
+		if (rc < 0)
+			status = 1;
+	}
+	for (size_t i = 0; i < cs.count && !status; i++)
+		if (cs.jobs[i].writer && tc_ctf_writer_finish(cs.jobs[i].writer) < 0)
+			status = 1, cli_report_error();
+	if (cs.shown) {
+		progress(&cs, true);
+		fputc('\n', stderr);
+	}
+	if (interrupted && status)
+		fprintf(stderr, "tracecat: interrupted; nothing written at %s\n", out);
+
+	/* Into place: the old OUTDIR (--force) leaves only once the new one is complete. */
+	char old[PATH_MAX] = "";
+	if (!status && force && lstat(out, &st) == 0) {
+		if (snprintf(old, sizeof old, "%s.old", tmp) >= (int)sizeof old || rename(out, old) < 0) {
+			fprintf(stderr, "tracecat: %s: cannot replace: %s\n", out, strerror(errno));
+			status = 1;
+			old[0] = '\0';
+		}
+	}
+	if (!status && rename(tmp, out) < 0) {
+		fprintf(stderr, "tracecat: %s: cannot create: %s\n", out, strerror(errno));
+		status = 1;
+		if (old[0] && rename(old, out) == 0)
+			old[0] = '\0';
+	}
+	if (status)
+		remove_tree(tmp);
+	if (old[0])
+		remove_tree(old);
+	for (size_t i = 0; i < cs.count; i++) {
+		tc_ctf_writer_free(cs.jobs[i].writer);
+		free(cs.jobs[i].traces);
+	}
+	free(cs.jobs);
+	cli_free_inputs(inputs, npaths);
+	tc_filter_free(filter);
+	free(paths);
+	return status;
+}

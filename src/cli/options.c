@@ -1,0 +1,57 @@
+/*
+ * options.c - command-line pieces the commands share: option values in
+ * both spellings, and the filter options of `print` and `convert`.
+ */
+#include "cli/cli.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+bool cli_opt_value(int argc, char **argv, int *i, const char *name, const char *short_name, const char **val)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+	if (strncmp(a, name, n) == 0 && a[n] == '=') {
+		*val = a + n + 1;
+		return true;
+	}
+	if (strcmp(a, name) == 0 || (short_name && strcmp(a, short_name) == 0)) {
+		if (*i + 1 >= argc) {
+			fprintf(stderr, "tracecat: option %s needs a value\n", a);
+			exit(2);
+		}
+		*val = argv[++*i];
+		return true;
+	}
+	return false;
+}
+
+bool cli_filter_option(int argc, char **argv, int *i, cli_filter_args *fa)
+{
+	const char *v;
+	if (cli_opt_value(argc, argv, i, "--begin", "-b", &v))
+		fa->begin = v;
+	else if (cli_opt_value(argc, argv, i, "--end", "-e", &v))
+		fa->end = v;
+	else if (cli_opt_value(argc, argv, i, "--events", NULL, &v))
+		fa->events = v;
+	else if (cli_opt_value(argc, argv, i, "--cpu", NULL, &v))
+		fa->cpus = v;
+	else
+		return false;
+	return true;
+}
+
+int cli_filter_build(const cli_filter_args *fa, bool gmt, tc_filter **out)
+{
+	tc_filter *f;
+	if (tc_filter_new(&f) < 0 || (fa->begin && tc_filter_set_begin(f, fa->begin, gmt) < 0) ||
+	    (fa->end && tc_filter_set_end(f, fa->end, gmt) < 0) || (fa->events && tc_filter_add_events(f, fa->events) < 0) ||
+	    (fa->cpus && tc_filter_add_cpus(f, fa->cpus) < 0)) {
+		cli_report_error();
+		tc_filter_free(f);
+		return 2;
+	}
+	*out = f;
+	return 0;
+}
