@@ -14,11 +14,13 @@ static void usage(FILE *f)
 	fputs("usage: tracecat [print] [OPTIONS] PATH...   print events as babeltrace2 does\n"
 	      "       tracecat info [-j N] PATH...       summary: environment, clocks, streams, event counts\n"
 	      "       tracecat report [OPTIONS] [FILE]   a trace.dat file as trace-cmd report prints it (report --help)\n"
+	      "       tracecat convert [OPTIONS] INPUT... -o OUTDIR   any input to CTF 1.8 (convert --help)\n"
 	      "       tracecat --version\n"
 	      "\n"
 	      "print options (babeltrace2's): --clock-gmt --clock-seconds --clock-date --clock-cycles\n"
 	      "  --no-delta -n/--names=LIST -f/--fields=LIST --clock-offset=SEC --clock-offset-ns=NS\n"
-	      "  --color=never|auto|always\n", f);
+	      "  --color=never|auto|always --lttng-names (trace.dat as convert writes it)\n"
+	      "filters (print and convert): -b/--begin TIME -e/--end TIME --events PATTERN[,PATTERN] --cpu LIST\n", f);
 }
 
 void cli_report(const tc_error *err)
