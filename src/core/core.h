@@ -83,6 +83,18 @@ static inline bool tc_add_i64(int64_t a, int64_t b, int64_t *r)
 	return !__builtin_add_overflow(a, b, r);
 }
 
+/* ---- hashing ---- */
+
+/* A hash of pointer P in [0, CAP), CAP a power of two (for open addressing). */
+static inline size_t tc_ptr_hash(const void *p, size_t cap)
+{
+	uint64_t x = (uint64_t)(uintptr_t)p;
+	x ^= x >> 33;
+	x *= 0xff51afd7ed558ccdull;
+	x ^= x >> 33;
+	return (size_t)x & (cap - 1);
+}
+
 /* ---- times ---- */
 
 /* BASE plus NS nanoseconds into *OUT; false if the seconds overflow. */

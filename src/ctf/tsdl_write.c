@@ -54,6 +54,15 @@ void ctf_clock_identifier(const char *name, char *out, size_t size)
 	out[n] = '\0';
 }
 
+/* "\tKEY = "VALUE";" on a line of its own. */
+static int quoted_attr(tc_buf *b, const char *key, const char *value)
+{
+	int rc = tc_buf_printf(b, "\t%s = ", key);
+	if (rc == 0)
+		rc = quoted(b, value);
+	return rc ? rc : tc_buf_printf(b, ";\n");
+}
+
 static const char *byte_order_name(tc_byte_order bo)
 {
 	return bo == TC_BIG_ENDIAN ? "be" : "le";
@@ -190,13 +199,8 @@ static int write_clock(tc_buf *b, const tc_clock *c)
 		tc_uuid_format(c->uuid, u);
 		rc = tc_buf_printf(b, "\tuuid = \"%s\";\n", u);
 	}
-	if (rc == 0 && c->description) {
-		rc = tc_buf_printf(b, "\tdescription = ");
-		if (rc == 0)
-			rc = quoted(b, c->description);
-		if (rc == 0)
-			rc = tc_buf_printf(b, ";\n");
-	}
+	if (rc == 0 && c->description)
+		rc = quoted_attr(b, "description", c->description);
 	if (rc == 0)
 		rc = tc_buf_printf(b, "\tfreq = %" PRIu64 ";\n\tprecision = %" PRIu64 ";\n\toffset_s = %" PRId64
 		                      ";\n\toffset = %" PRIu64 ";\n\tabsolute = %s;\n};\n\n",
@@ -215,13 +219,8 @@ static int write_event_class(tc_buf *b, const tc_event_class *ec, bool stream_id
 		rc = tc_buf_printf(b, "\tstream_id = %" PRIu64 ";\n", stream_id);
 	if (rc == 0 && ec->loglevel >= 0)
 		rc = tc_buf_printf(b, "\tloglevel = %d;\n", ec->loglevel);
-	if (rc == 0 && ec->emf_uri) {
-		rc = tc_buf_printf(b, "\tmodel.emf.uri = ");
-		if (rc == 0)
-			rc = quoted(b, ec->emf_uri);
-		if (rc == 0)
-			rc = tc_buf_printf(b, ";\n");
-	}
+	if (rc == 0 && ec->emf_uri)
+		rc = quoted_attr(b, "model.emf.uri", ec->emf_uri);
 	if (rc == 0)
 		rc = write_scope(b, "context", ec->context);
 	if (rc == 0)

@@ -87,15 +87,6 @@ struct tc_ctf_writer {
 
 /* ---- pointer maps ---- */
 
-static size_t ptr_hash(const void *p, size_t cap)
-{
-	uint64_t x = (uint64_t)(uintptr_t)p;
-	x ^= x >> 33;
-	x *= 0xff51afd7ed558ccdull;
-	x ^= x >> 33;
-	return (size_t)x & (cap - 1);
-}
-
 static int map_put(ptr_map *m, const void *key, size_t value)
 {
 	if ((m->count + 1) * 2 > m->cap) {
@@ -110,7 +101,7 @@ static int map_put(ptr_map *m, const void *key, size_t value)
 		for (size_t i = 0; i < m->cap; i++) {
 			if (!m->keys[i])
 				continue;
-			size_t h = ptr_hash(m->keys[i], cap);
+			size_t h = tc_ptr_hash(m->keys[i], cap);
 			while (keys[h])
 				h = (h + 1) & (cap - 1);
 			keys[h] = m->keys[i];
@@ -122,7 +113,7 @@ static int map_put(ptr_map *m, const void *key, size_t value)
 		m->values = values;
 		m->cap = cap;
 	}
-	size_t h = ptr_hash(key, m->cap);
+	size_t h = tc_ptr_hash(key, m->cap);
 	while (m->keys[h] && m->keys[h] != key)
 		h = (h + 1) & (m->cap - 1);
 	if (!m->keys[h])
@@ -136,7 +127,7 @@ static bool map_get(const ptr_map *m, const void *key, size_t *value)
 {
 	if (!m->cap)
 		return false;
-	size_t h = ptr_hash(key, m->cap);
+	size_t h = tc_ptr_hash(key, m->cap);
 	while (m->keys[h]) {
 		if (m->keys[h] == key) {
 			*value = m->values[h];

@@ -188,8 +188,8 @@ static int plan_struct(td_trace *t, const char *path, int64_t where, const char 
 {
 	/* room for a length before every field; most have none */
 	tc_field_class *s = new_class(t, TC_FIELD_STRUCT);
-	tc_member *members = tc_pool_alloc(&t->pool, (2 * n ? 2 * n : 1) * sizeof *members);
-	td_field_plan *plans = tc_pool_alloc(&t->pool, (2 * n ? 2 * n : 1) * sizeof *plans);
+	tc_member *members = tc_pool_alloc(&t->pool, (n ? 2 * n : 1) * sizeof *members);
+	td_field_plan *plans = tc_pool_alloc(&t->pool, (n ? 2 * n : 1) * sizeof *plans);
 	if (!s || !members || !plans)
 		return TC_ENOMEM;
 	size_t k = 0;
