@@ -94,10 +94,16 @@ for f in "${files[@]}"; do
 			echo "FAIL convert-tracedat-$naming/$name: $(head -c 300 "$tmp/err")"
 			continue
 		fi
-		TZ=UTC babeltrace2 --clock-gmt "$out" >"$tmp/bt2" 2>/dev/null
-		TZ=UTC "$BIN" print "${view[@]}" --clock-gmt "$f" >"$tmp/tc" 2>/dev/null
+		TZ=UTC babeltrace2 --clock-gmt "$out" >"$tmp/bt2" 2>"$tmp/bt2.err"
+		TZ=UTC "$BIN" print "${view[@]}" --clock-gmt "$f" >"$tmp/tc" 2>"$tmp/tc.err"
 		if ! cmp -s "$tmp/bt2" "$tmp/tc"; then
 			echo "FAIL convert-tracedat-$naming/$name: babeltrace2 shows other events than tracecat print${view:+ ${view[*]}}"
+			continue
+		fi
+		# Lost events: the same total, each loss with its count.
+		lost() { grep -o 'discarded [0-9]* events' "$1" | awk '{ s += $2 } END { print s + 0 }'; }
+		if [ "$(lost "$tmp/bt2.err")" != "$(lost "$tmp/tc.err")" ] || grep -q 'may have discarded' "$tmp/bt2.err"; then
+			echo "FAIL convert-tracedat-$naming/$name: babeltrace2 reports $(lost "$tmp/bt2.err") lost events, the input has $(lost "$tmp/tc.err")"
 			continue
 		fi
 		if $have_bt1 && ! babeltrace "$out" >/dev/null 2>&1; then
