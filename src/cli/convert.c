@@ -370,6 +370,10 @@ int cli_convert(int argc, char **argv)
 		free(paths);
 		return 1;
 	}
+	/* mkdtemp made it private; the trace gets the usual permissions */
+	mode_t mask = umask(0);
+	umask(mask);
+	chmod(tmp, 0777 & ~mask);
 	struct sigaction sa = { .sa_handler = on_signal };
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);

@@ -38,6 +38,7 @@ typedef struct out_stream_class {
 	/* the input's visible packet context members: their indexes */
 	size_t *pc_members;
 	size_t pc_member_count;
+	bool *used;                  /* per event class: written at least once */
 	size_t ts_end_off;           /* byte offsets of fields patched when a packet ends */
 	size_t content_off;
 } out_stream_class;
@@ -384,7 +385,8 @@ static int add_stream_class(tc_ctf_writer *w, const tc_stream_class *src, uint64
 	if (src->event_context && !(sc->pub.event_context = out_class(w, src->event_context)))
 		return tc_error_last()->code;
 	if (src->event_class_count &&
-	    !(sc->pub.event_classes = tc_pool_alloc(&w->pool, src->event_class_count * sizeof *sc->pub.event_classes)))
+	    (!(sc->pub.event_classes = tc_pool_alloc(&w->pool, src->event_class_count * sizeof *sc->pub.event_classes)) ||
+	     !(sc->used = tc_pool_alloc(&w->pool, src->event_class_count * sizeof *sc->used))))
 		return TC_ENOMEM;
 	for (size_t i = 0; i < src->event_class_count; i++) {
 		const tc_event_class *se = src->event_classes[i];
@@ -845,6 +847,7 @@ int tc_ctf_writer_write(tc_ctf_writer *w, const tc_message *msg)
 		return tc_fail(TC_EINVAL, msg->stream->name, -1, "event class \"%s\" unknown to the writer", msg->event_class->name);
 	const out_stream_class *sc = s->sc;
 	const tc_event_class *ec = sc->pub.event_classes[id];
+	sc->used[id] = true;
 	if ((rc = write_header(s, id, msg->has_time ? msg->cycles : s->last_ts)) < 0)
 		return rc;
 	if ((rc = encode_scope(s, sc->pub.event_context, msg->stream_event_context)) < 0 ||
@@ -863,6 +866,18 @@ int tc_ctf_writer_finish(tc_ctf_writer *w)
 		if (s->fd >= 0 && close(s->fd) < 0 && rc == 0)
 			rc = tc_fail(TC_EIO, s->path, -1, "cannot write: %s", strerror(errno));
 		s->fd = -1;
+	}
+	/* Only the event classes written are declared: Trace Compass picks
+	 * its analyses' events from the declared ones (a declared but empty
+	 * sched_waking hides the sched_wakeup events), and a raw_syscalls
+	 * input would otherwise declare every system call.  Ids stay. */
+	for (size_t i = 0; i < w->class_count; i++) {
+		out_stream_class *sc = w->classes[i];
+		size_t k = 0;
+		for (size_t e = 0; e < sc->pub.event_class_count; e++)
+			if (sc->used[e])
+				sc->pub.event_classes[k++] = sc->pub.event_classes[e];
+		sc->pub.event_class_count = k;
 	}
 	tc_buf meta = { 0 };
 	if (rc == 0)

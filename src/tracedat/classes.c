@@ -308,6 +308,8 @@ static int add_plan(td_trace *t, const char *path, const tracedat_format_text *f
 	td_event_plan *p = &t->plans[t->plan_count];
 	size_t n = fmt.field_count - fmt.common_count;
 	p->name = t->lttng ? td_lttng_event_name(t, ft->system, fmt.name) : fmt.name;
+	if (t->lttng && strcmp(ft->system, "raw_syscalls") == 0)
+		p->raw_syscall = strcmp(fmt.name, "sys_enter") == 0 ? 1 : strcmp(fmt.name, "sys_exit") == 0 ? 2 : 0;
 	p->id = fmt.id;
 	if (!p->name)
 		return TC_ENOMEM;
@@ -329,7 +331,8 @@ int td_build_classes(td_trace *t)
 {
 	const tracedat_meta *m = tracedat_meta_of(t->file);
 	size_t total = m->ftrace_format_count + m->event_format_count;
-	if (total && !(t->plans = tc_pool_alloc(&t->pool, total * sizeof *t->plans)))
+	size_t room = total + (t->lttng ? td_lttng_extra_plans() : 0);
+	if (room && !(t->plans = tc_pool_alloc(&t->pool, room * sizeof *t->plans)))
 		return TC_ENOMEM;
 	int rc = 0;
 	for (size_t i = 0; i < total && rc == 0; i++) {
@@ -338,6 +341,8 @@ int td_build_classes(td_trace *t)
 		rc = add_plan(t, m->path, ft);
 	}
 	if (rc < 0 || t->plan_count == 0)
+		return rc;
+	if (t->lttng && (rc = td_lttng_add_syscalls(t)) < 0)
 		return rc;
 	/* id -> plan, ids above 16 bits being unreachable. */
 	uint32_t max_id = 0;

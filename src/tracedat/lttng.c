@@ -12,6 +12,9 @@
  *     fields of sched events are LTTng's tids, priorities lose 100,
  *     prev_state is re-encoded (§3.3) and block rwbs strings become
  *     LTTng's bit masks;
+ *   - raw_syscalls' sys_enter / sys_exit become syscall_entry_NAME /
+ *     syscall_exit_NAME by their number (x86-64 table, without the id),
+ *     or syscall_entry_unknown / syscall_exit_unknown with it;
  *   - the event context is { _tid } from common_pid;
  *   - the environment claims lttng-modules 2.13 so that Trace Compass
  *     picks its newest event layout.
@@ -20,6 +23,7 @@
  * value changes while it decodes.
  */
 #include "tracedat/model.h"
+#include "tracedat/syscalls_x86_64.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,4 +204,99 @@ uint64_t td_lttng_rwbs(const char *s, size_t len)
 		}
 	}
 	return m;
+}
+
+#define NR_COUNT (sizeof td_syscalls_x86_64 / sizeof td_syscalls_x86_64[0])
+
+size_t td_lttng_extra_plans(void)
+{
+	return 2 * (NR_COUNT + 1);
+}
+
+/* RAW's plan and class without its "id" member. */
+static int without_id(td_trace *t, const td_event_plan *raw, td_event_plan *out, const td_field_plan **nr_field)
+{
+	const tc_field_class *pc = raw->payload;
+	size_t n = raw->field_count;
+	td_field_plan *fields = tc_pool_alloc(&t->pool, (n ? n : 1) * sizeof *fields);
+	tc_member *members = tc_pool_alloc(&t->pool, (n ? n : 1) * sizeof *members);
+	tc_field_class *s = tc_pool_alloc(&t->pool, sizeof *s);
+	if (!fields || !members || !s)
+		return TC_ENOMEM;
+	*s = *pc;
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (strcmp(pc->members[i].display_name, "id") == 0 && raw->fields[i].how == TD_INT) {
+			*nr_field = &raw->fields[i];
+			continue;
+		}
+		fields[k] = raw->fields[i];
+		members[k++] = pc->members[i];
+	}
+	s->members = members;
+	s->member_count = k;
+	*out = *raw;
+	out->fields = fields;
+	out->field_count = k;
+	out->payload = s;
+	return 0;
+}
+
+static int add_virtual(td_trace *t, const td_event_plan *like, const char *prefix, const char *name, uint32_t *index)
+{
+	td_event_plan *p = &t->plans[t->plan_count];
+	size_t len = strlen(prefix) + strlen(name) + 1;
+	char *full = tc_pool_alloc(&t->pool, len);
+	if (!full)
+		return TC_ENOMEM;
+	snprintf(full, len, "%s%s", prefix, name);
+	*p = *like;
+	p->name = full;
+	/* no ftrace id: above every real one, unique in the stream class */
+	p->id = 0x100000u + (uint32_t)t->plan_count;
+	p->raw_syscall = 0;
+	p->by_nr = NULL;
+	*index = (uint32_t)++t->plan_count;
+	return 0;
+}
+
+int td_lttng_add_syscalls(td_trace *t)
+{
+	const tracedat_meta *m = tracedat_meta_of(t->file);
+	if (!strstr(m->uname, "x86_64"))
+		return 0;   /* no table for other machines: the raw names stay */
+	size_t real = t->plan_count;
+	for (size_t i = 0; i < real; i++) {
+		if (!t->plans[i].raw_syscall || !t->plans[i].payload)
+			continue;
+		td_event_plan named;
+		const td_field_plan *nr = NULL;
+		int rc = without_id(t, &t->plans[i], &named, &nr);
+		if (rc < 0)
+			return rc;
+		if (!nr)
+			continue;
+		const char *prefix = t->plans[i].raw_syscall == 1 ? "syscall_entry_" : "syscall_exit_";
+		uint32_t *by_nr = tc_pool_alloc(&t->pool, NR_COUNT * sizeof *by_nr);
+		uint32_t unknown;
+		if (!by_nr || (rc = add_virtual(t, &t->plans[i], prefix, "unknown", &unknown)) < 0)
+			return rc < 0 ? rc : TC_ENOMEM;
+		for (size_t k = 0; k < NR_COUNT; k++)
+			if (td_syscalls_x86_64[k] && (rc = add_virtual(t, &named, prefix, td_syscalls_x86_64[k], &by_nr[k])) < 0)
+				return rc;
+		td_event_plan *raw = &t->plans[i];
+		raw->nr_field = nr;
+		raw->by_nr = by_nr;
+		raw->nr_count = NR_COUNT;
+		raw->unknown_plan = unknown;
+	}
+	return 0;
+}
+
+const td_event_plan *td_lttng_syscall_plan(const td_trace *t, const td_event_plan *plan, const uint8_t *payload)
+{
+	const td_field_plan *f = plan->nr_field;
+	uint64_t nr = tracedat_read_uint(t->file, payload + f->offset, f->elem_size);
+	uint32_t index = nr < plan->nr_count && plan->by_nr[nr] ? plan->by_nr[nr] : plan->unknown_plan;
+	return &t->plans[index - 1];
 }

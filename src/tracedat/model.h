@@ -79,6 +79,13 @@ typedef struct td_event_plan {
 	td_field_plan *fields;
 	size_t field_count;
 	uint32_t min_size;         /* payload bytes its scalar fields need */
+	/* LTTng conventions, raw_syscalls: 1 sys_enter, 2 sys_exit; their
+	 * records go to the plan of their number (lttng.c) */
+	uint8_t raw_syscall;
+	const td_field_plan *nr_field;
+	uint32_t *by_nr;           /* plan index + 1 per number, 0: unnamed */
+	size_t nr_count;
+	uint32_t unknown_plan;     /* plan index + 1: syscall_entry/exit_unknown */
 } td_event_plan;
 
 typedef struct td_stream_class {
@@ -125,6 +132,12 @@ td_lttng_field td_lttng_field_of(const char *system, const char *event, const ch
 void td_lttng_read_states(td_trace *t, const char *print_fmt, size_t len);
 uint64_t td_lttng_prev_state(const td_trace *t, uint64_t v);
 uint64_t td_lttng_rwbs(const char *s, size_t len);
+/* Plans to add after the formats': room td_build_classes keeps for them. */
+size_t td_lttng_extra_plans(void);
+/* Named plans for every system call of raw_syscalls' plans (x86-64). */
+int td_lttng_add_syscalls(td_trace *t);
+/* The plan for REC's system call number when PLAN is a raw_syscalls one. */
+const td_event_plan *td_lttng_syscall_plan(const td_trace *t, const td_event_plan *plan, const uint8_t *payload);
 
 /* Parses every format of T's file into T's plans and common fields. */
 int td_build_classes(td_trace *t);

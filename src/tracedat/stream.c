@@ -29,6 +29,7 @@ typedef struct td_iter {
 	bool holding;
 	bool have_last;              /* the previous event's time, for the */
 	uint64_t last_cycles;        /* range of a discarded-events report */
+	const td_event_plan *last_plan;  /* of the previous event */
 	int failed;                  /* sticky error */
 } td_iter;
 
@@ -189,6 +190,17 @@ static int decode_event(td_iter *it, const tracedat_record *rec, tc_message *m)
 	const td_event_plan *plan = &t->plans[index - 1];
 	if (rec->size < plan->min_size)
 		return record_fail(it, rec, "%s event of %" PRIu32 " bytes, its format needs %" PRIu32, plan->name, rec->size, plan->min_size);
+	if (plan->by_nr) {
+		plan = td_lttng_syscall_plan(t, plan, rec->data);
+		index = (size_t)(plan - t->plans) + 1;
+		/* With both syscalls:* and raw_syscalls recorded, the kernel
+		 * writes the named event, then the raw one: one event, once. */
+		if (it->last_plan && strcmp(it->last_plan->name, plan->name) == 0) {
+			it->last_plan = NULL;
+			return 0;
+		}
+	}
+	it->last_plan = plan;
 	/* Every slot the event needs, then the decoding, which cannot fail. */
 	size_t need = 2 + t->common_count + plan->field_count;
 	for (size_t i = 0; i < plan->field_count; i++) {

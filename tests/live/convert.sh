@@ -118,10 +118,15 @@ for f in "${files[@]}"; do
 	meta=$tmp/td-lttng/metadata
 	[ -f "$meta" ] || continue
 	missing=()
-	for want in 'domain = "kernel";' 'tracer_name = "lttng-modules";' 'tracer_major = 2;' 'tracer_minor = 13;' \
-	            'hostname = "' 'kernel_release = "' 'cpu_id;' ' _tid;' 'name = "sched_switch";' \
-	            ' _prev_tid;' ' _next_tid;' ' _prev_state;' 'name = "irq_softirq_entry";' \
-	            'name = "irq_handler_entry";' 'name = "syscall_entry_openat";' 'name = "syscall_exit_openat";'; do
+	# events are declared when written: ask for those the input has
+	seen=$("$BIN" print --lttng-names "$f" 2>/dev/null | awk '{ print $4 }' | sort -u)
+	wants=('domain = "kernel";' 'tracer_name = "lttng-modules";' 'tracer_major = 2;' 'tracer_minor = 13;'
+	       'hostname = "' 'kernel_release = "' 'cpu_id;' ' _tid;' 'name = "sched_switch";'
+	       ' _prev_tid;' ' _next_tid;' ' _prev_state;')
+	for ev in irq_softirq_entry irq_handler_entry syscall_entry_openat syscall_exit_openat syscall_entry_close; do
+		grep -qx "$ev:" <<<"$seen" && wants+=("name = \"$ev\";")
+	done
+	for want in "${wants[@]}"; do
 		grep -qF -- "$want" "$meta" || missing+=("$want")
 	done
 	switch_block=$(awk '/name = "sched_switch";/ { on = 1 } on { print } on && /^};/ { exit }' "$meta")
@@ -139,7 +144,7 @@ for f in "${files[@]}"; do
 done
 
 # ---- output safety ----
-src=$ROOT/tests/fixtures/tracedat/top-v6.dat
+src=$ROOT/tests/fixtures/tracedat/syscalls-v7-zstd.dat
 out=$tmp/safe
 mkdir "$out" && echo keep >"$out/file"
 if "$BIN" convert "$src" -o "$out" 2>/dev/null; then
@@ -149,11 +154,18 @@ elif [ "$(cat "$out/file" 2>/dev/null)" != keep ]; then
 else
 	echo "PASS convert-safety/existing"
 fi
-if "$BIN" convert --force "$src" -o "$out" 2>/dev/null && [ -f "$out/metadata" ] && [ ! -e "$out/file" ] &&
-   babeltrace2 "$out" >/dev/null 2>&1; then
+if (umask 022 && "$BIN" convert --force "$src" -o "$out" 2>/dev/null) && [ -f "$out/metadata" ] &&
+   [ ! -e "$out/file" ] && babeltrace2 "$out" >/dev/null 2>&1; then
 	echo "PASS convert-safety/force"
 else
 	echo "FAIL convert-safety/force: --force did not replace the folder with a complete trace"
+fi
+# The trace folder gets the permissions the umask gives, not the private
+# ones of the work folder it was.
+if [ "$(stat -c %a "$out")" = 755 ]; then
+	echo "PASS convert-safety/permissions"
+else
+	echo "FAIL convert-safety/permissions: OUTDIR has mode $(stat -c %a "$out") with umask 022"
 fi
 leftovers() { find "$tmp" -maxdepth 1 -name '.*tracecat-*' | head -1; }
 rm -rf "$out"

@@ -68,6 +68,9 @@
 #   TC_ALLOW_OVERRUN  1: keep a recording whose ring buffer overflowed
 #                (with a small TC_BUFFER_KB: trace-cmd then prints
 #                "CPU:N [N EVENTS DROPPED]" lines); default 0: fail
+#   TC_EXTRA_EVENTS  more events for the main buffer, as SYSTEM or
+#                SYSTEM/EVENT (e.g. "raw_syscalls sched/sched_waking"); their
+#                formats are stored too
 #   CC           compiler for tc_workload (default gcc)
 #
 # Needs root, trace-cmd, a C compiler, unshare and stdbuf.
@@ -166,6 +169,8 @@ fi
 main_events=(sched/sched_switch sched/sched_wakeup sched/sched_wakeup_new
 	sched/sched_process_fork sched/sched_process_exec sched/sched_process_exit
 	irq syscalls/sys_enter_openat syscalls/sys_exit_openat "${probe_events[@]}")
+# shellcheck disable=SC2206  # word splitting wanted
+main_events+=(${TC_EXTRA_EVENTS:-})
 aux_events=(sched/sched_process_exec sched/sched_process_exit)
 
 # new_instance NAME CLOCK: an instance, stopped and empty, BUFFER_KB per CPU.
@@ -236,7 +241,7 @@ fi
 t2=$(now)
 zstd=$outdir/$name-v7-zstd.dat
 rm -f "$outdir/$name"-v*.dat*
-formats="sched irq syscalls/sys_enter_openat syscalls/sys_exit_openat ${probe_events[*]}"
+formats="sched irq syscalls/sys_enter_openat syscalls/sys_exit_openat ${probe_events[*]} ${TC_EXTRA_EVENTS:-}"
 case $layout in
 top) buffers=("$main") ;;
 multi) buffers=("$main" "aux=$aux") ;;
