@@ -860,8 +860,17 @@ int tc_ctf_writer_write(tc_ctf_writer *w, const tc_message *msg)
 int tc_ctf_writer_finish(tc_ctf_writer *w)
 {
 	int rc = 0;
+	/* Streams end together, at the last event of any (as LTTng's do when
+	 * a session stops), so that no CPU looks idle at the end. */
+	const tc_clock *clock = w->stream_count ? w->streams[0]->sc->pub.clock : NULL;
+	uint64_t end = 0;
+	for (size_t i = 0; i < w->stream_count; i++)
+		if (w->streams[i]->sc->pub.clock == clock && w->streams[i]->last_ts > end)
+			end = w->streams[i]->last_ts;
 	for (size_t i = 0; i < w->stream_count && rc == 0; i++) {
 		out_stream *s = w->streams[i];
+		if (s->in_packet && clock && s->sc->pub.clock == clock && end > s->last_ts)
+			s->last_ts = end;
 		rc = close_packet(w, s);
 		if (s->fd >= 0 && close(s->fd) < 0 && rc == 0)
 			rc = tc_fail(TC_EIO, s->path, -1, "cannot write: %s", strerror(errno));

@@ -15,6 +15,7 @@
  *   - raw_syscalls' sys_enter / sys_exit become syscall_entry_NAME /
  *     syscall_exit_NAME by their number (x86-64 table, without the id),
  *     or syscall_entry_unknown / syscall_exit_unknown with it;
+ *   - trace_marker lines (ftrace print) are lttng_logger events { _msg };
  *   - the event context is { _tid } from common_pid;
  *   - the environment claims lttng-modules 2.13 so that Trace Compass
  *     picks its newest event layout.
@@ -49,6 +50,7 @@ static const rename_rule event_renames[] = {
 	{ "syscalls", "sys_enter_", "syscall_entry_" },
 	{ "syscalls", "sys_exit_", "syscall_exit_" },
 	{ "irq_vectors", "", "x86_irq_vectors_" },
+	{ "ftrace", "print", "lttng_logger" },
 };
 
 const char *td_lttng_event_name(td_trace *t, const char *system, const char *name)
@@ -91,6 +93,12 @@ td_lttng_field td_lttng_field_of(const char *system, const char *event, const ch
 	td_lttng_field r = { field, TD_X_NONE, false };
 	if (strcmp(system, "syscalls") == 0 && strcmp(field, "__syscall_nr") == 0) {
 		r.drop = true;
+	} else if (strcmp(system, "ftrace") == 0 && strcmp(event, "print") == 0) {
+		/* trace_marker lines: LTTng's logger event has only the text */
+		if (strcmp(field, "ip") == 0)
+			r.drop = true;
+		else if (strcmp(field, "buf") == 0)
+			r.name = "msg";
 	} else if (strcmp(system, "sched") == 0) {
 		const char *tid = tid_name(field);
 		if (tid)
