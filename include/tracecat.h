@@ -490,6 +490,36 @@ uint64_t tc_ctf_writer_bytes(const tc_ctf_writer *w);
 void tc_ctf_writer_free(tc_ctf_writer *w);
 
 /* ------------------------------------------------------------------------
+ * uftrace's replay view
+ */
+
+typedef struct tc_replay_options {
+	/* -f: comma-separated duration, tid, addr, time, delta, elapsed, or
+	 * "none"; NULL for uftrace's default "duration,tid" */
+	const char *fields;
+	/* --tid: only these tasks (COUNT 0: all) */
+	const int *tids;
+	size_t tid_count;
+	/* -F: only these functions and what they call; -N: not these nor
+	 * what they call (exact names, or regular expressions) */
+	const char *const *filters;
+	size_t filter_count;
+	const char *const *notrace;
+	size_t notrace_count;
+	int depth;           /* -D: levels shown below each start, 0: all */
+	uint64_t time_filter; /* -t, in ns: hide shorter functions (0: the recording's default.opts) */
+	bool no_args;        /* --no-args */
+	bool no_merge;       /* --no-merge: no "leaf();" lines */
+} tc_replay_options;
+
+/*
+ * Writes to OUT what `uftrace replay -d DIR` prints for the uftrace record
+ * directory DIR, byte for byte.  OPTS may be NULL.  On an error the text
+ * of the records read before it is written first.
+ */
+int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out);
+
+/* ------------------------------------------------------------------------
  * Text output (babeltrace2's "pretty" format)
  */
 

@@ -36,5 +36,6 @@ bool cli_filter_option(int argc, char **argv, int *i, cli_filter_args *fa);
 int cli_filter_build(const cli_filter_args *fa, bool gmt, tc_filter **out);
 
 int cli_convert(int argc, char **argv);
+int cli_replay(int argc, char **argv);
 
 #endif /* TC_CLI_H */

@@ -15,6 +15,7 @@ static void usage(FILE *f)
 	      "       tracecat info [-j N] PATH...       summary: environment, clocks, streams, event counts\n"
 	      "       tracecat report [OPTIONS] [FILE]   a trace.dat file as trace-cmd report prints it (report --help)\n"
 	      "       tracecat convert [OPTIONS] INPUT... -o OUTDIR   any input to CTF 1.8 (convert --help)\n"
+	      "       tracecat replay [OPTIONS] DIR      a uftrace record directory as uftrace replay prints it\n"
 	      "       tracecat --version\n"
 	      "\n"
 	      "print options (babeltrace2's): --clock-gmt --clock-seconds --clock-date --clock-cycles\n"
@@ -82,6 +83,8 @@ int main(int argc, char **argv)
 		return cli_print(argc - 1, argv + 1);
 	if (strcmp(cmd, "info") == 0)
 		return cli_info(argc - 1, argv + 1);
+	if (strcmp(cmd, "replay") == 0)
+		return cli_replay(argc - 1, argv + 1);
 	if (strcmp(cmd, "convert") == 0)
 		return cli_convert(argc - 1, argv + 1);
 	if (strcmp(cmd, "report") == 0)

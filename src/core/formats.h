@@ -15,5 +15,6 @@ typedef struct tc_format {
 
 extern const tc_format tc_format_ctf;
 extern const tc_format tc_format_tracedat;
+extern const tc_format tc_format_uftrace;
 
 #endif /* TC_FORMATS_H */

@@ -14,6 +14,8 @@
 #     (with --lttng-names for the default LTTng conventions);
 #   - babeltrace 1.5 reads OUT;
 #   - the metadata carries the kernel conventions Trace Compass needs.
+# uftrace (corpus and tests/fixtures/uftrace): babeltrace2 shows what
+# `BIN print DIR` shows, babeltrace 1.5 reads it, LTTng-UST conventions.
 # Output safety: an existing OUTDIR is refused and kept; --force replaces
 # it; a write error (file size limit) and a kill leave no OUTDIR and no
 # work folder.  Prints PASS/FAIL/SKIP lines for tests/run.sh; exits 0.
@@ -140,6 +142,32 @@ for f in "${files[@]}"; do
 		echo "SKIP convert-tracedat-conventions/$name: no sched_switch recorded"
 	else
 		echo "FAIL convert-tracedat-conventions/$name: missing ${missing[*]}"
+	fi
+done
+
+# ---- uftrace (corpus and tests/fixtures/uftrace): LTTng-UST conventions ----
+for d in "$CORPUS"/uftrace/*/ "$ROOT"/tests/fixtures/uftrace/*/; do
+	d=${d%/}
+	[ -f "$d/info" ] || continue
+	name=${d#"$CORPUS"/}
+	name=${name#"$ROOT"/tests/}
+	out=$tmp/uft
+	rm -rf "$out"
+	if ! "$BIN" convert "$d" -o "$out" 2>"$tmp/err"; then
+		echo "FAIL convert-uftrace/$name: $(head -c 300 "$tmp/err")"
+		continue
+	fi
+	TZ=UTC babeltrace2 --clock-gmt "$out" >"$tmp/bt2" 2>/dev/null
+	TZ=UTC "$BIN" print --clock-gmt "$d" >"$tmp/tc" 2>/dev/null
+	if ! cmp -s "$tmp/bt2" "$tmp/tc"; then
+		echo "FAIL convert-uftrace/$name: babeltrace2 shows other events than tracecat print"
+	elif $have_bt1 && ! babeltrace "$out" >/dev/null 2>&1; then
+		echo "FAIL convert-uftrace/$name: babeltrace 1.5 cannot read it"
+	elif ! grep -q 'domain = "ust";' "$out/metadata" || ! grep -q 'tracer_name = "lttng-ust";' "$out/metadata" ||
+	     ! grep -q 'name = "lttng_ust_cyg_profile:func_entry";' "$out/metadata" || ! grep -q ' _vtid;' "$out/metadata"; then
+		echo "FAIL convert-uftrace/$name: the metadata lacks LTTng-UST's conventions"
+	else
+		echo "PASS convert-uftrace/$name ($(wc -l <"$tmp/bt2") events)"
 	fi
 done
 

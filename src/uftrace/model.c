@@ -1,0 +1,463 @@
+/*
+ * model.c - a uftrace record directory as tracecat's event model, with
+ * LTTng-UST's conventions (specs/lttng-conventions.md §5), so that what
+ * `print` shows is what `convert` writes and Trace Compass's call-stack
+ * views read:
+ *
+ *   - environment: domain "ust", tracer "lttng-ust" 2.13, hostname, and
+ *     where the data came from;
+ *   - one clock, "monotonic", nanoseconds (uftrace records
+ *     CLOCK_MONOTONIC; 0.17's utc_offset, when present, is its offset);
+ *   - one stream class, whose event context is { _vpid, _vtid,
+ *     _procname }; one stream per task (id = tid) and one per
+ *     perf-cpu*.dat file for the scheduler and task events;
+ *   - events: lttng_ust_cyg_profile:func_entry / func_exit with _addr,
+ *     _call_site (the caller's address from a per-thread shadow stack),
+ *     and, so that no symbol file is needed, _func (the resolved name),
+ *     _depth, and when recorded _args or _retval as uftrace prints them;
+ *     every other event under its uftrace name ("linux:sched-out",
+ *     "sample:step_begin", "read:page-fault") with its data as text;
+ *   - LOST records are discarded-event reports.
+ */
+#include "core/formats.h"
+#include "uftrace/uftrace.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define PERF_STREAM_BASE 0x40000000u   /* ids of perf-cpu streams, above any tid */
+
+/* Function events come in two classes each, of the same name: with and
+ * without the text of the arguments or return value, so that no event
+ * carries an empty string (babeltrace2 2.0.4 shows an earlier event's
+ * text for an empty string of a reused event, see README). */
+enum { EC_ENTRY, EC_EXIT, EC_ENTRY_ARGS, EC_EXIT_RETVAL, EC_FIRST_EVENT };
+
+typedef struct um_trace {
+	tc_trace pub;
+	tc_pool pool;
+	uft_data *d;
+	tc_stream_class sc;
+	tc_clock clock;
+	/* event classes: entry, exit, then one per known event name */
+	tc_event_class **classes;
+	size_t class_count;
+	uint64_t *class_ids;       /* uftrace event id of classes[i], i >= EC_FIRST_EVENT */
+	tc_event_class *other;     /* events of ids nobody named */
+} um_trace;
+
+static tc_field_class *new_class(um_trace *t, tc_field_kind kind, unsigned size, unsigned base)
+{
+	tc_field_class *c = tc_pool_alloc(&t->pool, sizeof *c);
+	if (c) {
+		c->kind = kind;
+		c->align = 8;
+		c->size = size;
+		c->base = base ? base : 10;
+		c->is_signed = kind == TC_FIELD_INT && base == 0;
+		c->byte_order = TC_LITTLE_ENDIAN;
+	}
+	return c;
+}
+
+/* A structure of N members named "_NAME" (shown NAME), of the given classes. */
+static tc_field_class *struct_of(um_trace *t, size_t n, const char *const *names, tc_field_class **classes)
+{
+	tc_field_class *s = new_class(t, TC_FIELD_STRUCT, 0, 10);
+	tc_member *m = tc_pool_alloc(&t->pool, n * sizeof *m);
+	if (!s || !m)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		size_t len = strlen(names[i]) + 2;
+		char *name = tc_pool_alloc(&t->pool, len);
+		if (!name || !classes[i])
+			return NULL;
+		snprintf(name, len, "_%s", names[i]);
+		m[i] = (tc_member){ name, name + 1, classes[i] };
+	}
+	s->members = m;
+	s->member_count = n;
+	return s;
+}
+
+static tc_event_class *add_class(um_trace *t, const char *name, int loglevel, tc_field_class *payload, uint64_t id)
+{
+	tc_event_class *ec = tc_pool_alloc(&t->pool, sizeof *ec);
+	if (!ec)
+		return NULL;
+	ec->id = t->class_count;
+	ec->name = tc_pool_strdup(&t->pool, name);
+	ec->loglevel = loglevel;
+	ec->payload = payload;
+	ec->stream_class = &t->sc;
+	uint64_t *ids = realloc(t->class_ids, (t->class_count + 1) * sizeof *ids);
+	if (ids)
+		t->class_ids = ids;
+	if (!ec->name || !ids || tc_ptr_push((void ***)&t->classes, &t->class_count, ec) < 0)
+		return NULL;
+	ids[t->class_count - 1] = id;
+	return ec;
+}
+
+static int build_classes(um_trace *t)
+{
+	const char *const entry_names[] = { "addr", "call_site", "func", "depth", "args" };
+	const char *const exit_names[] = { "addr", "call_site", "func", "depth", "retval" };
+	const char *const ev_names[] = { "data" };
+	const char *const other_names[] = { "id", "data" };
+	const char *const ctx_names[] = { "vpid", "vtid", "procname" };
+	tc_field_class *entry[5] = { new_class(t, TC_FIELD_INT, 64, 16), new_class(t, TC_FIELD_INT, 64, 16),
+		                     new_class(t, TC_FIELD_STRING, 0, 10), new_class(t, TC_FIELD_INT, 32, 0),
+		                     new_class(t, TC_FIELD_STRING, 0, 10) };
+	if (entry[3])
+		entry[3]->is_signed = false;
+	tc_field_class *ctx[3] = { new_class(t, TC_FIELD_INT, 32, 0), new_class(t, TC_FIELD_INT, 32, 0),
+		                   new_class(t, TC_FIELD_STRING, 0, 10) };
+	tc_field_class *data[2] = { new_class(t, TC_FIELD_INT, 64, 10), new_class(t, TC_FIELD_STRING, 0, 10) };
+	if (data[0])
+		data[0]->is_signed = false;
+	tc_field_class *entry_s = struct_of(t, 4, entry_names, entry);
+	tc_field_class *exit_s = struct_of(t, 4, exit_names, entry);
+	tc_field_class *entry_args = struct_of(t, 5, entry_names, entry);
+	tc_field_class *exit_ret = struct_of(t, 5, exit_names, entry);
+	tc_field_class *ev_s = struct_of(t, 1, ev_names, &data[1]);
+	tc_field_class *other_s = struct_of(t, 2, other_names, data);
+	if (!entry_s || !exit_s || !entry_args || !exit_ret || !ev_s || !other_s ||
+	    !(t->sc.event_context = struct_of(t, 3, ctx_names, ctx)))
+		return TC_ENOMEM;
+	/* LTTng-UST's DEBUG_FUNCTION log level for the function events */
+	if (!add_class(t, "lttng_ust_cyg_profile:func_entry", 12, entry_s, 0) ||
+	    !add_class(t, "lttng_ust_cyg_profile:func_exit", 12, exit_s, 0) ||
+	    !add_class(t, "lttng_ust_cyg_profile:func_entry", 12, entry_args, 0) ||
+	    !add_class(t, "lttng_ust_cyg_profile:func_exit", 12, exit_ret, 0))
+		return TC_ENOMEM;
+	static const uint64_t builtin[] = { 100001, 100002, 100003, 100004, 100005, 100006, 100007, 100008, 100009,
+		                            100010, 100011, 200001, 200002, 200004, 200005, 200006, 200007, 2000000 };
+	char buf[64];
+	for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
+		if (!add_class(t, uft_event_name_of(t->d, builtin[i], buf, sizeof buf), -1, ev_s, builtin[i]))
+			return TC_ENOMEM;
+	for (size_t i = 0; i < t->d->event_count; i++)
+		if (!add_class(t, t->d->events[i].name, -1, ev_s, t->d->events[i].id))
+			return TC_ENOMEM;
+	if (!(t->other = add_class(t, "uftrace:event", -1, other_s, 0)))
+		return TC_ENOMEM;
+	t->sc.event_classes = t->classes;
+	t->sc.event_class_count = t->class_count;
+	return 0;
+}
+
+static const tc_event_class *class_of_event(const um_trace *t, uint64_t id)
+{
+	for (size_t i = EC_FIRST_EVENT; i < t->class_count; i++)
+		if (t->class_ids[i] == id && t->classes[i] != t->other)
+			return t->classes[i];
+	return t->other;
+}
+
+static int add_env(um_trace *t, const char *key, const char *str, int64_t num)
+{
+	tc_env_entry *env = realloc(t->pub.env, (t->pub.env_count + 1) * sizeof *env);
+	if (!env)
+		return tc_fail_nomem();
+	t->pub.env = env;
+	env[t->pub.env_count++] = (tc_env_entry){ (char *)key, str == NULL, num, str ? tc_pool_strdup(&t->pool, str) : NULL };
+	return str && !env[t->pub.env_count - 1].str_value ? TC_ENOMEM : 0;
+}
+
+static int build_env(um_trace *t, const char *path)
+{
+	const uft_data *d = t->d;
+	const char *base = strrchr(path, '/');
+	base = base && base[1] ? base + 1 : path;
+	char version[64] = "";
+	if (d->version)
+		snprintf(version, sizeof version, "%.*s", (int)strcspn(d->version, " "), d->version);
+	int rc = add_env(t, "domain", "ust", 0);
+	if (rc == 0)
+		rc = add_env(t, "tracer_name", "lttng-ust", 0);
+	if (rc == 0)
+		rc = add_env(t, "tracer_major", NULL, 2);
+	if (rc == 0)
+		rc = add_env(t, "tracer_minor", NULL, 13);
+	if (rc == 0)
+		rc = add_env(t, "tracer_patchlevel", NULL, 0);
+	if (rc == 0)
+		rc = add_env(t, "tracer_buffering_scheme", "pid", 0);
+	if (rc == 0)
+		rc = add_env(t, "architecture_bit_width", NULL, (int64_t)d->word_size * 8);
+	if (rc == 0 && d->hostname)
+		rc = add_env(t, "hostname", d->hostname, 0);
+	if (rc == 0)
+		rc = add_env(t, "trace_name", base, 0);
+	if (rc == 0)
+		rc = add_env(t, "source_format", "uftrace", 0);
+	if (rc == 0 && version[0])
+		rc = add_env(t, "source_tracer_version", version, 0);
+	return rc;
+}
+
+/* ---- streams ---- */
+
+typedef struct um_iter {
+	tc_stream_iter base;
+	um_trace *t;
+	uft_task *task;            /* a task stream */
+	uft_task_reader *reader;
+	uft_perf perf;             /* a perf-cpu stream */
+	const char *perf_path;
+	bool perf_loaded;
+	uint64_t *shadow;          /* addresses by depth: the callers */
+	tc_buf text;               /* arguments, return value, event data */
+	char name[64];
+	char proc[16];             /* the procname context's text */
+	tc_field ctx[4], payload[6];
+} um_iter;
+
+static const char *procname(const um_trace *t, const uft_task *task, char *buf)
+{
+	const char *exe = NULL;
+	if (task && task->ref_count)
+		exe = task->refs[task->ref_count - 1].session->exename;
+	if (!exe)
+		exe = t->d->exename;
+	if (!exe)
+		return "";
+	const char *slash = strrchr(exe, '/');
+	snprintf(buf, 16, "%s", slash ? slash + 1 : exe);
+	return buf;
+}
+
+static void set_context(um_iter *it, const uft_task *task)
+{
+	const tc_field_class *c = it->t->sc.event_context;
+	it->ctx[0] = (tc_field){ .cls = c };
+	it->ctx[0].v.compound.items = &it->ctx[1];
+	it->ctx[0].v.compound.count = 3;
+	it->ctx[1] = (tc_field){ .cls = c->members[0].cls, .v.s = task ? task->pid : -1 };
+	it->ctx[2] = (tc_field){ .cls = c->members[1].cls, .v.s = task ? task->tid : -1 };
+	const char *p = procname(it->t, task, it->proc);
+	it->ctx[3] = (tc_field){ .cls = c->members[2].cls };
+	it->ctx[3].v.str.ptr = p;
+	it->ctx[3].v.str.len = strlen(p);
+}
+
+static void set_text(tc_field *f, const tc_field_class *cls, const char *s, size_t n)
+{
+	*f = (tc_field){ .cls = cls };
+	f->v.str.ptr = s ? s : "";
+	f->v.str.len = s ? n : 0;
+}
+
+static int fill_message(um_iter *it, const uft_record *r, tc_message *m)
+{
+	um_trace *t = it->t;
+	memset(m, 0, sizeof *m);
+	m->stream = it->base.stream;
+	m->has_time = true;
+	m->cycles = r->time;
+	tc_time origin;
+	tc_clock_origin_time(&t->clock, &origin);
+	tc_time_add_ns(origin, r->time, &m->time);
+	if (r->type == UFT_LOST) {
+		m->kind = TC_MSG_DISCARDED_EVENTS;
+		m->count = r->addr;
+		return 1;
+	}
+	m->kind = TC_MSG_EVENT;
+	set_context(it, r->task);
+	m->stream_event_context = &it->ctx[0];
+	it->text.len = 0;
+	if (r->type == UFT_EVENT) {
+		const tc_event_class *ec = class_of_event(t, r->addr);
+		m->event_class = ec;
+		const tc_field_class *pc = ec->payload;
+		tc_field *pl = it->payload;
+		pl[0] = (tc_field){ .cls = pc };
+		pl[0].v.compound.items = &pl[1];
+		pl[0].v.compound.count = pc->member_count;
+		bool other = ec == t->other;
+		if (other)
+			pl[1] = (tc_field){ .cls = pc->members[0].cls, .v.u = r->addr };
+		uft_event_data(t->d, r, &it->text);
+		if (it->text.len == 0 && r->payload && r->addr == 2000000)
+			tc_buf_append(&it->text, r->payload, r->payload_len);
+		set_text(&pl[other ? 2 : 1], pc->members[other ? 1 : 0].cls, it->text.data, it->text.len);
+		m->payload = &pl[0];
+		return 1;
+	}
+	bool entry = r->type == UFT_ENTRY;
+	unsigned max = t->d->max_stack;
+	if (entry && r->depth <= max)
+		it->shadow[r->depth] = r->addr;
+	uint64_t call_site = r->depth > 0 && r->depth <= max ? it->shadow[r->depth - 1] : 0;
+	uft_place pl;
+	const char *name = uft_name(t->d, r->task, r->time, r->addr, it->name, sizeof it->name);
+	if (r->more && uft_resolve(t->d, r->task, r->time, r->addr, &pl)) {
+		const ua_list *l = ua_lookup(t->d->specs, &pl.fn, !entry);
+		int rc = l ? ua_format(t->d->specs, l, r->payload, r->payload_len, &pl.fn, NULL, NULL, &it->text) : 0;
+		if (rc < 0)
+			return rc;
+	}
+	/* the name may live in the iterator's buffer, which the text does not touch */
+	bool text = it->text.len > 0;
+	m->event_class = t->classes[entry ? (text ? EC_ENTRY_ARGS : EC_ENTRY) : (text ? EC_EXIT_RETVAL : EC_EXIT)];
+	const tc_field_class *pc = m->event_class->payload;
+	tc_field *f = it->payload;
+	f[0] = (tc_field){ .cls = pc };
+	f[0].v.compound.items = &f[1];
+	f[0].v.compound.count = pc->member_count;
+	f[1] = (tc_field){ .cls = pc->members[0].cls, .v.u = r->addr };
+	f[2] = (tc_field){ .cls = pc->members[1].cls, .v.u = call_site };
+	set_text(&f[3], pc->members[2].cls, name, strlen(name));
+	f[4] = (tc_field){ .cls = pc->members[3].cls, .v.u = r->depth };
+	if (text)
+		set_text(&f[5], pc->members[4].cls, it->text.data, it->text.len);
+	m->payload = &f[0];
+	return 1;
+}
+
+static int iter_next(tc_stream_iter *base, tc_message *m)
+{
+	um_iter *it = (um_iter *)base;
+	uft_record r;
+	if (it->task) {
+		int rc = uft_task_reader_next(it->reader, &r);
+		if (rc <= 0)
+			return rc;
+		return fill_message(it, &r, m);
+	}
+	if (!it->perf_loaded) {
+		int rc = uft_perf_read(it->t->d, it->perf_path, &it->perf);
+		if (rc < 0)
+			return rc;
+		it->perf_loaded = true;
+	}
+	if (it->perf.next >= it->perf.count)
+		return 0;
+	r = it->perf.recs[it->perf.next++];
+	return fill_message(it, &r, m);
+}
+
+static void iter_free(tc_stream_iter *base)
+{
+	um_iter *it = (um_iter *)base;
+	uft_task_reader_free(it->reader);
+	uft_perf_free(&it->perf);
+	free(it->shadow);
+	tc_buf_free(&it->text);
+	free(it);
+}
+
+static const tc_stream_iter_ops um_iter_ops = { iter_next, iter_free };
+
+static void trace_free(void *p)
+{
+	um_trace *t = p;
+	uft_close(t->d);
+	free(t->pub.env);
+	free(t->pub.clocks);
+	free(t->pub.stream_classes);
+	for (size_t i = 0; i < t->pub.stream_count; i++)
+		free(t->pub.streams[i]);
+	free(t->pub.streams);
+	free(t->classes);
+	free(t->class_ids);
+	tc_pool_free(&t->pool);
+	free(t);
+}
+
+static int add_stream(tc_input *in, um_trace *t, uint64_t id, const char *name, uft_task *task, const char *perf_path)
+{
+	tc_stream *st = calloc(1, sizeof *st);
+	um_iter *it = calloc(1, sizeof *it);
+	if (!st || !it || tc_ptr_push((void ***)&t->pub.streams, &t->pub.stream_count, st) < 0) {
+		free(st);
+		free(it);
+		return tc_fail_nomem();
+	}
+	st->id = id;
+	st->stream_class = &t->sc;
+	st->trace = &t->pub;
+	st->name = tc_pool_strdup(&t->pool, name);
+	st->cpu = -1;
+	it->base.ops = &um_iter_ops;
+	it->base.stream = st;
+	it->t = t;
+	it->task = task;
+	it->perf_path = perf_path;
+	int rc = st->name ? 0 : TC_ENOMEM;
+	if (rc == 0 && task) {
+		rc = uft_task_reader_new(&it->reader, t->d, task);
+		if (rc == 0 && !(it->shadow = calloc(t->d->max_stack + 1, sizeof *it->shadow)))
+			rc = tc_fail_nomem();
+	}
+	if (rc == 0)
+		rc = tc_input_add_iter(in, &it->base);
+	if (rc < 0)
+		iter_free(&it->base);
+	return rc;
+}
+
+static int uftrace_open(tc_input *in, const char *path, const tc_open_options *opts)
+{
+	struct stat st;
+	char info[4096];
+	snprintf(info, sizeof info, "%s/info", path);
+	if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode) || stat(info, &st) < 0)
+		return TC_ENOTFOUND;
+	um_trace *t = calloc(1, sizeof *t);
+	if (!t)
+		return tc_fail_nomem();
+	tc_pool_init(&t->pool);
+	int rc = uft_open(&t->d, path);
+	if (rc < 0) {
+		trace_free(t);
+		return rc;
+	}
+	if ((rc = tc_input_own(in, t, trace_free)) < 0) {
+		trace_free(t);
+		return rc;
+	}
+	const char *base = strrchr(path, '/');
+	t->pub.format = "uftrace";
+	t->pub.path = tc_pool_strdup(&t->pool, path);
+	t->pub.name = tc_pool_strdup(&t->pool, base && base[1] ? base + 1 : path);
+	t->pub.dir_in_input = "";
+	t->clock.name = "monotonic";
+	t->clock.description = "uftrace's record clock (CLOCK_MONOTONIC unless recorded with --clock)";
+	t->clock.freq = 1000000000u;
+	t->clock.offset_s = (t->d->has_utc_offset ? t->d->utc_offset : 0) + opts->clock_offset_s;
+	int64_t ns = opts->clock_offset_ns % 1000000000;
+	t->clock.offset_s += opts->clock_offset_ns / 1000000000 - (ns < 0);
+	t->clock.offset = (uint64_t)(ns < 0 ? ns + 1000000000 : ns);
+	t->clock.origin_is_unix_epoch = true;
+	t->sc.clock = &t->clock;
+	t->sc.trace = &t->pub;
+	t->sc.has_discarded_events = true;
+	if (!t->pub.path || !t->pub.name)
+		return TC_ENOMEM;
+	tc_clock *clk = &t->clock;
+	tc_stream_class *scp = &t->sc;
+	if ((rc = build_classes(t)) < 0 || (rc = build_env(t, path)) < 0 ||
+	    (rc = tc_ptr_push((void ***)&t->pub.clocks, &t->pub.clock_count, clk)) < 0 ||
+	    (rc = tc_ptr_push((void ***)&t->pub.stream_classes, &t->pub.stream_class_count, scp)) < 0 ||
+	    (rc = tc_input_add_trace(in, &t->pub)) < 0)
+		return rc;
+	for (size_t i = 0; i < t->d->task_count && rc == 0; i++) {
+		uft_task *task = t->d->tasks[i];
+		if (!task->has_data)
+			continue;
+		char name[4096];
+		snprintf(name, sizeof name, "%s/%d.dat", path, task->tid);
+		rc = add_stream(in, t, (uint64_t)task->tid, name, task, NULL);
+	}
+	for (size_t i = 0; i < t->d->perf_file_count && rc == 0; i++)
+		rc = add_stream(in, t, PERF_STREAM_BASE + i, t->d->perf_files[i], NULL, t->d->perf_files[i]);
+	return rc;
+}
+
+const tc_format tc_format_uftrace = { "uftrace", uftrace_open };

@@ -1,0 +1,426 @@
+/*
+ * records.c - the records of a uftrace directory (specs/uftrace.md §5,
+ * §6, §9.2): each <tid>.dat as 16-byte records with their payloads, each
+ * perf-cpu<N>.dat as scheduler, task and name events, and all of them
+ * merged in the order uftrace replays them.
+ *
+ * A payload's length is not stored: arguments and return values are
+ * sized from the specs of the function the record resolves to (args.h),
+ * events from their u16 length.  After each payload the next record must
+ * carry the magic again, which catches a wrong size at once.
+ */
+#include "uftrace/uftrace.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define RECORD_MAGIC 5
+#define MAX_PERF_FILE (1u << 30)
+
+static uint64_t load_u(const uint8_t *p, unsigned n, bool be)
+{
+	uint64_t v = 0;
+	for (unsigned i = 0; i < n; i++)
+		v |= (uint64_t)p[be ? n - 1 - i : i] << (8 * i);
+	return v;
+}
+
+struct uft_task_reader {
+	uft_data *d;
+	uft_task *task;
+	char *path;
+	const uint8_t *map;
+	size_t size, pos;
+};
+
+int uft_task_reader_new(uft_task_reader **out, uft_data *d, uft_task *task)
+{
+	uft_task_reader *r = calloc(1, sizeof *r);
+	if (!r)
+		return tc_fail_nomem();
+	r->d = d;
+	r->task = task;
+	size_t n = strlen(d->dir) + 32;
+	if (!(r->path = malloc(n))) {
+		free(r);
+		return tc_fail_nomem();
+	}
+	snprintf(r->path, n, "%s/%d.dat", d->dir, task->tid);
+	*out = r;
+	if (!task->has_data)
+		return 0;
+	int fd = open(r->path, O_RDONLY | O_CLOEXEC);
+	struct stat st;
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		int rc = tc_fail(TC_EIO, r->path, -1, "cannot open: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		uft_task_reader_free(r);
+		return rc;
+	}
+	r->size = (size_t)st.st_size;
+	if (r->size) {
+		void *m = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (m == MAP_FAILED) {
+			int rc = tc_fail(TC_EIO, r->path, -1, "cannot map: %s", strerror(errno));
+			close(fd);
+			uft_task_reader_free(r);
+			return rc;
+		}
+		madvise(m, r->size, MADV_SEQUENTIAL);
+		r->map = m;
+	}
+	close(fd);
+	return 0;
+}
+
+void uft_task_reader_free(uft_task_reader *r)
+{
+	if (!r)
+		return;
+	if (r->map)
+		munmap((void *)r->map, r->size);
+	free(r->path);
+	free(r);
+}
+
+int uft_task_reader_next(uft_task_reader *r, uft_record *rec)
+{
+	/* a trailing partial record is the end of the data (§5.1) */
+	if (r->size - r->pos < 16)
+		return 0;
+	const uint8_t *p = r->map + r->pos;
+	bool be = r->d->big_endian;
+	uint64_t w = load_u(p + 8, 8, be);
+	memset(rec, 0, sizeof *rec);
+	rec->time = load_u(p, 8, be);
+	rec->type = (uint8_t)(w & 3);
+	rec->more = (uint8_t)((w >> 2) & 1);
+	rec->depth = (uint16_t)((w >> 6) & 0x3ff);
+	rec->addr = w >> 16;
+	rec->task = r->task;
+	rec->offset = (int64_t)r->pos;
+	if (((w >> 3) & 7) != RECORD_MAGIC)
+		return tc_fail(TC_EFORMAT, r->path, (int64_t)r->pos,
+		               "record without its magic (control word 0x%016llx): damaged data, or the previous record's payload was sized wrongly",
+		               (unsigned long long)w);
+	r->pos += 16;
+	if (!rec->more)
+		return 1;
+	const uint8_t *data = r->map + r->pos;
+	size_t avail = r->size - r->pos, size = 0;
+	if (rec->type == UFT_EVENT) {
+		if (avail < 2)
+			return tc_fail(TC_EFORMAT, r->path, (int64_t)r->pos, "event payload length runs past the end of the file");
+		size_t len = (size_t)load_u(data, 2, be);
+		size = (2 + len + 7) & ~(size_t)7;
+		if (size > avail)
+			return tc_fail(TC_EFORMAT, r->path, (int64_t)r->pos, "event payload of %zu bytes runs past the end of the file", len);
+		rec->payload = data + 2;
+		rec->payload_len = (uint32_t)len;
+	} else if (rec->type == UFT_ENTRY || rec->type == UFT_EXIT) {
+		uft_place pl;
+		const ua_list *l = NULL;
+		if (uft_resolve(r->d, r->task, rec->time, rec->addr, &pl))
+			l = ua_lookup(r->d->specs, &pl.fn, rec->type == UFT_EXIT);
+		if (!l)
+			return tc_fail(TC_EFORMAT, r->path, (int64_t)r->pos - 16,
+			               "%s record of %s carries data, but no argument spec of the recording covers it",
+			               rec->type == UFT_ENTRY ? "entry" : "exit", pl.sym ? pl.sym->name : "an unknown function");
+		int rc = ua_payload_size(l, data, avail, &size, r->path, (int64_t)r->pos);
+		if (rc < 0)
+			return rc;
+		rec->payload = data;
+		rec->payload_len = (uint32_t)size;
+	} else {
+		return tc_fail(TC_EFORMAT, r->path, (int64_t)r->pos - 16, "LOST record with data");
+	}
+	r->pos += size;
+	return 1;
+}
+
+/* ---- perf-cpu*.dat (§6) ---- */
+
+enum { PERF_EXIT = 4, PERF_COMM = 3, PERF_FORK = 7, PERF_SWITCH = 14 };
+#define PERF_SWITCH_OUT 0x2000
+#define PERF_SWITCH_PREEMPT 0x4000
+
+int uft_perf_read(uft_data *d, const char *path, uft_perf *q)
+{
+	size_t len;
+	char *data;
+	int rc = tc_read_file(path, MAX_PERF_FILE, &data, &len);
+	if (rc < 0)
+		return rc;
+	q->data = (uint8_t *)data;
+	bool be = d->big_endian;
+	size_t cap = 0;
+	for (size_t off = 0; off + 8 <= len;) {
+		const uint8_t *h = q->data + off;
+		uint32_t type = (uint32_t)load_u(h, 4, be);
+		uint16_t misc = (uint16_t)load_u(h + 4, 2, be), size = (uint16_t)load_u(h + 6, 2, be);
+		if (size < 8 || size > len - off)
+			return tc_fail(TC_EFORMAT, path, (int64_t)off, "perf record of %u bytes does not fit in the file", size);
+		const uint8_t *b = h + 8;
+		size_t body = size - 8u;
+		uft_record r = { .type = UFT_EVENT, .from_perf = true, .offset = (int64_t)off };
+		int tid = -1;
+		if (type == PERF_SWITCH && body >= 16) {
+			tid = (int)load_u(b + 4, 4, be);
+			r.time = load_u(b + 8, 8, be);
+			r.addr = !(misc & PERF_SWITCH_OUT) ? UFT_EV_SCHED_IN
+			         : (misc & PERF_SWITCH_PREEMPT) ? UFT_EV_SCHED_OUT_PREEMPT : UFT_EV_SCHED_OUT;
+		} else if ((type == PERF_FORK || type == PERF_EXIT) && body >= 24) {
+			tid = (int)load_u(b + 8, 4, be);
+			r.time = load_u(b + 16, 8, be);
+			r.addr = type == PERF_FORK ? UFT_EV_TASK_NEW : UFT_EV_TASK_EXIT;
+		} else if (type == PERF_COMM && body >= 8 + 16) {
+			tid = (int)load_u(b + 4, 4, be);
+			r.time = load_u(b + body - 8, 8, be);
+			r.addr = UFT_EV_TASK_NAME;
+			size_t comm_len = body - 8 - 16;
+			r.comm = (const char *)b + 8;
+			if (!memchr(r.comm, 0, comm_len))
+				r.comm = NULL;
+		}
+		off += size;
+		uft_task *task = tid >= 0 ? uft_task_by_tid(d, tid) : NULL;
+		/* uftrace drops events of tasks it has no records of */
+		if (!task || !task->has_data || task->excluded)
+			continue;
+		r.task = task;
+		if (q->count == cap) {
+			cap = cap ? cap * 2 : 64;
+			uft_record *more = realloc(q->recs, cap * sizeof *more);
+			if (!more)
+				return tc_fail_nomem();
+			q->recs = more;
+		}
+		q->recs[q->count++] = r;
+	}
+	return 0;
+}
+
+/* ---- the merge (§9.2) ---- */
+
+typedef struct task_queue {
+	uft_task_reader *reader;
+	uft_record head;
+	bool has_head;
+	/* with a time filter: entries held until their exit shows how long
+	 * they took, then released in order */
+	uft_record *held;
+	size_t held_count, held_cap, released;
+	bool releasing;
+} task_queue;
+
+struct uft_merge {
+	uft_data *d;
+	uint64_t time_filter;
+	task_queue *tasks;
+	size_t task_count;
+	uft_perf *perf;
+	size_t perf_count;
+};
+
+static int hold(task_queue *q, const uft_record *r)
+{
+	if (q->held_count == q->held_cap) {
+		size_t cap = q->held_cap ? q->held_cap * 2 : 64;
+		uft_record *more = realloc(q->held, cap * sizeof *more);
+		if (!more)
+			return tc_fail_nomem();
+		q->held = more;
+		q->held_cap = cap;
+	}
+	q->held[q->held_count++] = *r;
+	return 0;
+}
+
+/* The next record of the task with functions shorter than T dropped, as
+ * uftrace does while it reads (-t): an entry waits for its exit; a short
+ * function's entry is deleted with its exit, and anything else (a long
+ * exit, an event, the end of the data) releases what waits. */
+static int next_filtered(task_queue *q, uint64_t t, uft_record *out)
+{
+	for (;;) {
+		if (q->releasing) {
+			if (q->released < q->held_count) {
+				*out = q->held[q->released++];
+				return 1;
+			}
+			q->releasing = false;
+			q->held_count = q->released = 0;
+		}
+		uft_record r;
+		int rc = q->reader ? uft_task_reader_next(q->reader, &r) : 0;
+		if (rc < 0)
+			return rc;
+		if (rc == 0) {
+			if (!q->held_count)
+				return 0;
+			q->releasing = true;
+			continue;
+		}
+		if (r.type == UFT_ENTRY) {
+			if ((rc = hold(q, &r)) < 0)
+				return rc;
+			continue;
+		}
+		if (r.type == UFT_EXIT && q->held_count == 0) {
+			*out = r;
+			return 1;
+		}
+		if (r.type == UFT_EXIT && r.time - q->held[q->held_count - 1].time < t) {
+			q->held_count--;
+			continue;
+		}
+		if ((rc = hold(q, &r)) < 0)
+			return rc;
+		q->releasing = true;
+	}
+}
+
+static int fill(task_queue *q, uint64_t time_filter)
+{
+	if (q->has_head || (!q->reader && !q->held_count))
+		return 0;
+	int rc = time_filter ? next_filtered(q, time_filter, &q->head)
+	                     : uft_task_reader_next(q->reader, &q->head);
+	if (rc < 0)
+		return rc;
+	q->has_head = rc > 0;
+	if (!q->has_head) {
+		uft_task_reader_free(q->reader);
+		q->reader = NULL;
+	}
+	return 0;
+}
+
+int uft_merge_new(uft_merge **out, uft_data *d, uint64_t time_filter)
+{
+	uft_merge *m = calloc(1, sizeof *m);
+	if (!m)
+		return tc_fail_nomem();
+	m->d = d;
+	m->time_filter = time_filter;
+	int rc = 0;
+	m->tasks = calloc(d->task_count ? d->task_count : 1, sizeof *m->tasks);
+	m->perf = calloc(d->perf_file_count ? d->perf_file_count : 1, sizeof *m->perf);
+	if (!m->tasks || !m->perf)
+		rc = tc_fail_nomem();
+	for (size_t i = 0; i < d->task_count && rc == 0; i++, m->task_count++)
+		if (d->tasks[i]->has_data && !d->tasks[i]->excluded)
+			rc = uft_task_reader_new(&m->tasks[i].reader, d, d->tasks[i]);
+	for (size_t i = 0; i < d->perf_file_count && rc == 0; i++, m->perf_count++)
+		rc = uft_perf_read(d, d->perf_files[i], &m->perf[i]);
+	if (rc < 0) {
+		uft_merge_free(m);
+		return rc;
+	}
+	*out = m;
+	return 0;
+}
+
+void uft_merge_free(uft_merge *m)
+{
+	if (!m)
+		return;
+	for (size_t i = 0; i < m->task_count; i++) {
+		uft_task_reader_free(m->tasks[i].reader);
+		free(m->tasks[i].held);
+	}
+	for (size_t i = 0; i < m->perf_count; i++)
+		uft_perf_free(&m->perf[i]);
+	free(m->tasks);
+	free(m->perf);
+	free(m);
+}
+
+int uft_merge_next(uft_merge *m, uft_record *rec)
+{
+	/* The smallest head wins; on ties tasks before perf CPUs, and lower
+	 * indexes first.  A LOST record's time 0 makes it win at once. */
+	task_queue *best_task = NULL;
+	uft_perf *best_perf = NULL;
+	uint64_t best = 0;
+	for (size_t i = 0; i < m->task_count; i++) {
+		task_queue *q = &m->tasks[i];
+		int rc = fill(q, m->time_filter);
+		if (rc < 0)
+			return rc;
+		if (q->has_head && (!best_task || q->head.time < best)) {
+			best_task = q;
+			best = q->head.time;
+		}
+	}
+	for (size_t i = 0; i < m->perf_count; i++) {
+		uft_perf *q = &m->perf[i];
+		if (q->next < q->count && ((!best_task && !best_perf) || q->recs[q->next].time < best)) {
+			best_perf = q;
+			best_task = NULL;
+			best = q->recs[q->next].time;
+		}
+	}
+	if (best_perf) {
+		*rec = best_perf->recs[best_perf->next++];
+		return 1;
+	}
+	if (!best_task)
+		return 0;
+	*rec = best_task->head;
+	best_task->has_head = false;
+	return 1;
+}
+
+void uft_perf_free(uft_perf *q)
+{
+	free(q->recs);
+	free(q->data);
+	memset(q, 0, sizeof *q);
+}
+
+bool uft_event_data(const uft_data *d, const uft_record *r, tc_buf *out)
+{
+	if (r->addr == UFT_EV_TASK_NAME && r->comm) {
+		tc_buf_printf(out, "comm=\"%s\"", r->comm);
+		return true;
+	}
+	if (!r->payload)
+		return false;
+	bool be = d->big_endian;
+	const uint8_t *p = r->payload;
+	size_t n = r->payload_len;
+	bool diff = r->addr == UFT_EV_DIFF_STATM || r->addr == UFT_EV_DIFF_PAGE_FAULT || r->addr == 100006 ||
+	            r->addr == 100008 || r->addr == 100010;
+	const char *sign = diff ? "+" : "";
+	switch (r->addr) {
+	case UFT_EV_READ_STATM:
+	case UFT_EV_DIFF_STATM:
+		if (n < 24)
+			return false;
+		tc_buf_printf(out, "vmsize=%s%lldKB vmrss=%s%lldKB shared=%s%lldKB", sign, (long long)load_u(p, 8, be), sign,
+		              (long long)load_u(p + 8, 8, be), sign, (long long)load_u(p + 16, 8, be));
+		return true;
+	case UFT_EV_READ_PAGE_FAULT:
+	case UFT_EV_DIFF_PAGE_FAULT:
+		if (n < 16)
+			return false;
+		tc_buf_printf(out, "major=%s%lld minor=%s%lld", sign, (long long)load_u(p, 8, be), sign,
+		              (long long)load_u(p + 8, 8, be));
+		return true;
+	case UFT_EV_WATCH_CPU:
+		if (n < 4)
+			return false;
+		tc_buf_printf(out, "cpu=%d", (int)load_u(p, 4, be));
+		return true;
+	default:
+		return false;
+	}
+}

@@ -1,0 +1,816 @@
+/*
+ * replay.c - `uftrace replay`'s text, byte for byte (specs/uftrace.md §9).
+ *
+ * uftrace walks the merged records with per-task counters that it keeps
+ * even where they go wrong (fork children, exec, longjmp, lost records),
+ * merges a function's entry and exit into one line when the exit is the
+ * very next visible record, and prints what its counters say.  This file
+ * follows that state machine step by step: accounting (§9.4) for every
+ * record, printing (§9.5) for the visible ones, the trailer of functions
+ * that never returned (§9.8).  Records are read as the merge yields them;
+ * only the few looked ahead of the cursor are kept.
+ */
+#include "uftrace/uftrace.h"
+
+#include <inttypes.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { FLAG_EXEC = 1, FLAG_LONGJMP = 2 };
+/* what the function filters decided for a frame (uftrace's fstack flags) */
+enum { FF_FILTERED = 1, FF_NOTRACE = 2, FF_NORECORD = 4 };
+
+typedef struct slot {
+	uint64_t addr, t;
+	bool valid;
+	bool sched;                /* a sched-out pseudo-frame */
+	uint8_t flags;
+	uint8_t fflags;
+	int orig_depth;            /* the depth budget before this frame */
+} slot;
+
+typedef struct rtask {
+	int sc, user;
+	slot *slots;               /* max_stack + 1 of them */
+	int disp;
+	bool disp_set, started, lost_pending;
+	int fork_disp;
+	uint64_t last_time;        /* of its previous line (-f delta) */
+	/* -F / -N / -D: frames inside an -F function, inside an -N one,
+	 * and how many more levels may be shown */
+	int in_count, out_count, depth_left;
+} rtask;
+
+typedef struct item {
+	uft_record r;
+	bool consumed;
+} item;
+
+typedef struct replay {
+	uft_data *d;
+	uft_merge *merge;
+	const tc_replay_options *o;
+	rtask *tasks;              /* by uft_task.index */
+	item *ring;                /* records pulled from the merge, not yet walked */
+	size_t cap, head, count;
+	bool merge_done;
+	int setjmp_disp, setjmp_sc;
+	uint64_t prev_time;
+	FILE *out;
+	tc_buf line;
+	bool header_done;
+	bool filtering;            /* -F, -N or -D in effect */
+	bool use_filters;          /* -F or -N in effect */
+	int fields[6];             /* -f */
+	size_t field_count;
+	uint64_t first_time;       /* of the first record (-f elapsed) */
+	uint64_t time_filter;      /* -t, or the recording's default.opts */
+	bool have_first;
+	char name_buf[64];
+} replay;
+
+static rtask *rt(replay *p, const uft_task *t)
+{
+	return &p->tasks[t->index];
+}
+
+/* The Ith record after the cursor, pulling from the merge; NULL at the end. */
+static item *peek(replay *p, size_t i, int *err)
+{
+	while (i >= p->count) {
+		if (p->merge_done)
+			return NULL;
+		if (p->count == p->cap) {
+			size_t cap = p->cap ? p->cap * 2 : 64;
+			item *ring = malloc(cap * sizeof *ring);
+			if (!ring) {
+				*err = tc_fail_nomem();
+				return NULL;
+			}
+			for (size_t k = 0; k < p->count; k++)
+				ring[k] = p->ring[(p->head + k) % p->cap];
+			free(p->ring);
+			p->ring = ring;
+			p->cap = cap;
+			p->head = 0;
+		}
+		item *it = &p->ring[(p->head + p->count) % p->cap];
+		int rc = uft_merge_next(p->merge, &it->r);
+		if (rc < 0) {
+			*err = rc;
+			return NULL;
+		}
+		if (rc == 0) {
+			p->merge_done = true;
+			return NULL;
+		}
+		it->consumed = false;
+		/* -f elapsed counts from here: recordings show uftrace
+		 * starting at the first user record or sched-in, whichever
+		 * comes first, other perf events counting only when a time
+		 * filter is in effect (it then reads perf events apart) */
+		if (!p->have_first && (!it->r.from_perf || it->r.addr == UFT_EV_SCHED_IN || p->time_filter)) {
+			p->first_time = it->r.time;
+			p->have_first = true;
+		}
+		p->count++;
+	}
+	return &p->ring[(p->head + i) % p->cap];
+}
+
+static void pop(replay *p)
+{
+	p->head = (p->head + 1) % p->cap;
+	p->count--;
+}
+
+static bool is_sched(const uft_record *r)
+{
+	return r->from_perf && (r->addr == UFT_EV_SCHED_IN || r->addr == UFT_EV_SCHED_OUT || r->addr == UFT_EV_SCHED_OUT_PREEMPT);
+}
+
+/* §9.4 */
+static void consume(replay *p, item *it)
+{
+	it->consumed = true;
+	const uft_record *r = &it->r;
+	bool sched = is_sched(r);
+	if (r->type == UFT_EVENT && !sched)
+		return;
+	rtask *t = rt(p, r->task);
+	int type = sched ? (r->addr == UFT_EV_SCHED_IN ? UFT_EXIT : UFT_ENTRY) : r->type;
+	int depth = sched ? 0 : r->depth;
+	int max = (int)p->d->max_stack;
+	if (!t->started) {
+		t->sc = depth + (type == UFT_EXIT);
+		for (int i = 0; i < t->sc && i <= max; i++) {
+			t->slots[i].t = r->time;
+			t->slots[i].valid = true;
+		}
+		t->started = true;
+		uft_task *parent = r->task->ppid ? uft_task_by_tid(p->d, r->task->ppid) : NULL;
+		if (parent && rt(p, parent)->fork_disp) {
+			t->disp = rt(p, parent)->fork_disp;
+			t->disp_set = true;
+		}
+	}
+	if (t->lost_pending && type != UFT_LOST) {
+		t->sc = depth + (type == UFT_EXIT);
+		t->lost_pending = false;
+		for (int i = 0; i <= depth && i + t->user <= max; i++)
+			t->slots[i + t->user].t = r->time - 1;
+	}
+	if (!(t->lost_pending && type == UFT_LOST)) {
+		if (type == UFT_ENTRY) {
+			if (t->sc <= max)
+				t->slots[t->sc] = (slot){ .addr = r->addr, .t = r->time, .valid = true, .sched = sched,
+				                          .orig_depth = t->depth_left };
+		} else if (type == UFT_EXIT) {
+			if (t->sc >= 1 && t->sc - 1 <= max) {
+				slot *s = &t->slots[t->sc - 1];
+				s->t = s->valid ? r->time - s->t : 0;
+				s->valid = false;
+			}
+		} else if (type == UFT_LOST) {
+			t->lost_pending = true;
+			t->disp_set = false;
+			uint64_t l = 0;
+			for (int i = t->sc < max ? t->sc : max; i >= t->user; i--) {
+				if (i == (t->sc < max ? t->sc : max))
+					l = t->slots[i].t + 1;
+				t->slots[i].t = l - t->slots[i].t;
+			}
+		}
+	}
+	if (type == UFT_ENTRY)
+		t->sc++;
+	else if (type == UFT_EXIT && t->sc > 0)
+		t->sc--;
+	if (!sched && r->type == UFT_ENTRY)
+		t->user++;
+	else if (!sched && r->type == UFT_EXIT && t->user > 0)
+		t->user--;
+}
+
+/* ---- -F, -N and -D (uftrace's fstack filters) ---- */
+
+static bool pattern_matches(const char *pattern, const char *name)
+{
+	if (!strpbrk(pattern, ".?*+-^$|()[]{}"))
+		return strcmp(pattern, name) == 0;
+	regex_t re;
+	if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB) != 0)
+		return strcmp(pattern, name) == 0;
+	bool m = regexec(&re, name, 0, NULL, 0) == 0;
+	regfree(&re);
+	return m;
+}
+
+/* 1: an -F function, -1: an -N one, 0: neither. */
+static int filter_match(replay *p, const uft_record *r)
+{
+	const tc_replay_options *o = p->o;
+	if (!p->use_filters)
+		return 0;
+	char buf[64];
+	const char *name = uft_name(p->d, r->task, r->time, r->addr, buf, sizeof buf);
+	for (size_t i = 0; i < o->filter_count; i++)
+		if (pattern_matches(o->filters[i], name))
+			return 1;
+	for (size_t i = 0; i < o->notrace_count; i++)
+		if (pattern_matches(o->notrace[i], name))
+			return -1;
+	return 0;
+}
+
+/* Whether some -F or -N pattern names a function of the traced
+ * program (its symbols, PLT entries included, in any session). */
+static bool filters_match_any(replay *p)
+{
+	for (size_t i = 0; i < p->d->session_count; i++) {
+		const uft_module *m = uft_session_main_module(p->d, p->d->sessions[i]);
+		for (size_t k = 0; m && k < m->syms.count; k++) {
+			const char *name = m->syms.syms[k].name;
+			for (size_t f = 0; f < p->o->filter_count; f++)
+				if (pattern_matches(p->o->filters[f], name))
+					return true;
+			for (size_t f = 0; f < p->o->notrace_count; f++)
+				if (pattern_matches(p->o->notrace[f], name))
+					return true;
+		}
+	}
+	return false;
+}
+
+/* uftrace's message when no filter names anything; it then replays
+ * without filters, on its standard output. */
+static void no_filter_warning(replay *p)
+{
+	tc_buf_printf(&p->line, "Usage: failed to set filter or trigger: ");
+	size_t n = 0;
+	for (size_t f = 0; f < p->o->filter_count; f++)
+		tc_buf_printf(&p->line, "%s%s", n++ ? ";" : "", p->o->filters[f]);
+	for (size_t f = 0; f < p->o->notrace_count; f++)
+		tc_buf_printf(&p->line, "%s!%s", n++ ? ";" : "", p->o->notrace[f]);
+	tc_buf_append(&p->line, "\n", 1);
+}
+
+static int depth_limit(const replay *p)
+{
+	return p->o->depth > 0 ? p->o->depth : INT32_MAX;
+}
+
+/* A function entry (already accounted, so its frame is slot[sc - 1]):
+ * whether it is shown, with the frame marked for its exit. */
+static bool filter_entry(replay *p, rtask *t, const uft_record *r)
+{
+	if (t->sc < 1 || t->sc - 1 > (int)p->d->max_stack)
+		return false;
+	slot *f = &t->slots[t->sc - 1];
+	f->orig_depth = t->depth_left;
+	f->fflags = 0;
+	if (t->out_count > 0) {
+		f->fflags |= FF_NORECORD;
+		return false;
+	}
+	int m = filter_match(p, r);
+	if (m > 0) {
+		t->in_count++;
+		f->fflags |= FF_FILTERED;
+		t->depth_left = depth_limit(p);
+	} else if (m < 0) {
+		t->out_count++;
+		f->fflags |= FF_NOTRACE | FF_NORECORD;
+		return false;
+	} else if (p->use_filters && p->o->filter_count && t->in_count == 0) {
+		f->fflags |= FF_NORECORD;
+		return false;
+	}
+	if (t->depth_left <= 0) {
+		f->fflags |= FF_NORECORD;
+		return false;
+	}
+	t->depth_left--;
+	return true;
+}
+
+/* A function exit (accounted: its frame is slot[sc]): whether it is
+ * shown; the filter state is restored either way. */
+static bool filter_exit(replay *p, rtask *t)
+{
+	if (t->sc > (int)p->d->max_stack)
+		return false;
+	slot *f = &t->slots[t->sc];
+	bool shown = !(f->fflags & FF_NORECORD);
+	if (f->fflags & FF_FILTERED)
+		t->in_count--;
+	else if (f->fflags & FF_NOTRACE)
+		t->out_count--;
+	t->depth_left = f->orig_depth;
+	f->fflags = 0;
+	return shown;
+}
+
+/* Events are shown only where functions would be. */
+static bool filter_event(const replay *p, const rtask *t)
+{
+	return t->out_count == 0 && !(p->use_filters && p->o->filter_count && t->in_count == 0) && t->depth_left > 0;
+}
+
+/* Whether the look-ahead would stop at R (uftrace's fstack_check_skip). */
+static bool would_show(replay *p, const uft_record *r)
+{
+	rtask *t = rt(p, r->task);
+	if (t->out_count > 0)
+		return false;
+	if (r->type == UFT_EXIT)
+		return t->sc < 1 || t->sc - 1 > (int)p->d->max_stack || !(t->slots[t->sc - 1].fflags & FF_NORECORD);
+	int depth = t->depth_left;
+	int m = r->type == UFT_ENTRY ? filter_match(p, r) : 0;
+	if (m < 0)
+		return false;
+	if (m > 0)
+		depth = depth_limit(p);
+	else if (p->use_filters && p->o->filter_count && t->in_count == 0)
+		return false;
+	return depth > 0;
+}
+
+/* The next record the cursor would reach, consuming the invisible events
+ * and the filtered records on the way (§9.5 look-ahead); NULL when none
+ * or when it is LOST. */
+static item *look_ahead(replay *p, const rtask *t, int *err)
+{
+	if (p->o->no_merge || (t->sc >= 1 && (t->slots[t->sc - 1].flags & (FLAG_EXEC | FLAG_LONGJMP))))
+		return NULL;
+	for (size_t i = 1;; i++) {
+		item *it = peek(p, i, err);
+		if (!it)
+			return NULL;
+		if (it->consumed)
+			continue;
+		if (it->r.type == UFT_EVENT && rt(p, it->r.task)->user == 0) {
+			consume(p, it);
+			continue;
+		}
+		if (it->r.type == UFT_LOST)
+			return NULL;
+		/* with filters, hidden perf events are stepped over, but events
+		 * recorded in the task's data stop the look-ahead */
+		if (p->filtering && !(it->r.type == UFT_EVENT && !it->r.from_perf) && !would_show(p, &it->r)) {
+			rtask *nt = rt(p, it->r.task);
+			consume(p, it);
+			if (it->r.type == UFT_ENTRY)
+				filter_entry(p, nt, &it->r);
+			else if (it->r.type == UFT_EXIT)
+				filter_exit(p, nt);
+			continue;
+		}
+		return it;
+	}
+}
+
+/* ---- output ---- */
+
+static void duration(tc_buf *b, uint64_t n)
+{
+	if (n == 0) {
+		tc_buf_append(b, "          ", 10);
+		return;
+	}
+	static const struct {
+		unsigned div, stop;
+		const char *unit;
+	} steps[] = { { 1000, 1000, "us" }, { 1000, 1000, "ms" }, { 1000, 60, " s" }, { 60, 24, " m" }, { 24, 0, " h" } };
+	uint64_t q = n, r = 0;
+	const char *unit = "us";
+	for (size_t i = 0; i < 5; i++) {
+		r = q % steps[i].div;
+		q = q / steps[i].div;
+		unit = steps[i].unit;
+		if (steps[i].stop == 0 || q < steps[i].stop)
+			break;
+	}
+	if (q > 999) {
+		q = 999;
+		r = 999;
+	}
+	tc_buf_printf(b, "%3d.%03d %s", (int)q, (int)r, unit);
+}
+
+static int flush_line(replay *p)
+{
+	if (p->line.len < (1u << 16))
+		return 0;
+	size_t n = fwrite(p->line.data, 1, p->line.len, p->out);
+	bool ok = n == p->line.len;
+	p->line.len = 0;
+	return ok ? 0 : tc_fail(TC_EIO, NULL, -1, "cannot write the output");
+}
+
+/* -f fields, in uftrace's order of appearance in the list. */
+enum { F_DURATION, F_TID, F_ADDR, F_TIME, F_DELTA, F_ELAPSED, F_COUNT };
+
+static const char *const field_names[F_COUNT] = { "duration", "tid", "addr", "time", "delta", "elapsed" };
+static const char *const field_headers[F_COUNT] = { " DURATION ", "   TID  ", "   ADDRESS  ", "     TIMESTAMP    ",
+	                                            " TIMEDELTA", "  ELAPSED " };
+
+static int parse_fields(replay *p, const char *list)
+{
+	p->field_count = 0;
+	if (!list) {
+		p->fields[p->field_count++] = F_DURATION;
+		p->fields[p->field_count++] = F_TID;
+		return 0;
+	}
+	if (!strcmp(list, "none"))
+		return 0;
+	const char *s = list;
+	while (*s) {
+		size_t n = strcspn(s, ",");
+		int f = -1;
+		for (int i = 0; i < F_COUNT; i++)
+			if (strlen(field_names[i]) == n && !strncmp(s, field_names[i], n))
+				f = i;
+		if (f < 0)
+			return tc_fail(TC_EINVAL, NULL, -1, "unknown output field \"%.*s\" (duration, tid, addr, time, delta, elapsed or none)",
+			               (int)n, s);
+		bool dup = false;
+		for (size_t i = 0; i < p->field_count; i++)
+			dup = dup || p->fields[i] == f;
+		if (!dup && p->field_count < F_COUNT)
+			p->fields[p->field_count++] = f;
+		s += n + (s[n] == ',');
+	}
+	/* shown in uftrace's order, whatever the list's */
+	for (size_t i = 1; i < p->field_count; i++)
+		for (size_t k = i; k > 0 && p->fields[k - 1] > p->fields[k]; k--) {
+			int x = p->fields[k];
+			p->fields[k] = p->fields[k - 1];
+			p->fields[k - 1] = x;
+		}
+	return 0;
+}
+
+static void header(replay *p)
+{
+	p->header_done = true;
+	if (!p->field_count)
+		return;
+	tc_buf_append(&p->line, "#", 1);
+	for (size_t i = 0; i < p->field_count; i++)
+		tc_buf_printf(&p->line, "%s%s", i ? " " : "", field_headers[p->fields[i]]);
+	tc_buf_printf(&p->line, "   FUNCTION\n");
+}
+
+/* Starts the line of record R: its fields, " | ", the indentation. */
+static void line_start_at(replay *p, const uft_record *r, bool has_addr, uint64_t addr, uint64_t dur, int indent)
+{
+	tc_buf *b = &p->line;
+	if (!p->header_done)
+		header(p);
+	rtask *t = rt(p, r->task);
+	for (size_t i = 0; i < p->field_count; i++) {
+		tc_buf_append(b, " ", 1);
+		switch (p->fields[i]) {
+		case F_DURATION: duration(b, dur); break;
+		case F_TID: tc_buf_printf(b, "[%6d]", r->task->tid); break;
+		case F_ADDR:
+			if (has_addr)
+				tc_buf_printf(b, "%12" PRIx64, addr);
+			else
+				tc_buf_printf(b, "%12s", "");
+			break;
+		case F_TIME:
+			tc_buf_printf(b, "%8" PRIu64 ".%09" PRIu64, r->time / 1000000000u, r->time % 1000000000u);
+			break;
+		case F_DELTA: duration(b, t->last_time ? r->time - t->last_time : 0); break;
+		case F_ELAPSED: duration(b, r->time - p->first_time); break;
+		}
+	}
+	t->last_time = r->time;
+	if (p->field_count)
+		tc_buf_append(b, " | ", 3);
+	for (int i = 0; i < indent; i++)
+		tc_buf_append(b, "  ", 2);
+}
+
+/* The address column is blank for events. */
+static void line_start(replay *p, const uft_record *r, uint64_t dur, int indent)
+{
+	line_start_at(p, r, r->type == UFT_ENTRY, r->addr, dur, indent);
+}
+
+typedef struct sym_ctx {
+	replay *p;
+	const uft_task *task;
+	uint64_t time;
+} sym_ctx;
+
+static const char *symbolize(void *ctx, uint64_t addr)
+{
+	sym_ctx *c = ctx;
+	uft_place pl;
+	return uft_resolve(c->p->d, c->task, c->time, addr, &pl) ? pl.sym->name : NULL;
+}
+
+/* "(args)" of an entry, or " = value" of an exit (RETVAL), into B. */
+static int payload_text(replay *p, const uft_record *r, bool retval, tc_buf *b)
+{
+	uft_place pl;
+	if (!r->more || r->type == UFT_EVENT || !uft_resolve(p->d, r->task, r->time, r->addr, &pl))
+		return 0;
+	const ua_list *l = ua_lookup(p->d->specs, &pl.fn, retval);
+	if (!l)
+		return 0;
+	sym_ctx c = { p, r->task, r->time };
+	if (retval)
+		tc_buf_append(b, " = ", 3);
+	return ua_format(p->d->specs, l, r->payload, r->payload_len, &pl.fn, symbolize, &c, b);
+}
+
+static const char *name_of(replay *p, const uft_record *r)
+{
+	return uft_name(p->d, r->task, r->time, r->addr, p->name_buf, sizeof p->name_buf);
+}
+
+static void fixups(replay *p, rtask *t, slot *f, const char *name)
+{
+	static const char *const execs[] = { "execl", "execlp", "execle", "execv", "execve", "execvp", "execvpe" };
+	static const char *const setjmps[] = { "setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp" };
+	static const char *const longjmps[] = { "longjmp", "siglongjmp", "__longjmp_chk" };
+	static const char *const forks[] = { "fork", "vfork", "daemon" };
+	for (size_t i = 0; i < sizeof execs / sizeof execs[0]; i++)
+		if (!strcmp(name, execs[i]))
+			f->flags |= FLAG_EXEC;
+	for (size_t i = 0; i < sizeof setjmps / sizeof setjmps[0]; i++)
+		if (!strcmp(name, setjmps[i])) {
+			p->setjmp_disp = t->disp + 1;
+			p->setjmp_sc = t->sc;
+		}
+	for (size_t i = 0; i < sizeof longjmps / sizeof longjmps[0]; i++)
+		if (!strcmp(name, longjmps[i]))
+			f->flags |= FLAG_LONGJMP;
+	for (size_t i = 0; i < sizeof forks / sizeof forks[0]; i++)
+		if (!strcmp(name, forks[i]))
+			t->fork_disp = t->disp + 1;
+}
+
+static int print_entry(replay *p, const uft_record *r)
+{
+	rtask *t = rt(p, r->task);
+	if (t->sc < 1 || t->sc - 1 > (int)p->d->max_stack)
+		return 0;
+	slot *f = &t->slots[t->sc - 1];
+	f->flags = 0;
+	if (p->filtering && !filter_entry(p, t, r))
+		return 0;
+	const char *name = name_of(p, r);
+	char name_copy[512];
+	snprintf(name_copy, sizeof name_copy, "%s", name);
+	if (!t->disp_set) {
+		t->disp = t->sc - 1 > 0 ? t->sc - 1 : 0;
+		t->disp_set = true;
+	}
+	fixups(p, t, f, name_copy);
+	tc_buf args = { 0 };
+	int rc = 0;
+	if (r->more && !p->o->no_args)
+		rc = payload_text(p, r, false, &args);
+	else if (!*name_copy || name_copy[strlen(name_copy) - 1] != ')')
+		rc = tc_buf_append(&args, "()", 2);
+	item *next = rc == 0 ? look_ahead(p, t, &rc) : NULL;
+	if (rc == 0 && next && next->r.task == r->task && next->r.type == UFT_EXIT && next->r.depth == r->depth &&
+	    !next->r.from_perf) {
+		consume(p, next);
+		line_start(p, r, f->t, t->disp);
+		tc_buf_printf(&p->line, "%s%.*s", name_copy, (int)args.len, args.data ? args.data : "");
+		if (next->r.more && !p->o->no_args)
+			rc = payload_text(p, &next->r, true, &p->line);
+		tc_buf_append(&p->line, ";\n", 2);
+		if (p->filtering)
+			filter_exit(p, t);
+	} else if (rc == 0) {
+		line_start(p, r, 0, t->disp);
+		tc_buf_printf(&p->line, "%s%.*s {\n", name_copy, (int)args.len, args.data ? args.data : "");
+		if (f->flags & FLAG_EXEC) {
+			t->disp = 0;
+			t->sc = 0;
+			t->user = 0;
+		} else if (f->flags & FLAG_LONGJMP) {
+			t->disp = p->setjmp_disp;
+			t->sc = p->setjmp_sc;
+			t->user = p->setjmp_sc;
+		} else {
+			t->disp++;
+		}
+		f->flags = 0;
+	}
+	tc_buf_free(&args);
+	return rc;
+}
+
+static int print_exit(replay *p, const uft_record *r)
+{
+	rtask *t = rt(p, r->task);
+	if (t->sc > (int)p->d->max_stack)
+		return 0;
+	slot *f = &t->slots[t->sc];
+	if (p->filtering && !filter_exit(p, t))
+		return 0;
+	if (!t->disp_set) {
+		t->disp = t->sc + 1;
+		t->disp_set = true;
+	}
+	if (t->disp > 0)
+		t->disp--;
+	/* uftrace shows the frame's address, 0 for one it never saw entered */
+	line_start_at(p, r, true, f->addr, f->t, t->disp);
+	tc_buf_append(&p->line, "}", 1);
+	int rc = 0;
+	if (r->more && !p->o->no_args) {
+		rc = payload_text(p, r, true, &p->line);
+		tc_buf_append(&p->line, ";", 1);
+	}
+	tc_buf_printf(&p->line, " /* %s */\n", name_of(p, r));
+	return rc;
+}
+
+static int print_event(replay *p, const uft_record *r)
+{
+	rtask *t = rt(p, r->task);
+	int rc = 0;
+	if (r->from_perf && (r->addr == UFT_EV_SCHED_OUT || r->addr == UFT_EV_SCHED_OUT_PREEMPT)) {
+		bool preempt = r->addr == UFT_EV_SCHED_OUT_PREEMPT;
+		item *next = look_ahead(p, t, &rc);
+		if (rc == 0 && next && next->r.task == r->task && next->r.from_perf && next->r.addr == UFT_EV_SCHED_IN) {
+			consume(p, next);
+			/* the pseudo-frame's address: the sched-out event id */
+			line_start_at(p, r, true, t->slots[t->sc].addr, t->slots[t->sc].t, t->disp);
+			tc_buf_printf(&p->line, "/* %s */\n", preempt ? "linux:schedule (pre-empted)" : "linux:schedule");
+		} else if (rc == 0) {
+			line_start(p, r, 0, t->disp);
+			tc_buf_printf(&p->line, "/* %s */\n", preempt ? "linux:sched-out (pre-empted)" : "linux:sched-out");
+		}
+		return rc;
+	}
+	if (r->from_perf && r->addr == UFT_EV_SCHED_IN) {
+		line_start_at(p, r, true, t->slots[t->sc].addr, t->slots[t->sc].t, t->disp);
+		tc_buf_printf(&p->line, "/* linux:sched-in */\n");
+		return 0;
+	}
+	char buf[64];
+	line_start(p, r, 0, t->disp);
+	tc_buf_printf(&p->line, "/* %s", uft_event_name_of(p->d, r->addr, buf, sizeof buf));
+	size_t before = p->line.len;
+	tc_buf_append(&p->line, " (", 2);
+	if (uft_event_data(p->d, r, &p->line))
+		tc_buf_append(&p->line, ")", 1);
+	else
+		p->line.len = before;
+	tc_buf_printf(&p->line, " */\n");
+	return 0;
+}
+
+static int walk(replay *p)
+{
+	int rc = 0;
+	for (;;) {
+		item *it = peek(p, 0, &rc);
+		if (!it)
+			return rc;
+		if (it->consumed) {
+			pop(p);
+			continue;
+		}
+		consume(p, it);
+		/* a copy: looking ahead may move the ring */
+		uft_record rec = it->r;
+		const uft_record *r = &rec;
+		rtask *t = rt(p, r->task);
+		bool visible = !((r->type == UFT_EVENT && t->user == 0) || (r->type == UFT_LOST && t->user == 0)) &&
+		               !(p->filtering && r->type == UFT_EVENT && !filter_event(p, t));
+		if (visible) {
+			if (r->time && r->time < p->prev_time) {
+				tc_buf_printf(&p->line, "%20s |  ", "");
+				for (int i = 0; i < (t->disp + 1) * 2; i++)
+					tc_buf_append(&p->line, " ", 1);
+				tc_buf_printf(&p->line, "/* inverted time: broken data? */\n");
+			}
+			if (r->time)
+				p->prev_time = r->time;
+			switch (r->type) {
+			case UFT_ENTRY: rc = print_entry(p, r); break;
+			case UFT_EXIT: rc = print_exit(p, r); break;
+			case UFT_LOST:
+				line_start(p, r, 0, t->disp + 1);
+				tc_buf_printf(&p->line, "/* LOST %" PRIu64 " records!! */\n", r->addr);
+				break;
+			default: rc = print_event(p, r); break;
+			}
+		}
+		pop(p);
+		if (rc == 0)
+			rc = flush_line(p);
+		if (rc < 0)
+			return rc;
+	}
+}
+
+/* §9.8 */
+static void trailer(replay *p)
+{
+	bool any = false;
+	for (size_t i = 0; i < p->d->task_count; i++) {
+		rtask *t = &p->tasks[i];
+		int z = 0;
+		while (z < t->sc && t->slots[z].addr == 0)
+			z++;
+		if (t->sc > 0 && !(t->sc == 1 && t->slots[0].sched) && t->sc - z > 0)
+			any = true;
+	}
+	if (!any)
+		return;
+	tc_buf_printf(&p->line, "\nuftrace stopped tracing with remaining functions\n"
+	                        "================================================\n");
+	for (size_t i = 0; i < p->d->task_count; i++) {
+		rtask *t = &p->tasks[i];
+		int z = 0;
+		while (z < t->sc && t->slots[z].addr == 0)
+			z++;
+		if (t->sc == 0 || (t->sc == 1 && t->slots[0].sched) || z >= t->sc)
+			continue;
+		uft_task *task = p->d->tasks[i];
+		tc_buf_printf(&p->line, "task: %d\n", task->tid);
+		for (int k = t->sc - 1; k >= z; k--) {
+			if (k > (int)p->d->max_stack)
+				continue;
+			char buf[64];
+			tc_buf_printf(&p->line, "[%d] %s\n", k - z,
+			              uft_name(p->d, task, t->slots[k].t, t->slots[k].addr, buf, sizeof buf));
+		}
+		tc_buf_append(&p->line, "\n", 1);
+	}
+}
+
+int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out)
+{
+	static const tc_replay_options defaults;
+	replay p = { .o = opts ? opts : &defaults, .out = out };
+	int rc = parse_fields(&p, p.o->fields);
+	if (rc < 0)
+		return rc;
+	rc = uft_open(&p.d, dir);
+	if (rc == TC_ENOTFOUND)
+		rc = tc_fail(TC_ENOTFOUND, dir, -1, "not a uftrace record directory (no info file)");
+	for (size_t i = 0; rc == 0 && p.o->tid_count && i < p.d->task_count; i++) {
+		bool keep = false;
+		for (size_t k = 0; k < p.o->tid_count; k++)
+			keep = keep || p.o->tids[k] == p.d->tasks[i]->tid;
+		p.d->tasks[i]->excluded = !keep;
+	}
+	p.time_filter = p.o->time_filter ? p.o->time_filter : p.d ? p.d->time_filter : 0;
+	if (rc == 0)
+		rc = uft_merge_new(&p.merge, p.d, p.time_filter);
+	if (rc == 0 && !(p.tasks = calloc(p.d->task_count ? p.d->task_count : 1, sizeof *p.tasks)))
+		rc = tc_fail_nomem();
+	for (size_t i = 0; rc == 0 && i < p.d->task_count; i++) {
+		if (!(p.tasks[i].slots = calloc(p.d->max_stack + 2, sizeof(slot)))) {
+			rc = tc_fail_nomem();
+			break;
+		}
+		/* frames never seen entered (a fork child's) restore the full depth */
+		p.tasks[i].depth_left = depth_limit(&p);
+		for (unsigned k = 0; k < p.d->max_stack + 2; k++)
+			p.tasks[i].slots[k].orig_depth = p.tasks[i].depth_left;
+	}
+	p.filtering = p.o->depth > 0;
+	/* argument specs count as filters for uftrace: no message then */
+	if (rc == 0 && (p.o->filter_count || p.o->notrace_count)) {
+		if (filters_match_any(&p))
+			p.filtering = p.use_filters = true;
+		else if (!(p.d->feat_mask & 0x18))   /* ARGUMENT | RETVAL */
+			no_filter_warning(&p);
+	}
+	if (rc == 0)
+		rc = walk(&p);
+	if (p.d) {
+		if (rc == 0 && !p.header_done && p.field_count)
+			tc_buf_append(&p.line, "\n", 1);
+		else if (rc == 0)
+			trailer(&p);
+	}
+	/* what was decoded before an error is printed before it */
+	if (p.line.len && fwrite(p.line.data, 1, p.line.len, out) != p.line.len && rc == 0)
+		rc = tc_fail(TC_EIO, NULL, -1, "cannot write the output");
+	tc_buf_free(&p.line);
+	for (size_t i = 0; p.tasks && i < p.d->task_count; i++)
+		free(p.tasks[i].slots);
+	free(p.tasks);
+	free(p.ring);
+	uft_merge_free(p.merge);
+	uft_close(p.d);
+	return rc;
+}

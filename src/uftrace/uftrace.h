@@ -1,0 +1,192 @@
+/*
+ * uftrace.h - private structures of the uftrace reader (specs/uftrace.md).
+ *
+ *   data.c     the record directory: info, task.txt (sessions, tasks,
+ *              dlopens), sid-*.map, *.sym, events.txt; symbol resolution
+ *              by (task, time, address) as uftrace does it
+ *   records.c  <tid>.dat records with their payloads, perf-cpu*.dat
+ *              scheduler and task events, and the k-way merge of all of
+ *              them in uftrace's order
+ *   args.c     argument and return-value specs (args.h)
+ *   replay.c   `uftrace replay`'s text, byte for byte
+ *   model.c    the directory as tracecat's event model (tc_format_uftrace)
+ */
+#ifndef TC_UFTRACE_H
+#define TC_UFTRACE_H
+
+#include "core/core.h"
+#include "uftrace/args.h"
+
+enum { UFT_ENTRY = 0, UFT_EXIT = 1, UFT_LOST = 2, UFT_EVENT = 3 };
+
+/* Event ids (§5.8.1). */
+enum {
+	UFT_EV_READ_STATM = 100001,
+	UFT_EV_READ_PAGE_FAULT = 100002,
+	UFT_EV_DIFF_STATM = 100003,
+	UFT_EV_DIFF_PAGE_FAULT = 100004,
+	UFT_EV_WATCH_CPU = 100011,
+	UFT_EV_SCHED_IN = 200001,
+	UFT_EV_SCHED_OUT = 200002,
+	UFT_EV_SCHEDULE = 200003,
+	UFT_EV_TASK_NEW = 200004,
+	UFT_EV_TASK_EXIT = 200005,
+	UFT_EV_TASK_NAME = 200006,
+	UFT_EV_SCHED_OUT_PREEMPT = 200007,
+	UFT_EV_SCHEDULE_PREEMPT = 200008,
+	UFT_EV_USER = 1000000
+};
+
+typedef struct uft_symbol {
+	uint64_t addr, size;       /* module-relative */
+	char type;
+	const char *name;
+} uft_symbol;
+
+typedef struct uft_symtab {
+	uft_symbol *syms;          /* sorted by address */
+	size_t count;
+} uft_symtab;
+
+typedef struct uft_module {
+	uint64_t start, end;
+	const char *path;
+	const char *base;          /* basename of path */
+	const char *build_id;      /* NULL if none */
+	bool is_main;
+	bool loaded;
+	uft_symtab syms;
+} uft_module;
+
+typedef struct uft_dlop {
+	uint64_t time, base;
+	uft_module mod;            /* its symbols; start/end unknown */
+} uft_dlop;
+
+typedef struct uft_session {
+	char sid[17];
+	int pid;
+	uint64_t start;
+	const char *exename;
+	bool maps_loaded;
+	uft_module *maps;
+	size_t map_count;
+	uft_dlop *dlops;           /* by time */
+	size_t dlop_count;
+} uft_session;
+
+typedef struct uft_sref {
+	uint64_t start;
+	uft_session *session;
+} uft_sref;
+
+typedef struct uft_task {
+	int tid, pid, ppid;
+	size_t index;              /* in taskinfo:tids order */
+	uft_sref *refs;
+	size_t ref_count;
+	const char *comm;          /* from perf COMM events, or NULL */
+	bool has_data;             /* a <tid>.dat exists */
+	bool excluded;             /* left out of merges (replay --tid) */
+} uft_task;
+
+typedef struct uft_event_name {
+	uint64_t id;
+	const char *name;
+} uft_event_name;
+
+typedef struct uft_data {
+	tc_pool pool;
+	char *dir;
+	bool big_endian;
+	unsigned word_size;        /* 4 or 8 */
+	uint64_t feat_mask, info_mask;
+	unsigned max_stack;
+	const char *exename, *hostname, *cmdline, *version, *kernel;
+	int64_t utc_offset;        /* seconds, when recorded (0.17+) */
+	bool has_utc_offset;
+	uft_task **tasks;          /* in taskinfo:tids order */
+	size_t task_count;
+	uft_session **sessions;
+	size_t session_count;
+	uft_event_name *events;    /* events.txt */
+	size_t event_count;
+	char **perf_files;         /* perf-cpu*.dat, in glob order */
+	size_t perf_file_count;
+	ua_specs *specs;
+	uint64_t time_filter;      /* default.opts -t, ns; 0 none */
+} uft_data;
+
+/* Opens the record directory DIR: info, task.txt, events.txt, specs.
+ * TC_ENOTFOUND when DIR is not a uftrace directory. */
+int uft_open(uft_data **out, const char *dir);
+void uft_close(uft_data *d);
+
+uft_task *uft_task_by_tid(const uft_data *d, int tid);
+
+/* The traced executable's module in session S, its symbols loaded. */
+const uft_module *uft_session_main_module(uft_data *d, uft_session *s);
+
+/* What an address is, resolved as uftrace does (§4.3). */
+typedef struct uft_place {
+	const uft_symbol *sym;     /* NULL: unresolved */
+	const uft_module *module;
+	ua_function fn;            /* for args.h */
+} uft_place;
+
+/* Resolves ADDR of TASK at TIME; false when no symbol covers it. */
+bool uft_resolve(uft_data *d, const uft_task *task, uint64_t time, uint64_t addr, uft_place *out);
+
+/* The name uftrace prints for ADDR: the symbol, or "<hex>". */
+const char *uft_name(uft_data *d, const uft_task *task, uint64_t time, uint64_t addr, char *buf, size_t size);
+
+/* The printed name of event ID ("linux:schedule", "sample:step_begin"). */
+const char *uft_event_name_of(const uft_data *d, uint64_t id, char *buf, size_t size);
+
+/* ---- records.c ---- */
+
+typedef struct uft_record {
+	uint64_t time;
+	uint8_t type, more;
+	uint16_t depth;
+	uint64_t addr;             /* function, LOST count or event id */
+	const uint8_t *payload;    /* arguments, return value or event data */
+	uint32_t payload_len;
+	uft_task *task;
+	bool from_perf;            /* made from perf-cpu*.dat */
+	int64_t offset;            /* in its file, for errors */
+	const char *comm;          /* perf COMM: the new name */
+} uft_record;
+
+typedef struct uft_merge uft_merge;
+
+/* Every record of D in uftrace's merged order (§9.2), without functions
+ * shorter than TIME_FILTER ns (0: all). */
+int uft_merge_new(uft_merge **out, uft_data *d, uint64_t time_filter);
+/* 1 and *REC, 0 at the end, < 0 on error.  Payloads and names a record
+ * points to stay valid until the merge is freed. */
+int uft_merge_next(uft_merge *m, uft_record *rec);
+void uft_merge_free(uft_merge *m);
+
+/* One task's records in file order (the event model reads streams apart). */
+typedef struct uft_task_reader uft_task_reader;
+int uft_task_reader_new(uft_task_reader **out, uft_data *d, uft_task *task);
+int uft_task_reader_next(uft_task_reader *r, uft_record *rec);
+void uft_task_reader_free(uft_task_reader *r);
+
+/* The events of one perf-cpu*.dat file, in file order (tasks without
+ * records left out, as uftrace does). */
+typedef struct uft_perf {
+	uft_record *recs;
+	size_t count, next;
+	uint8_t *data;             /* the file: COMM names point into it */
+} uft_perf;
+
+int uft_perf_read(uft_data *d, const char *path, uft_perf *out);
+void uft_perf_free(uft_perf *p);
+
+/* Formats event data as replay shows it after the name, e.g.
+ * "major=0 minor=798"; false when the event has none. */
+bool uft_event_data(const uft_data *d, const uft_record *r, tc_buf *out);
+
+#endif /* TC_UFTRACE_H */
