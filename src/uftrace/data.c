@@ -714,7 +714,7 @@ static int parse_syms(uft_data *d, uft_module *m, const char *data, size_t len)
 		}
 		if (!sized && tab->count && tab->syms[tab->count - 1].size == 0 && addr > tab->syms[tab->count - 1].addr)
 			tab->syms[tab->count - 1].size = addr - tab->syms[tab->count - 1].addr;
-		tab->syms[tab->count++] = (uft_symbol){ addr, size, type, name };
+		tab->syms[tab->count++] = (uft_symbol){ addr, size, type, 0, name };
 		last_addr = addr;
 		last_type = type;
 	}

@@ -31,13 +31,41 @@ static uint64_t load_u(const uint8_t *p, unsigned n, bool be)
 	return v;
 }
 
+/* A record word: one load on the usual little-endian host and data. */
+static inline uint64_t load_u64(const uint8_t *p, bool be)
+{
+	uint64_t v;
+	memcpy(&v, p, 8);
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	return be ? __builtin_bswap64(v) : v;
+#else
+	return be ? v : __builtin_bswap64(v);
+#endif
+}
+
 struct uft_task_reader {
 	uft_data *d;
 	uft_task *task;
 	char *path;
 	const uint8_t *map;
 	size_t size, pos;
+	size_t released;           /* bytes of the map given back to the kernel */
+	unsigned reads;
 };
+
+/* Pages read long ago are given back as the reader goes, so memory stays
+ * flat however large the file; a record still held refers to pages the
+ * kernel reads in again if needed (a private, read-only file mapping). */
+#define RELEASE_STEP (8u << 20)
+
+static void release_behind(uft_task_reader *r)
+{
+	if (r->pos - r->released < 2 * RELEASE_STEP)
+		return;
+	size_t upto = (r->pos - RELEASE_STEP) & ~(size_t)4095;
+	madvise((void *)(r->map + r->released), upto - r->released, MADV_DONTNEED);
+	r->released = upto;
+}
 
 int uft_task_reader_new(uft_task_reader **out, uft_data *d, uft_task *task)
 {
@@ -97,9 +125,9 @@ int uft_task_reader_next(uft_task_reader *r, uft_record *rec)
 		return 0;
 	const uint8_t *p = r->map + r->pos;
 	bool be = r->d->big_endian;
-	uint64_t w = load_u(p + 8, 8, be);
+	uint64_t w = load_u64(p + 8, be);
 	memset(rec, 0, sizeof *rec);
-	rec->time = load_u(p, 8, be);
+	rec->time = load_u64(p, be);
 	rec->type = (uint8_t)(w & 3);
 	rec->more = (uint8_t)((w >> 2) & 1);
 	rec->depth = (uint16_t)((w >> 6) & 0x3ff);
@@ -111,6 +139,8 @@ int uft_task_reader_next(uft_task_reader *r, uft_record *rec)
 		               "record without its magic (control word 0x%016llx): damaged data, or the previous record's payload was sized wrongly",
 		               (unsigned long long)w);
 	r->pos += 16;
+	if ((++r->reads & 4095) == 0)
+		release_behind(r);
 	if (!rec->more)
 		return 1;
 	const uint8_t *data = r->map + r->pos;

@@ -53,13 +53,14 @@ typedef struct replay {
 	uft_merge *merge;
 	const tc_replay_options *o;
 	rtask *tasks;              /* by uft_task.index */
-	item *ring;                /* records pulled from the merge, not yet walked */
+	item *ring;                /* records pulled from the merge, not yet walked; cap a power of two */
 	size_t cap, head, count;
 	bool merge_done;
 	int setjmp_disp, setjmp_sc;
 	uint64_t prev_time;
 	FILE *out;
 	tc_buf line;
+	tc_buf args;               /* an entry's argument text */
 	bool header_done;
 	bool filtering;            /* -F, -N or -D in effect */
 	bool use_filters;          /* -F or -N in effect */
@@ -90,13 +91,13 @@ static item *peek(replay *p, size_t i, int *err)
 				return NULL;
 			}
 			for (size_t k = 0; k < p->count; k++)
-				ring[k] = p->ring[(p->head + k) % p->cap];
+				ring[k] = p->ring[(p->head + k) & (p->cap - 1)];
 			free(p->ring);
 			p->ring = ring;
 			p->cap = cap;
 			p->head = 0;
 		}
-		item *it = &p->ring[(p->head + p->count) % p->cap];
+		item *it = &p->ring[(p->head + p->count) & (p->cap - 1)];
 		int rc = uft_merge_next(p->merge, &it->r);
 		if (rc < 0) {
 			*err = rc;
@@ -117,12 +118,12 @@ static item *peek(replay *p, size_t i, int *err)
 		}
 		p->count++;
 	}
-	return &p->ring[(p->head + i) % p->cap];
+	return &p->ring[(p->head + i) & (p->cap - 1)];
 }
 
 static void pop(replay *p)
 {
-	p->head = (p->head + 1) % p->cap;
+	p->head = (p->head + 1) & (p->cap - 1);
 	p->count--;
 }
 
@@ -372,7 +373,44 @@ static item *look_ahead(replay *p, const rtask *t, int *err)
 	}
 }
 
-/* ---- output ---- */
+/* ---- output ----
+ *
+ * Lines are built by hand rather than with printf: replay prints one
+ * line per function, and formatting dominated its time. */
+
+static void put_str(tc_buf *b, const char *s)
+{
+	tc_buf_append(b, s, strlen(s));
+}
+
+/* V right-aligned in WIDTH columns (at least), digits in base 10 or 16
+ * (the divisions by a constant are what the compiler makes fast). */
+static void put_uint(tc_buf *b, uint64_t v, int width, unsigned base, char pad)
+{
+	char tmp[24];
+	int n = 0;
+	if (base == 16) {
+		do {
+			unsigned d = (unsigned)(v & 15);
+			tmp[n++] = (char)(d < 10 ? '0' + d : 'a' + d - 10);
+			v >>= 4;
+		} while (v);
+	} else {
+		do {
+			tmp[n++] = (char)('0' + v % 10);
+			v /= 10;
+		} while (v);
+	}
+	if (tc_buf_reserve(b, (size_t)(n > width ? n : width)) < 0)
+		return;
+	char *o = b->data + b->len;
+	int k = 0;
+	for (; k < width - n; k++)
+		o[k] = pad;
+	while (n)
+		o[k++] = tmp[--n];
+	b->len += (size_t)k;
+}
 
 static void duration(tc_buf *b, uint64_t n)
 {
@@ -397,7 +435,11 @@ static void duration(tc_buf *b, uint64_t n)
 		q = 999;
 		r = 999;
 	}
-	tc_buf_printf(b, "%3d.%03d %s", (int)q, (int)r, unit);
+	put_uint(b, q, 3, 10, ' ');
+	tc_buf_append(b, ".", 1);
+	put_uint(b, r, 3, 10, '0');
+	tc_buf_append(b, " ", 1);
+	tc_buf_append(b, unit, 2);
 }
 
 static int flush_line(replay *p)
@@ -476,15 +518,24 @@ static void line_start_at(replay *p, const uft_record *r, bool has_addr, uint64_
 		tc_buf_append(b, " ", 1);
 		switch (p->fields[i]) {
 		case F_DURATION: duration(b, dur); break;
-		case F_TID: tc_buf_printf(b, "[%6d]", r->task->tid); break;
+		case F_TID:
+			tc_buf_append(b, "[", 1);
+			if (r->task->tid < 0)
+				tc_buf_printf(b, "%6d", r->task->tid);
+			else
+				put_uint(b, (uint64_t)r->task->tid, 6, 10, ' ');
+			tc_buf_append(b, "]", 1);
+			break;
 		case F_ADDR:
 			if (has_addr)
-				tc_buf_printf(b, "%12" PRIx64, addr);
+				put_uint(b, addr, 12, 16, ' ');
 			else
 				tc_buf_printf(b, "%12s", "");
 			break;
 		case F_TIME:
-			tc_buf_printf(b, "%8" PRIu64 ".%09" PRIu64, r->time / 1000000000u, r->time % 1000000000u);
+			put_uint(b, r->time / 1000000000u, 8, 10, ' ');
+			tc_buf_append(b, ".", 1);
+			put_uint(b, r->time % 1000000000u, 9, 10, '0');
 			break;
 		case F_DELTA: duration(b, t->last_time ? r->time - t->last_time : 0); break;
 		case F_ELAPSED: duration(b, r->time - p->first_time); break;
@@ -493,8 +544,10 @@ static void line_start_at(replay *p, const uft_record *r, bool has_addr, uint64_
 	t->last_time = r->time;
 	if (p->field_count)
 		tc_buf_append(b, " | ", 3);
-	for (int i = 0; i < indent; i++)
-		tc_buf_append(b, "  ", 2);
+	if (indent > 0 && tc_buf_reserve(b, (size_t)indent * 2) == 0) {
+		memset(b->data + b->len, ' ', (size_t)indent * 2);
+		b->len += (size_t)indent * 2;
+	}
 }
 
 /* The address column is blank for events. */
@@ -536,26 +589,39 @@ static const char *name_of(replay *p, const uft_record *r)
 	return uft_name(p->d, r->task, r->time, r->addr, p->name_buf, sizeof p->name_buf);
 }
 
-static void fixups(replay *p, rtask *t, slot *f, const char *name)
+enum { FIX_NONE = 1, FIX_EXEC, FIX_SETJMP, FIX_LONGJMP, FIX_FORK };
+
+/* Which of uftrace's special functions NAME is (exact names). */
+static uint8_t fixup_kind(const char *name)
 {
-	static const char *const execs[] = { "execl", "execlp", "execle", "execv", "execve", "execvp", "execvpe" };
-	static const char *const setjmps[] = { "setjmp", "_setjmp", "sigsetjmp", "__sigsetjmp" };
-	static const char *const longjmps[] = { "longjmp", "siglongjmp", "__longjmp_chk" };
-	static const char *const forks[] = { "fork", "vfork", "daemon" };
-	for (size_t i = 0; i < sizeof execs / sizeof execs[0]; i++)
-		if (!strcmp(name, execs[i]))
-			f->flags |= FLAG_EXEC;
-	for (size_t i = 0; i < sizeof setjmps / sizeof setjmps[0]; i++)
-		if (!strcmp(name, setjmps[i])) {
-			p->setjmp_disp = t->disp + 1;
-			p->setjmp_sc = t->sc;
-		}
-	for (size_t i = 0; i < sizeof longjmps / sizeof longjmps[0]; i++)
-		if (!strcmp(name, longjmps[i]))
-			f->flags |= FLAG_LONGJMP;
-	for (size_t i = 0; i < sizeof forks / sizeof forks[0]; i++)
-		if (!strcmp(name, forks[i]))
-			t->fork_disp = t->disp + 1;
+	static const struct {
+		const char *name;
+		uint8_t kind;
+	} table[] = {
+		{ "execl", FIX_EXEC }, { "execlp", FIX_EXEC }, { "execle", FIX_EXEC }, { "execv", FIX_EXEC },
+		{ "execve", FIX_EXEC }, { "execvp", FIX_EXEC }, { "execvpe", FIX_EXEC }, { "setjmp", FIX_SETJMP },
+		{ "_setjmp", FIX_SETJMP }, { "sigsetjmp", FIX_SETJMP }, { "__sigsetjmp", FIX_SETJMP },
+		{ "longjmp", FIX_LONGJMP }, { "siglongjmp", FIX_LONGJMP }, { "__longjmp_chk", FIX_LONGJMP },
+		{ "fork", FIX_FORK }, { "vfork", FIX_FORK }, { "daemon", FIX_FORK },
+	};
+	for (size_t i = 0; i < sizeof table / sizeof table[0]; i++)
+		if (!strcmp(name, table[i].name))
+			return table[i].kind;
+	return FIX_NONE;
+}
+
+static void fixups(replay *p, rtask *t, slot *f, uint8_t kind)
+{
+	switch (kind) {
+	case FIX_EXEC: f->flags |= FLAG_EXEC; break;
+	case FIX_SETJMP:
+		p->setjmp_disp = t->disp + 1;
+		p->setjmp_sc = t->sc;
+		break;
+	case FIX_LONGJMP: f->flags |= FLAG_LONGJMP; break;
+	case FIX_FORK: t->fork_disp = t->disp + 1; break;
+	default: break;
+	}
 }
 
 static int print_entry(replay *p, const uft_record *r)
@@ -567,26 +633,41 @@ static int print_entry(replay *p, const uft_record *r)
 	f->flags = 0;
 	if (p->filtering && !filter_entry(p, t, r))
 		return 0;
-	const char *name = name_of(p, r);
-	char name_copy[512];
-	snprintf(name_copy, sizeof name_copy, "%s", name);
+	/* the symbol's name, or "<hex>" kept here: later look-ups reuse name_buf */
+	uft_place pl;
+	char unresolved[32];
+	const char *name_copy;
+	uint8_t kind;
+	if (uft_resolve(p->d, r->task, r->time, r->addr, &pl)) {
+		uft_symbol *sym = (uft_symbol *)pl.sym;   /* the symbol caches its kind */
+		if (!sym->fixup)
+			sym->fixup = fixup_kind(sym->name);
+		kind = sym->fixup;
+		name_copy = sym->name;
+	} else {
+		snprintf(unresolved, sizeof unresolved, "<%" PRIx64 ">", r->addr);
+		name_copy = unresolved;
+		kind = FIX_NONE;
+	}
 	if (!t->disp_set) {
 		t->disp = t->sc - 1 > 0 ? t->sc - 1 : 0;
 		t->disp_set = true;
 	}
-	fixups(p, t, f, name_copy);
-	tc_buf args = { 0 };
+	fixups(p, t, f, kind);
+	tc_buf *args = &p->args;
+	args->len = 0;
 	int rc = 0;
 	if (r->more && !p->o->no_args)
-		rc = payload_text(p, r, false, &args);
+		rc = payload_text(p, r, false, args);
 	else if (!*name_copy || name_copy[strlen(name_copy) - 1] != ')')
-		rc = tc_buf_append(&args, "()", 2);
+		rc = tc_buf_append(args, "()", 2);
 	item *next = rc == 0 ? look_ahead(p, t, &rc) : NULL;
 	if (rc == 0 && next && next->r.task == r->task && next->r.type == UFT_EXIT && next->r.depth == r->depth &&
 	    !next->r.from_perf) {
 		consume(p, next);
 		line_start(p, r, f->t, t->disp);
-		tc_buf_printf(&p->line, "%s%.*s", name_copy, (int)args.len, args.data ? args.data : "");
+		put_str(&p->line, name_copy);
+		tc_buf_append(&p->line, args->data ? args->data : "", args->len);
 		if (next->r.more && !p->o->no_args)
 			rc = payload_text(p, &next->r, true, &p->line);
 		tc_buf_append(&p->line, ";\n", 2);
@@ -594,7 +675,9 @@ static int print_entry(replay *p, const uft_record *r)
 			filter_exit(p, t);
 	} else if (rc == 0) {
 		line_start(p, r, 0, t->disp);
-		tc_buf_printf(&p->line, "%s%.*s {\n", name_copy, (int)args.len, args.data ? args.data : "");
+		put_str(&p->line, name_copy);
+		tc_buf_append(&p->line, args->data ? args->data : "", args->len);
+		tc_buf_append(&p->line, " {\n", 3);
 		if (f->flags & FLAG_EXEC) {
 			t->disp = 0;
 			t->sc = 0;
@@ -608,7 +691,6 @@ static int print_entry(replay *p, const uft_record *r)
 		}
 		f->flags = 0;
 	}
-	tc_buf_free(&args);
 	return rc;
 }
 
@@ -634,7 +716,9 @@ static int print_exit(replay *p, const uft_record *r)
 		rc = payload_text(p, r, true, &p->line);
 		tc_buf_append(&p->line, ";", 1);
 	}
-	tc_buf_printf(&p->line, " /* %s */\n", name_of(p, r));
+	tc_buf_append(&p->line, " /* ", 4);
+	put_str(&p->line, name_of(p, r));
+	tc_buf_append(&p->line, " */\n", 4);
 	return rc;
 }
 
@@ -806,6 +890,7 @@ int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out)
 	if (p.line.len && fwrite(p.line.data, 1, p.line.len, out) != p.line.len && rc == 0)
 		rc = tc_fail(TC_EIO, NULL, -1, "cannot write the output");
 	tc_buf_free(&p.line);
+	tc_buf_free(&p.args);
 	for (size_t i = 0; p.tasks && i < p.d->task_count; i++)
 		free(p.tasks[i].slots);
 	free(p.tasks);

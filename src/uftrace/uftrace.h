@@ -40,6 +40,7 @@ enum {
 typedef struct uft_symbol {
 	uint64_t addr, size;       /* module-relative */
 	char type;
+	uint8_t fixup;             /* replay's cache: which special function it is, 0 unknown */
 	const char *name;
 } uft_symbol;
 
