@@ -11,23 +11,62 @@
 static void usage(FILE *f)
 {
 	fputs("usage: tracecat replay [OPTIONS] DIR    (or -d DIR; DIR defaults to uftrace.data)\n"
-	      "  the text of `uftrace replay`, byte for byte\n", f);
+	      "  the text of `uftrace replay`, byte for byte; uftrace's options:\n"
+	      "  -f/--output-fields=duration,tid,addr,time,delta,elapsed|none  --tid=TID[,TID]\n"
+	      "  -D/--depth=N  -F/--filter=FUNC  -N/--notrace=FUNC  -t/--time-filter=TIME\n"
+	      "  --no-args  --no-merge  -a/--auto-args (recorded arguments are always shown)\n", f);
+}
+
+/* "1us", "2.5ms", "100" (ns) as nanoseconds; false when malformed. */
+static bool parse_time(const char *v, uint64_t *out)
+{
+	char *end;
+	double t = strtod(v, &end);
+	static const struct {
+		const char *unit;
+		double scale;
+	} units[] = { { "", 1 }, { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "m", 6e10 } };
+	if (end == v || t < 0)
+		return false;
+	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
+		if (!strcmp(end, units[i].unit)) {
+			*out = (uint64_t)(t * units[i].scale);
+			return true;
+		}
+	return false;
+}
+
+/* Appends the tids of LIST ("1,2") to *TIDS; false when malformed. */
+static bool parse_tids(const char *list, int **tids, size_t *n)
+{
+	for (const char *s = list; *s;) {
+		char *end;
+		long tid = strtol(s, &end, 10);
+		if (end == s || tid <= 0 || tid > INT32_MAX || (*end && *end != ','))
+			return false;
+		int *more = realloc(*tids, (*n + 1) * sizeof *more);
+		if (!more)
+			return false;
+		*tids = more;
+		(*tids)[(*n)++] = (int)tid;
+		s = *end ? end + 1 : end;
+	}
+	return true;
 }
 
 int cli_replay(int argc, char **argv)
 {
 	const char *dir = NULL, *v;
 	tc_replay_options o = { 0 };
-	int *tids = NULL;
+	int *tids = NULL, status = 0;
 	size_t ntids = 0, nf = 0, nn = 0;
 	const char **filters = calloc((size_t)argc, sizeof *filters);
 	const char **notrace = calloc((size_t)argc, sizeof *notrace);
 	if (!filters || !notrace) {
-		free(filters);
-		free(notrace);
-		return 1;
+		status = 1;
+		goto out;
 	}
-	for (int i = 1; i < argc; i++) {
+	for (int i = 1; i < argc && status == 0; i++) {
 		const char *a = argv[i];
 		if (cli_opt_value(argc, argv, &i, "--data", "-d", &v)) {
 			dir = v;
@@ -40,71 +79,50 @@ int cli_replay(int argc, char **argv)
 		} else if (cli_opt_value(argc, argv, &i, "--depth", "-D", &v)) {
 			o.depth = atoi(v);
 		} else if (cli_opt_value(argc, argv, &i, "--time-filter", "-t", &v)) {
-			char *end;
-			double t = strtod(v, &end);
-			double scale = !strcmp(end, "us") ? 1e3 : !strcmp(end, "ms") ? 1e6 : !strcmp(end, "s") ? 1e9
-			               : !strcmp(end, "m") ? 6e10 : 1;
-			if (end == v || t < 0 || (*end && scale == 1 && strcmp(end, "ns"))) {
+			if (!parse_time(v, &o.time_filter)) {
 				fprintf(stderr, "tracecat: replay: --time-filter expects a time such as 1us, got \"%s\"\n", v);
-				return 2;
+				status = 2;
 			}
-			o.time_filter = (uint64_t)(t * scale);
+		} else if (cli_opt_value(argc, argv, &i, "--tid", NULL, &v)) {
+			if (!parse_tids(v, &tids, &ntids)) {
+				fprintf(stderr, "tracecat: replay: --tid expects thread ids, got \"%s\"\n", v);
+				status = 2;
+			}
 		} else if (!strcmp(a, "--no-args")) {
 			o.no_args = true;
 		} else if (!strcmp(a, "--no-merge")) {
 			o.no_merge = true;
 		} else if (!strcmp(a, "-a") || !strcmp(a, "--auto-args")) {
 			/* recorded arguments are shown already */
-		} else if (cli_opt_value(argc, argv, &i, "--tid", NULL, &v)) {
-			/* a list, and the option may be repeated */
-			for (const char *s = v; *s;) {
-				char *end;
-				long tid = strtol(s, &end, 10);
-				if (end == s || tid <= 0) {
-					fprintf(stderr, "tracecat: replay: --tid expects thread ids, got \"%s\"\n", v);
-					free(tids);
-					return 2;
-				}
-				int *more = realloc(tids, (ntids + 1) * sizeof *more);
-				if (!more) {
-					free(tids);
-					return 1;
-				}
-				tids = more;
-				tids[ntids++] = (int)tid;
-				s = *end == ',' ? end + 1 : end;
-				if (*end && *end != ',')
-					break;
-			}
 		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			usage(stdout);
-			return 0;
+			goto out;
 		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "tracecat: replay: unknown option %s\n", a);
-			return 2;
+			fprintf(stderr, "tracecat: replay: unknown option %s (see tracecat replay --help)\n", a);
+			status = 2;
 		} else {
 			dir = a;
 		}
 	}
-	if (!dir)
-		dir = "uftrace.data";
+	if (status)
+		goto out;
 	o.tids = tids;
 	o.tid_count = ntids;
 	o.filters = filters;
 	o.filter_count = nf;
 	o.notrace = notrace;
 	o.notrace_count = nn;
-	int rc = tc_uftrace_replay(dir, &o, stdout);
+	int rc = tc_uftrace_replay(dir ? dir : "uftrace.data", &o, stdout);
+	if (rc < 0) {
+		cli_report_error();
+		status = rc == TC_EINVAL ? 2 : 1;
+	} else if (fflush(stdout) != 0) {
+		fprintf(stderr, "tracecat: cannot write the output\n");
+		status = 1;
+	}
+out:
 	free(tids);
 	free(filters);
 	free(notrace);
-	if (rc < 0) {
-		cli_report_error();
-		return rc == TC_EINVAL ? 2 : 1;
-	}
-	if (fflush(stdout) != 0) {
-		fprintf(stderr, "tracecat: cannot write the output\n");
-		return 1;
-	}
-	return 0;
+	return status;
 }
