@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """tests/damaged_input.py BIN [VARIANTS] - damaged copies of every fixture
-trace (CTF directories and trace.dat files), read by BIN (the sanitizer build): each run must end with exit status
-0 or 1, print no sanitizer report and finish within a few seconds.
+trace (CTF directories, trace.dat files and uftrace record directories),
+read by BIN (the sanitizer build) with `print` (and, for uftrace, `replay`):
+each run must end with exit status 0 or 1, print no sanitizer report and
+finish within a few seconds.
 
 Damage, chosen by a fixed seed so every run tries the same inputs:
 truncation at a random offset, a few flipped bytes, 0xFF runs written over
@@ -60,8 +62,11 @@ def trace_files(root):
                   if os.path.getsize(os.path.join(d, f)) > 0)
 
 
-def check_trace(binary, trace, variants, rng, scratch):
+def check_trace(binary, trace, variants, rng, scratch, commands=("print",)):
     files = trace_files(trace)
+    # uftrace: the record files, not the symbol tables of shared libraries
+    if os.path.isfile(os.path.join(trace, "info")):
+        files = [f for f in files if not f.endswith((".sym", ".dbg")) or "lib" not in os.path.basename(f)]
     for i in range(variants):
         copy = os.path.join(scratch, "t")
         shutil.rmtree(copy, ignore_errors=True)
@@ -79,20 +84,21 @@ def check_trace(binary, trace, variants, rng, scratch):
             f.write(data)
         if os.path.isfile(trace):
             copy = target
-        try:
-            r = subprocess.run([binary, "print", copy], stdout=subprocess.DEVNULL,
-                               stderr=subprocess.PIPE, timeout=TIME_LIMIT)
-        except subprocess.TimeoutExpired:
-            return f"variant {i} ({rel}: {what}) ran over {TIME_LIMIT} s"
-        err = r.stderr.decode(errors="replace")
-        if r.returncode not in (0, 1):
-            return f"variant {i} ({rel}: {what}) exited {r.returncode}: {err[-300:]}"
-        if "Sanitizer" in err or "runtime error" in err:
-            return f"variant {i} ({rel}: {what}): {err[:300]}"
-        # Discarded-events warnings may come first; the error is one line.
-        errors = [l for l in err.splitlines() if l.startswith("tracecat: ")]
-        if r.returncode == 1 and len(errors) != 1:
-            return f"variant {i} ({rel}: {what}): expected one error line, got {err[-300:]}"
+        for command in commands:
+            try:
+                r = subprocess.run([binary, command, copy], stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.PIPE, timeout=TIME_LIMIT)
+            except subprocess.TimeoutExpired:
+                return f"variant {i} ({rel}: {what}) {command} ran over {TIME_LIMIT} s"
+            err = r.stderr.decode(errors="replace")
+            if r.returncode not in (0, 1):
+                return f"variant {i} ({rel}: {what}) {command} exited {r.returncode}: {err[-300:]}"
+            if "Sanitizer" in err or "runtime error" in err:
+                return f"variant {i} ({rel}: {what}) {command}: {err[:300]}"
+            # Discarded-events warnings may come first; the error is one line.
+            errors = [l for l in err.splitlines() if l.startswith("tracecat: ")]
+            if r.returncode == 1 and len(errors) != 1:
+                return f"variant {i} ({rel}: {what}) {command}: expected one error line, got {err[-300:]}"
     return None
 
 
@@ -106,11 +112,16 @@ def main():
     dat = os.path.join(here, "fixtures", "tracedat")
     if os.path.isdir(dat):
         traces += sorted(os.path.join(dat, f) for f in os.listdir(dat) if f.endswith(".dat"))
+    uft = os.path.join(here, "fixtures", "uftrace")
+    if os.path.isdir(uft):
+        traces += sorted(os.path.join(uft, d) for d in os.listdir(uft) if os.path.isdir(os.path.join(uft, d)))
     rng = random.Random(20261122)
     with tempfile.TemporaryDirectory() as scratch:
         for trace in traces:
             name = os.path.relpath(trace, os.path.join(here, "fixtures"))
-            problem = check_trace(binary, trace, variants, rng, scratch)
+            uftrace = os.path.isfile(os.path.join(trace, "info"))
+            problem = check_trace(binary, trace, variants, rng, scratch,
+                                  ("print", "replay") if uftrace else ("print",))
             if problem:
                 print(f"FAIL damaged-input/{name}: {problem}")
             else:
