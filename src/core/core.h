@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #if defined(__GNUC__)
 #define TC_PRINTF(a, b) __attribute__((format(printf, a, b)))
@@ -61,8 +62,24 @@ typedef struct tc_buf {
 	size_t len, cap;
 } tc_buf;
 
-int tc_buf_reserve(tc_buf *b, size_t extra);
-int tc_buf_append(tc_buf *b, const void *data, size_t n);
+/* Room for EXTRA more bytes and a NUL; the slow path of tc_buf_reserve. */
+int tc_buf_grow(tc_buf *b, size_t extra);
+
+/* Inline: writers append a few bytes at a time, millions of times. */
+static inline int tc_buf_reserve(tc_buf *b, size_t extra)
+{
+	return b->cap - b->len > extra ? 0 : tc_buf_grow(b, extra);
+}
+
+static inline int tc_buf_append(tc_buf *b, const void *data, size_t n)
+{
+	if (tc_buf_reserve(b, n) < 0)
+		return TC_ENOMEM;
+	memcpy(b->data + b->len, data, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+	return 0;
+}
 int tc_buf_printf(tc_buf *b, const char *fmt, ...) TC_PRINTF(2, 3);
 void tc_buf_free(tc_buf *b);
 

@@ -148,7 +148,7 @@ int tc_ptr_push(void ***array, size_t *count, void *item)
 	return 0;
 }
 
-int tc_buf_reserve(tc_buf *b, size_t extra)
+int tc_buf_grow(tc_buf *b, size_t extra)
 {
 	if (b->cap - b->len > extra)
 		return 0;
@@ -163,16 +163,6 @@ int tc_buf_reserve(tc_buf *b, size_t extra)
 		return tc_fail_nomem();
 	b->data = d;
 	b->cap = cap;
-	return 0;
-}
-
-int tc_buf_append(tc_buf *b, const void *data, size_t n)
-{
-	if (tc_buf_reserve(b, n) < 0)
-		return TC_ENOMEM;
-	memcpy(b->data + b->len, data, n);
-	b->len += n;
-	b->data[b->len] = '\0';
 	return 0;
 }
 
