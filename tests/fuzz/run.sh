@@ -20,6 +20,10 @@ fuzz_ctf_stream)
 	for s in tests/fixtures/ctf/sample/ust/uid/0/64-bit/channel0_*; do cp "$s" "$corpus/seed-$(basename "$s")"; done;;
 fuzz_tracedat)
 	for s in tests/fixtures/tracedat/*.dat; do cp "$s" "$corpus/seed-$(basename "$s")"; done;;
+fuzz_uftrace)
+	for d in tests/fixtures/uftrace/*/; do
+		python3 tests/fuzz/uftrace_seed.py "$d" "$corpus/seed-$(basename "$d")"
+	done;;
 esac
 exec "$bin" "$corpus" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
 	-artifact_prefix="$findings/" -print_final_stats=1

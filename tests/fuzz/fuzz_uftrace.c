@@ -1,0 +1,74 @@
+/*
+ * fuzz_uftrace.c - libFuzzer target for uftrace record directories: the
+ * input is laid out as a directory (info, task.txt, a map, symbol and
+ * argument-spec files, a task's records, a perf file), which is then read
+ * twice: replayed as `tracecat replay` does, and read and printed as
+ * `tracecat print` does.
+ *
+ * Input: a sequence of chunks, each a byte naming the file (an index into
+ * FILES below, modulo its size), a 16-bit little-endian length, and that
+ * many bytes.  tests/fuzz/run.sh makes seeds from the fixtures in this
+ * form (tests/fuzz/uftrace_seed.py).
+ */
+#include "fuzz_read.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static const char *const FILES[] = {
+	"info", "task.txt", "sid-0000000000000001.map", "prog.sym", "1.dat", "perf-cpu0.dat",
+	"default.opts", "events.txt", "prog.dbg", "libc.so.6.sym", "2.dat",
+};
+#define NFILES (sizeof FILES / sizeof FILES[0])
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static char dir[64];
+
+static void clear_dir(void)
+{
+	char path[128];
+	for (size_t i = 0; i < NFILES; i++) {
+		snprintf(path, sizeof path, "%s/%s", dir, FILES[i]);
+		unlink(path);
+	}
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	if (!dir[0]) {
+		snprintf(dir, sizeof dir, "/tmp/fuzz-uftrace-%d", (int)getpid());
+		mkdir(dir, 0700);
+	}
+	clear_dir();
+	FILE *files[NFILES] = { 0 };
+	char path[128];
+	size_t pos = 0;
+	while (pos + 3 <= size) {
+		size_t which = data[pos] % NFILES;
+		size_t len = (size_t)data[pos + 1] | (size_t)data[pos + 2] << 8;
+		pos += 3;
+		if (len > size - pos)
+			len = size - pos;
+		if (!files[which]) {
+			snprintf(path, sizeof path, "%s/%s", dir, FILES[which]);
+			files[which] = fopen(path, "wb");
+		}
+		if (files[which])
+			fwrite(data + pos, 1, len, files[which]);
+		pos += len;
+	}
+	for (size_t i = 0; i < NFILES; i++)
+		if (files[i])
+			fclose(files[i]);
+	FILE *sink = fopen("/dev/null", "w");
+	if (sink) {
+		tc_uftrace_replay(dir, NULL, sink);
+		fuzz_read_and_print(dir, sink);
+		fclose(sink);
+	}
+	return 0;
+}
