@@ -834,10 +834,12 @@ bool uft_resolve(uft_data *d, const uft_task *task, uint64_t time, uint64_t addr
 		return false;
 	uft_module *m = NULL;
 	uint64_t rel = 0;
+	bool in_map = false;
 	for (size_t i = 0; i < s->map_count; i++) {
 		if (s->maps[i].start <= addr && addr < s->maps[i].end) {
 			m = &s->maps[i];
 			rel = addr - m->start;
+			in_map = true;
 			break;
 		}
 	}
@@ -860,6 +862,9 @@ bool uft_resolve(uft_data *d, const uft_task *task, uint64_t time, uint64_t addr
 	}
 	if (!m->loaded && load_syms(d, m) < 0)
 		return false;
+	/* very old data (no SYM_REL_ADDR feature) stores absolute addresses */
+	if (!(d->feat_mask & 0x20) && in_map)
+		rel = addr;
 	const uft_symbol *sym = find_sym(&m->syms, rel);
 	if (!sym)
 		return false;

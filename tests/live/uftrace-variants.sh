@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# tests/live/uftrace-variants.sh BIN - uftrace data as older or other
+# recorders write it, made from the fixtures: each variant must replay
+# exactly as the fixture it was made from.
+#   - absolute-sym: symbol files with absolute addresses and the info
+#     header without the SYM_REL_ADDR feature (uftrace before 0.7).
+# Prints PASS/FAIL/SKIP lines for tests/run.sh; exits 0.
+set -u
+BIN=$1
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+FIX=$ROOT/tests/fixtures/uftrace
+if ! command -v python3 >/dev/null; then
+	echo "SKIP uftrace-variants: python3 is not installed"
+	exit 0
+fi
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+for name in single threads; do
+	[ -d "$FIX/$name" ] || continue
+	cp -r "$FIX/$name" "$tmp/$name"
+	python3 - "$tmp/$name" <<'PY'
+import glob, os, struct, sys
+d = sys.argv[1]
+info = bytearray(open(os.path.join(d, "info"), "rb").read())
+feat = struct.unpack_from("<Q", info, 16)[0]
+struct.pack_into("<Q", info, 16, feat & ~0x20)
+open(os.path.join(d, "info"), "wb").write(info)
+starts = {}
+for m in glob.glob(os.path.join(d, "sid-*.map")):
+    for line in open(m):
+        f = line.split()
+        if len(f) >= 6 and not f[5].startswith("["):
+            starts.setdefault(os.path.basename(f[5]), int(f[0].split("-")[0], 16))
+for sym in glob.glob(os.path.join(d, "*.sym")):
+    base = os.path.basename(sym)[:-4]
+    if base not in starts:
+        continue
+    out = []
+    for line in open(sym):
+        if not line.startswith("#") and " " in line:
+            a, rest = line.split(" ", 1)
+            line = "%016x %s" % (int(a, 16) + starts[base], rest)
+        out.append(line)
+    open(sym, "w").write("".join(out))
+PY
+	if timeout 60 "$BIN" replay "$tmp/$name" 2>&1 | cmp -s - "$FIX/$name.replay.txt"; then
+		echo "PASS uftrace-variants/absolute-sym/$name"
+	else
+		echo "FAIL uftrace-variants/absolute-sym/$name: replay differs from $name.replay.txt"
+	fi
+done
+exit 0
