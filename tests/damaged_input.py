@@ -2,8 +2,8 @@
 """tests/damaged_input.py BIN [VARIANTS] - damaged copies of every fixture
 trace (CTF directories, trace.dat files and uftrace record directories),
 read by BIN (the sanitizer build) with `print` (and, for uftrace, `replay`):
-each run must end with exit status 0 or 1, print no sanitizer report and
-finish within a few seconds.
+each run must end with exit status 0 or 1, print no sanitizer report,
+finish within a few seconds and stay under a memory ceiling.
 
 Damage, chosen by a fixed seed so every run tries the same inputs:
 truncation at a random offset, a few flipped bytes, 0xFF runs written over
@@ -15,12 +15,16 @@ fixture, "PASS name: N variants" or "FAIL name: ...", for tests/run.sh."""
 import os
 import random
 import re
+import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 
 TIME_LIMIT = 10
+# Peak resident memory any run may reach (sanitizer build included): a
+# length field read from a damaged file must never become an allocation.
+MEMORY_LIMIT_MB = 512
 
 
 EXTREMES = [b"0", b"1", b"63", b"65", b"4096", b"65536", b"1073741824", b"4294967295",
@@ -95,6 +99,10 @@ def check_trace(binary, trace, variants, rng, scratch, commands=("print",)):
                 return f"variant {i} ({rel}: {what}) {command} exited {r.returncode}: {err[-300:]}"
             if "Sanitizer" in err or "runtime error" in err:
                 return f"variant {i} ({rel}: {what}) {command}: {err[:300]}"
+            # the largest resident set of any child so far, in KiB on Linux
+            peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
+            if peak > MEMORY_LIMIT_MB:
+                return f"variant {i} ({rel}: {what}) {command} used {peak} MB, over {MEMORY_LIMIT_MB} MB"
             # Discarded-events warnings may come first; the error is one line.
             errors = [l for l in err.splitlines() if l.startswith("tracecat: ")]
             if r.returncode == 1 and len(errors) != 1:
