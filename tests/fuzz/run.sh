@@ -20,6 +20,12 @@ fuzz_ctf_stream)
 	for s in tests/fixtures/ctf/sample/ust/uid/0/64-bit/channel0_*; do cp "$s" "$corpus/seed-$(basename "$s")"; done;;
 fuzz_tracedat)
 	for s in tests/fixtures/tracedat/*.dat; do cp "$s" "$corpus/seed-$(basename "$s")"; done;;
+fuzz_text)
+	for s in tests/fixtures/ctf/ust-types/ust/uid/0/64-bit/channel0_*; do
+		for opts in '\x00\x00' '\xff\xff' '\x25\x12'; do
+			{ printf "$opts"; cat "$s"; } >"$corpus/seed-$(basename "$s")-$(printf '%s' "$opts" | tr -dc 0-9a-f)"
+		done
+	done;;
 fuzz_uftrace)
 	for d in tests/fixtures/uftrace/*/; do
 		python3 tests/fuzz/uftrace_seed.py "$d" "$corpus/seed-$(basename "$d")"
