@@ -1,10 +1,12 @@
 /*
  * tracecat.h - the public interface of libtracecat.
  *
- * libtracecat reads trace files of several formats (CTF 1.8 first) into one
- * event model, merges the streams of one or several traces by time, and
- * renders events as text.  This header is the whole public API and its
- * manual; everything under src/ is private.
+ * libtracecat reads trace files of several formats (CTF 1.8, trace-cmd's
+ * trace.dat, uftrace record directories) into one event model, merges the
+ * streams of one or several traces by time, renders events as text
+ * (babeltrace2's format; uftrace's replay view), and writes any of them
+ * as CTF 1.8.  This header is the whole public API and its manual;
+ * everything under src/ is private.
  *
  * The model, top-down:
  *
@@ -277,7 +279,7 @@ typedef struct tc_stream {
 } tc_stream;
 
 struct tc_trace {
-	const char *format;          /* "ctf" */
+	const char *format;          /* "ctf", "trace.dat" or "uftrace" */
 	char *path;                  /* the directory or file read */
 	char *name;                  /* babeltrace2's trace name: hostname/relative-dir */
 	/* The trace's folder relative to the path opened: "" for the path
