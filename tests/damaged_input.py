@@ -1,9 +1,11 @@
 #!/usr/bin/env python3
 """tests/damaged_input.py BIN [VARIANTS] - damaged copies of every fixture
 trace (CTF directories, trace.dat files and uftrace record directories),
-read by BIN (the sanitizer build) with `print` (and, for uftrace, `replay`):
+read by BIN (the sanitizer build) with `print` and `convert` (and, for
+uftrace, `replay`):
 each run must end with exit status 0 or 1, print no sanitizer report,
-finish within a few seconds and stay under a memory ceiling.
+finish within a few seconds and stay under a memory ceiling; a convert
+that fails must leave no output folder.
 
 Damage, chosen by a fixed seed so every run tries the same inputs:
 truncation at a random offset, a few flipped bytes, 0xFF runs written over
@@ -89,8 +91,13 @@ def check_trace(binary, trace, variants, rng, scratch, commands=("print",)):
         if os.path.isfile(trace):
             copy = target
         for command in commands:
+            argv = [binary, command, copy]
+            if command == "convert":
+                out = os.path.join(scratch, "out")
+                shutil.rmtree(out, ignore_errors=True)
+                argv += ["-o", out]
             try:
-                r = subprocess.run([binary, command, copy], stdout=subprocess.DEVNULL,
+                r = subprocess.run(argv, stdout=subprocess.DEVNULL,
                                    stderr=subprocess.PIPE, timeout=TIME_LIMIT)
             except subprocess.TimeoutExpired:
                 return f"variant {i} ({rel}: {what}) {command} ran over {TIME_LIMIT} s"
@@ -103,6 +110,8 @@ def check_trace(binary, trace, variants, rng, scratch, commands=("print",)):
             peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024
             if peak > MEMORY_LIMIT_MB:
                 return f"variant {i} ({rel}: {what}) {command} used {peak} MB, over {MEMORY_LIMIT_MB} MB"
+            if command == "convert" and r.returncode == 1 and os.path.exists(argv[-1]):
+                return f"variant {i} ({rel}: {what}) convert failed but left {argv[-1]}"
             # Discarded-events warnings may come first; the error is one line.
             errors = [l for l in err.splitlines() if l.startswith("tracecat: ")]
             if r.returncode == 1 and len(errors) != 1:
@@ -129,7 +138,7 @@ def main():
             name = os.path.relpath(trace, os.path.join(here, "fixtures"))
             uftrace = os.path.isfile(os.path.join(trace, "info"))
             problem = check_trace(binary, trace, variants, rng, scratch,
-                                  ("print", "replay") if uftrace else ("print",))
+                                  ("print", "convert", "replay") if uftrace else ("print", "convert"))
             if problem:
                 print(f"FAIL damaged-input/{name}: {problem}")
             else:
