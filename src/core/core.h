@@ -100,6 +100,17 @@ static inline bool tc_add_i64(int64_t a, int64_t b, int64_t *r)
 	return !__builtin_add_overflow(a, b, r);
 }
 
+/* ---- byte order ---- */
+
+/* The N-byte (N <= 8) unsigned integer at P, stored big- or little-endian. */
+static inline uint64_t tc_load_uint(const uint8_t *p, size_t n, bool big_endian)
+{
+	uint64_t v = 0;
+	for (size_t i = 0; i < n; i++)
+		v |= (uint64_t)p[big_endian ? n - 1 - i : i] << (8 * i);
+	return v;
+}
+
 /* ---- hashing ---- */
 
 /* A hash of pointer P in [0, CAP), CAP a power of two (for open addressing). */
@@ -177,6 +188,10 @@ struct tc_input {
 };
 
 int tc_input_add_trace(tc_input *in, tc_trace *trace);
+
+/* Appends KEY = STR (copied into POOL), or KEY = NUM when STR is NULL, to
+ * TRACE's environment, which the caller frees with free(trace->env). */
+int tc_trace_env_add(tc_trace *trace, tc_pool *pool, const char *key, const char *str, int64_t num);
 int tc_input_add_iter(tc_input *in, tc_stream_iter *it);
 int tc_input_own(tc_input *in, void *obj, void (*free_fn)(void *));
 

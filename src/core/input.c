@@ -124,6 +124,20 @@ tc_trace *tc_input_trace(const tc_input *in, size_t i)
 	return i < in->trace_count ? in->traces[i] : NULL;
 }
 
+int tc_trace_env_add(tc_trace *trace, tc_pool *pool, const char *key, const char *str, int64_t num)
+{
+	tc_env_entry *env = realloc(trace->env, (trace->env_count + 1) * sizeof *env);
+	if (!env)
+		return tc_fail_nomem();
+	trace->env = env;
+	tc_env_entry *e = &env[trace->env_count];
+	*e = (tc_env_entry){ (char *)key, str == NULL, num, NULL };
+	if (str && !(e->str_value = tc_pool_strdup(pool, str)))
+		return TC_ENOMEM;
+	trace->env_count++;
+	return 0;
+}
+
 const tc_env_entry *tc_trace_env(const tc_trace *trace, const char *key)
 {
 	/* The last definition of a key wins, as in babeltrace2. */

@@ -27,19 +27,7 @@ static void trace_free(void *p)
 
 static int add_env(td_trace *t, const char *key, const char *str, int64_t num)
 {
-	tc_env_entry *env = realloc(t->pub.env, (t->pub.env_count + 1) * sizeof *env);
-	if (!env)
-		return tc_fail_nomem();
-	t->pub.env = env;
-	tc_env_entry *e = &env[t->pub.env_count];
-	memset(e, 0, sizeof *e);
-	e->key = (char *)key;
-	e->is_int = str == NULL;
-	e->int_value = num;
-	if (str && !(e->str_value = tc_pool_strdup(&t->pool, str)))
-		return TC_ENOMEM;
-	t->pub.env_count++;
-	return 0;
+	return tc_trace_env_add(&t->pub, &t->pool, key, str, num);
 }
 
 /* UNAME is "sysname nodename release machine" (spec §6). */

@@ -1383,14 +1383,6 @@ static size_t align4(size_t n)
 	return (n + 3) & ~(size_t)3;
 }
 
-static uint64_t load_uint(const uint8_t *p, size_t n, bool big_endian)
-{
-	uint64_t v = 0;
-	for (size_t i = 0; i < n; i++)
-		v |= (uint64_t)p[big_endian ? n - 1 - i : i] << (8 * i);
-	return v;
-}
-
 /* Bytes item IT takes at DATA[OFF] (AVAIL readable), aligned to 4. */
 static int item_bytes(const ua_item *it, const uint8_t *data, size_t avail, size_t off, bool be, size_t *bytes,
                       const char *path, int64_t offset)
@@ -1401,7 +1393,7 @@ static int item_bytes(const ua_item *it, const uint8_t *data, size_t avail, size
 	}
 	if (off + 2 > avail)
 		return tc_fail(TC_EFORMAT, path, offset + (int64_t)off, "argument string length runs past the end of the data");
-	size_t len = (size_t)load_uint(data + off, 2, be);
+	size_t len = (size_t)tc_load_uint(data + off, 2, be);
 	if (len > MAX_STRING)
 		return tc_fail(TC_EFORMAT, path, offset + (int64_t)off,
 		               "argument string of %zu bytes: uftrace stores at most %d", len, MAX_STRING);
@@ -1533,7 +1525,7 @@ static long double x87_value(const uint8_t *p, bool big_endian)
 	uint8_t b[10];
 	for (int i = 0; i < 10; i++)
 		b[i] = p[big_endian ? 9 - i : i];
-	uint64_t mant = load_uint(b, 8, false);
+	uint64_t mant = tc_load_uint(b, 8, false);
 	unsigned se = (unsigned)b[8] | (unsigned)b[9] << 8;
 	int exp = (int)(se & 0x7fff);
 	long double v;
@@ -1547,13 +1539,13 @@ static long double x87_value(const uint8_t *p, bool big_endian)
 static int format_float(tc_buf *out, uint32_t size, const uint8_t *p, bool be)
 {
 	if (size == 4) {
-		uint32_t bits = (uint32_t)load_uint(p, 4, be);
+		uint32_t bits = (uint32_t)tc_load_uint(p, 4, be);
 		float f;
 		memcpy(&f, &bits, sizeof f);
 		return tc_buf_printf(out, "%#f", (double)f);
 	}
 	if (size == 8) {
-		uint64_t bits = load_uint(p, 8, be);
+		uint64_t bits = tc_load_uint(p, 8, be);
 		double d;
 		memcpy(&d, &bits, sizeof d);
 		return tc_buf_printf(out, "%#f", d);
@@ -1585,7 +1577,7 @@ static int format_item(const fmt_ctx *c, const ua_item *it, const uint8_t *data,
 	bool be = c->s->big_endian;
 	tc_buf *out = c->out;
 	if (it->fmt == FMT_STR || it->fmt == FMT_STDSTR) {
-		size_t slen = off + 2 <= len ? (size_t)load_uint(data + off, 2, be) : 0;
+		size_t slen = off + 2 <= len ? (size_t)tc_load_uint(data + off, 2, be) : 0;
 		if (off + 2 > len || slen > len - off - 2)
 			return tc_fail(TC_EFORMAT, NULL, -1, "argument string runs past its %zu bytes of data", len);
 		*bytes = align4(2 + slen);
@@ -1595,7 +1587,7 @@ static int format_item(const fmt_ctx *c, const ua_item *it, const uint8_t *data,
 	if (it->size > len || off > len - it->size)
 		return tc_fail(TC_EFORMAT, NULL, -1, "argument value runs past its %zu bytes of data", len);
 	const uint8_t *p = data + off;
-	uint64_t raw = load_uint(p, it->size < 8 ? it->size : 8, be);
+	uint64_t raw = tc_load_uint(p, it->size < 8 ? it->size : 8, be);
 	switch (it->fmt) {
 	case FMT_AUTO:
 	case FMT_SINT:

@@ -72,14 +72,6 @@ static bool has_prefix(const char *line, size_t len, const char *prefix, const c
 	return true;
 }
 
-static uint64_t load_u(const uint8_t *p, unsigned n, bool be)
-{
-	uint64_t v = 0;
-	for (unsigned i = 0; i < n; i++)
-		v |= (uint64_t)p[be ? n - 1 - i : i] << (8 * i);
-	return v;
-}
-
 static int cmp_int(const void *a, const void *b)
 {
 	int x = *(const int *)a, y = *(const int *)b;
@@ -169,7 +161,7 @@ static int read_info(uft_data *d)
 	}
 	unsigned endian = h[14], cls = h[15];
 	d->big_endian = endian == 2;
-	uint32_t version = (uint32_t)load_u(h + 8, 4, d->big_endian);
+	uint32_t version = (uint32_t)tc_load_uint(h + 8, 4, d->big_endian);
 	if (endian != 1 && endian != 2)
 		rc = tc_fail(TC_EFORMAT, path, 14, "info: byte order %u is neither 1 (little) nor 2 (big)", endian);
 	else if (version < 3 || version > 4)
@@ -181,9 +173,9 @@ static int read_info(uft_data *d)
 		return rc;
 	}
 	d->word_size = h[15] == 2 ? 8 : 4;
-	d->feat_mask = load_u(h + 16, 8, d->big_endian);
-	d->info_mask = load_u(h + 24, 8, d->big_endian);
-	d->max_stack = (d->feat_mask & 0x40) ? (unsigned)load_u(h + 32, 2, d->big_endian) : 1024;
+	d->feat_mask = tc_load_uint(h + 16, 8, d->big_endian);
+	d->info_mask = tc_load_uint(h + 24, 8, d->big_endian);
+	d->max_stack = (d->feat_mask & 0x40) ? (unsigned)tc_load_uint(h + 32, 2, d->big_endian) : 1024;
 	if (d->max_stack == 0)
 		d->max_stack = 1024;
 	const char *p = data + INFO_HEADER, *end = data + len, *line, *rest;

@@ -42,6 +42,7 @@ typedef struct um_trace {
 	uft_data *d;
 	tc_stream_class sc;
 	tc_clock clock;
+	tc_time origin;            /* the time of the clock's cycle 0 */
 	/* event classes: entry, exit, then one per known event name */
 	tc_event_class **classes;
 	size_t class_count;
@@ -160,12 +161,7 @@ static const tc_event_class *class_of_event(const um_trace *t, uint64_t id)
 
 static int add_env(um_trace *t, const char *key, const char *str, int64_t num)
 {
-	tc_env_entry *env = realloc(t->pub.env, (t->pub.env_count + 1) * sizeof *env);
-	if (!env)
-		return tc_fail_nomem();
-	t->pub.env = env;
-	env[t->pub.env_count++] = (tc_env_entry){ (char *)key, str == NULL, num, str ? tc_pool_strdup(&t->pool, str) : NULL };
-	return str && !env[t->pub.env_count - 1].str_value ? TC_ENOMEM : 0;
+	return tc_trace_env_add(&t->pub, &t->pool, key, str, num);
 }
 
 static int build_env(um_trace *t, const char *path)
@@ -259,9 +255,7 @@ static int fill_message(um_iter *it, const uft_record *r, tc_message *m)
 	m->stream = it->base.stream;
 	m->has_time = true;
 	m->cycles = r->time;
-	tc_time origin;
-	tc_clock_origin_time(&t->clock, &origin);
-	tc_time_add_ns(origin, r->time, &m->time);
+	tc_time_add_ns(t->origin, r->time, &m->time);
 	if (r->type == UFT_LOST) {
 		m->kind = TC_MSG_DISCARDED_EVENTS;
 		m->count = r->addr;
@@ -435,6 +429,7 @@ static int uftrace_open(tc_input *in, const char *path, const tc_open_options *o
 	t->clock.offset_s += opts->clock_offset_ns / 1000000000 - (ns < 0);
 	t->clock.offset = (uint64_t)(ns < 0 ? ns + 1000000000 : ns);
 	t->clock.origin_is_unix_epoch = true;
+	tc_clock_origin_time(&t->clock, &t->origin);
 	t->sc.clock = &t->clock;
 	t->sc.trace = &t->pub;
 	t->sc.has_discarded_events = true;

@@ -23,14 +23,6 @@
 #define RECORD_MAGIC 5
 #define MAX_PERF_FILE (1u << 30)
 
-static uint64_t load_u(const uint8_t *p, unsigned n, bool be)
-{
-	uint64_t v = 0;
-	for (unsigned i = 0; i < n; i++)
-		v |= (uint64_t)p[be ? n - 1 - i : i] << (8 * i);
-	return v;
-}
-
 /* A record word: one load on the usual little-endian host and data. */
 static inline uint64_t load_u64(const uint8_t *p, bool be)
 {
@@ -148,7 +140,7 @@ int uft_task_reader_next(uft_task_reader *r, uft_record *rec)
 	if (rec->type == UFT_EVENT) {
 		if (avail < 2)
 			return tc_fail(TC_EFORMAT, r->path, (int64_t)r->pos, "event payload length runs past the end of the file");
-		size_t len = (size_t)load_u(data, 2, be);
+		size_t len = (size_t)tc_load_uint(data, 2, be);
 		size = (2 + len + 7) & ~(size_t)7;
 		if (size > avail)
 			return tc_fail(TC_EFORMAT, r->path, (int64_t)r->pos, "event payload of %zu bytes runs past the end of the file", len);
@@ -193,8 +185,8 @@ int uft_perf_read(uft_data *d, const char *path, uft_perf *q)
 	size_t cap = 0;
 	for (size_t off = 0; off + 8 <= len;) {
 		const uint8_t *h = q->data + off;
-		uint32_t type = (uint32_t)load_u(h, 4, be);
-		uint16_t misc = (uint16_t)load_u(h + 4, 2, be), size = (uint16_t)load_u(h + 6, 2, be);
+		uint32_t type = (uint32_t)tc_load_uint(h, 4, be);
+		uint16_t misc = (uint16_t)tc_load_uint(h + 4, 2, be), size = (uint16_t)tc_load_uint(h + 6, 2, be);
 		if (size < 8 || size > len - off)
 			return tc_fail(TC_EFORMAT, path, (int64_t)off, "perf record of %u bytes does not fit in the file", size);
 		const uint8_t *b = h + 8;
@@ -202,17 +194,17 @@ int uft_perf_read(uft_data *d, const char *path, uft_perf *q)
 		uft_record r = { .type = UFT_EVENT, .from_perf = true, .offset = (int64_t)off };
 		int tid = -1;
 		if (type == PERF_SWITCH && body >= 16) {
-			tid = (int)load_u(b + 4, 4, be);
-			r.time = load_u(b + 8, 8, be);
+			tid = (int)tc_load_uint(b + 4, 4, be);
+			r.time = tc_load_uint(b + 8, 8, be);
 			r.addr = !(misc & PERF_SWITCH_OUT) ? UFT_EV_SCHED_IN
 			         : (misc & PERF_SWITCH_PREEMPT) ? UFT_EV_SCHED_OUT_PREEMPT : UFT_EV_SCHED_OUT;
 		} else if ((type == PERF_FORK || type == PERF_EXIT) && body >= 24) {
-			tid = (int)load_u(b + 8, 4, be);
-			r.time = load_u(b + 16, 8, be);
+			tid = (int)tc_load_uint(b + 8, 4, be);
+			r.time = tc_load_uint(b + 16, 8, be);
 			r.addr = type == PERF_FORK ? UFT_EV_TASK_NEW : UFT_EV_TASK_EXIT;
 		} else if (type == PERF_COMM && body >= 8 + 16) {
-			tid = (int)load_u(b + 4, 4, be);
-			r.time = load_u(b + body - 8, 8, be);
+			tid = (int)tc_load_uint(b + 4, 4, be);
+			r.time = tc_load_uint(b + body - 8, 8, be);
 			r.addr = UFT_EV_TASK_NAME;
 			size_t comm_len = body - 8 - 16;
 			r.comm = (const char *)b + 8;
@@ -435,20 +427,20 @@ bool uft_event_data(const uft_data *d, const uft_record *r, tc_buf *out)
 	case UFT_EV_DIFF_STATM:
 		if (n < 24)
 			return false;
-		tc_buf_printf(out, "vmsize=%s%lldKB vmrss=%s%lldKB shared=%s%lldKB", sign, (long long)load_u(p, 8, be), sign,
-		              (long long)load_u(p + 8, 8, be), sign, (long long)load_u(p + 16, 8, be));
+		tc_buf_printf(out, "vmsize=%s%lldKB vmrss=%s%lldKB shared=%s%lldKB", sign, (long long)tc_load_uint(p, 8, be), sign,
+		              (long long)tc_load_uint(p + 8, 8, be), sign, (long long)tc_load_uint(p + 16, 8, be));
 		return true;
 	case UFT_EV_READ_PAGE_FAULT:
 	case UFT_EV_DIFF_PAGE_FAULT:
 		if (n < 16)
 			return false;
-		tc_buf_printf(out, "major=%s%lld minor=%s%lld", sign, (long long)load_u(p, 8, be), sign,
-		              (long long)load_u(p + 8, 8, be));
+		tc_buf_printf(out, "major=%s%lld minor=%s%lld", sign, (long long)tc_load_uint(p, 8, be), sign,
+		              (long long)tc_load_uint(p + 8, 8, be));
 		return true;
 	case UFT_EV_WATCH_CPU:
 		if (n < 4)
 			return false;
-		tc_buf_printf(out, "cpu=%d", (int)load_u(p, 4, be));
+		tc_buf_printf(out, "cpu=%d", (int)tc_load_uint(p, 4, be));
 		return true;
 	default:
 		return false;

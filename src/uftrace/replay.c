@@ -43,6 +43,14 @@ typedef struct rtask {
 	int in_count, out_count, depth_left;
 } rtask;
 
+/* An -F or -N pattern, compiled once: an exact name, or a regular
+ * expression when it has regex characters (uftrace's default). */
+typedef struct pattern {
+	const char *text;
+	bool is_regex;
+	regex_t re;
+} pattern;
+
 typedef struct item {
 	uft_record r;
 	bool consumed;
@@ -64,6 +72,7 @@ typedef struct replay {
 	bool header_done;
 	bool filtering;            /* -F, -N or -D in effect */
 	bool use_filters;          /* -F or -N in effect */
+	pattern *patterns;         /* -F's, then -N's */
 	int fields[6];             /* -f */
 	size_t field_count;
 	uint64_t first_time;       /* of the first record (-f elapsed) */
@@ -197,16 +206,15 @@ static void consume(replay *p, item *it)
 
 /* ---- -F, -N and -D (uftrace's fstack filters) ---- */
 
-static bool pattern_matches(const char *pattern, const char *name)
+static void pattern_compile(pattern *pt, const char *text)
 {
-	if (!strpbrk(pattern, ".?*+-^$|()[]{}"))
-		return strcmp(pattern, name) == 0;
-	regex_t re;
-	if (regcomp(&re, pattern, REG_EXTENDED | REG_NOSUB) != 0)
-		return strcmp(pattern, name) == 0;
-	bool m = regexec(&re, name, 0, NULL, 0) == 0;
-	regfree(&re);
-	return m;
+	pt->text = text;
+	pt->is_regex = strpbrk(text, ".?*+-^$|()[]{}") && regcomp(&pt->re, text, REG_EXTENDED | REG_NOSUB) == 0;
+}
+
+static bool pattern_matches(const pattern *pt, const char *name)
+{
+	return pt->is_regex ? regexec(&pt->re, name, 0, NULL, 0) == 0 : strcmp(pt->text, name) == 0;
 }
 
 /* 1: an -F function, -1: an -N one, 0: neither. */
@@ -218,10 +226,10 @@ static int filter_match(replay *p, const uft_record *r)
 	char buf[64];
 	const char *name = uft_name(p->d, r->task, r->time, r->addr, buf, sizeof buf);
 	for (size_t i = 0; i < o->filter_count; i++)
-		if (pattern_matches(o->filters[i], name))
+		if (pattern_matches(&p->patterns[i], name))
 			return 1;
 	for (size_t i = 0; i < o->notrace_count; i++)
-		if (pattern_matches(o->notrace[i], name))
+		if (pattern_matches(&p->patterns[o->filter_count + i], name))
 			return -1;
 	return 0;
 }
@@ -234,11 +242,8 @@ static bool filters_match_any(replay *p)
 		const uft_module *m = uft_session_main_module(p->d, p->d->sessions[i]);
 		for (size_t k = 0; m && k < m->syms.count; k++) {
 			const char *name = m->syms.syms[k].name;
-			for (size_t f = 0; f < p->o->filter_count; f++)
-				if (pattern_matches(p->o->filters[f], name))
-					return true;
-			for (size_t f = 0; f < p->o->notrace_count; f++)
-				if (pattern_matches(p->o->notrace[f], name))
+			for (size_t f = 0; f < p->o->filter_count + p->o->notrace_count; f++)
+				if (pattern_matches(&p->patterns[f], name))
 					return true;
 		}
 	}
@@ -871,8 +876,13 @@ int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out)
 			p.tasks[i].slots[k].orig_depth = p.tasks[i].depth_left;
 	}
 	p.filtering = p.o->depth > 0;
+	size_t npat = p.o->filter_count + p.o->notrace_count;
+	if (rc == 0 && npat && !(p.patterns = calloc(npat, sizeof *p.patterns)))
+		rc = tc_fail_nomem();
+	for (size_t i = 0; rc == 0 && i < npat; i++)
+		pattern_compile(&p.patterns[i], i < p.o->filter_count ? p.o->filters[i] : p.o->notrace[i - p.o->filter_count]);
 	/* argument specs count as filters for uftrace: no message then */
-	if (rc == 0 && (p.o->filter_count || p.o->notrace_count)) {
+	if (rc == 0 && npat) {
 		if (filters_match_any(&p))
 			p.filtering = p.use_filters = true;
 		else if (!(p.d->feat_mask & 0x18))   /* ARGUMENT | RETVAL */
@@ -895,6 +905,10 @@ int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out)
 		free(p.tasks[i].slots);
 	free(p.tasks);
 	free(p.ring);
+	for (size_t i = 0; p.patterns && i < npat; i++)
+		if (p.patterns[i].is_regex)
+			regfree(&p.patterns[i].re);
+	free(p.patterns);
 	uft_merge_free(p.merge);
 	uft_close(p.d);
 	return rc;
