@@ -18,7 +18,7 @@ DEP_LIBS   := $(shell pkg-config --libs $(DEPS) 2>/dev/null || echo -lzstd -lz -
 BASEFLAGS := -std=c11 -pthread -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iinclude -Isrc $(DEP_CFLAGS) $(WARN)
 LDLIBS  := $(DEP_LIBS) -lm -pthread
 
-LIB_SRC := $(sort $(wildcard src/core/*.c src/ctf/*.c src/tracedat/*.c src/uftrace/*.c src/text/*.c))
+LIB_SRC := $(sort $(wildcard src/core/*.c src/ctf/*.c src/tracedat/*.c src/uftrace/*.c src/lttng_legacy/*.c src/text/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 HEADERS := include/tracecat.h $(wildcard src/*/*.h)
 

@@ -2,10 +2,10 @@
  * tracecat.h - the public interface of libtracecat.
  *
  * libtracecat reads trace files of several formats (CTF 1.8, trace-cmd's
- * trace.dat, uftrace record directories) into one event model, merges the
- * streams of one or several traces by time, renders events as text
- * (babeltrace2's format; uftrace's replay view), and writes any of them
- * as CTF 1.8.  This header is the whole public API and its manual;
+ * trace.dat, uftrace record directories, legacy LTTng 0.x traces) into one
+ * event model, merges the streams of one or several traces by time,
+ * renders events as text (babeltrace2's format; uftrace's replay view),
+ * and writes any of them as CTF 1.8.  This header is the whole public API and its manual;
  * everything under src/ is private.
  *
  * The model, top-down:
@@ -279,7 +279,7 @@ typedef struct tc_stream {
 } tc_stream;
 
 struct tc_trace {
-	const char *format;          /* "ctf", "trace.dat" or "uftrace" */
+	const char *format;          /* "ctf", "trace.dat", "uftrace" or "lttng-legacy" */
 	char *path;                  /* the directory or file read */
 	char *name;                  /* babeltrace2's trace name: hostname/relative-dir */
 	/* The trace's folder relative to the path opened: "" for the path
@@ -354,8 +354,10 @@ typedef struct tc_input tc_input;
 
 /*
  * Opens PATH: a CTF trace directory, or a directory holding several (every
- * folder with a "metadata" file is a trace, as babeltrace2 discovers them).
- * Metadata is parsed; stream files are opened lazily.  OPTS may be NULL.
+ * folder with a "metadata" file is a trace, as babeltrace2 discovers them);
+ * a trace.dat file; a uftrace record directory; a legacy LTTng trace
+ * directory (its metadata files are read whole here).  Metadata is parsed;
+ * stream files are opened lazily.  OPTS may be NULL.
  */
 int tc_input_open(tc_input **out, const char *path, const tc_open_options *opts);
 void tc_input_free(tc_input *in);

@@ -16,5 +16,6 @@ typedef struct tc_format {
 extern const tc_format tc_format_ctf;
 extern const tc_format tc_format_tracedat;
 extern const tc_format tc_format_uftrace;
+extern const tc_format tc_format_lttng_legacy;
 
 #endif /* TC_FORMATS_H */

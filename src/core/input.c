@@ -15,6 +15,7 @@ static const tc_format *const formats[] = {
 	&tc_format_ctf,
 	&tc_format_tracedat,
 	&tc_format_uftrace,
+	&tc_format_lttng_legacy,
 };
 
 int tc_input_add_trace(tc_input *in, tc_trace *trace)
@@ -55,7 +56,7 @@ int tc_input_open(tc_input **out, const char *path, const tc_open_options *opts)
 			break;
 	}
 	if (rc == TC_ENOTFOUND)
-		tc_fail(TC_ENOTFOUND, path, -1, "no trace found (expected a CTF trace directory, a trace.dat file or a uftrace record directory)");
+		tc_fail(TC_ENOTFOUND, path, -1, "no trace found (expected a CTF trace directory, a trace.dat file, a uftrace record directory or a legacy LTTng trace directory)");
 	if (rc == 0 && !(in->messages = aligned_alloc(64, (in->iter_count ? in->iter_count : 1) * sizeof *in->messages)))
 		rc = tc_fail_nomem();
 	if (rc < 0) {
