@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """tests/damaged_input.py BIN [VARIANTS] - damaged copies of every fixture
-trace (CTF directories, trace.dat files and uftrace record directories),
+trace (CTF directories, trace.dat files, uftrace record directories and
+legacy LTTng trace directories),
 read by BIN (the sanitizer build) with `print` and `convert` (and, for
 uftrace, `replay`):
 each run must end with exit status 0 or 1, print no sanitizer report,
@@ -132,6 +133,10 @@ def main():
     uft = os.path.join(here, "fixtures", "uftrace")
     if os.path.isdir(uft):
         traces += sorted(os.path.join(uft, d) for d in os.listdir(uft) if os.path.isdir(os.path.join(uft, d)))
+    legacy = os.path.join(here, "fixtures", "lttng-legacy")
+    if os.path.isdir(legacy):
+        traces += sorted(os.path.join(legacy, d) for d in os.listdir(legacy)
+                         if os.path.isdir(os.path.join(legacy, d)))
     rng = random.Random(20261122)
     with tempfile.TemporaryDirectory() as scratch:
         for trace in traces:

@@ -8,7 +8,8 @@
 #      NAME.OPTS.bt2.txt for other babeltrace2 options, OPTS being the
 #      options without "--", joined by "+")
 #   2. error cases: tests/fixtures/ctf-bad/NAME/ with NAME.partial.txt (what
-#      must be printed before the error, may be empty)
+#      must be printed before the error, may be empty); legacy LTTng traces
+#      tests/fixtures/lttng-legacy/NAME/ with NAME.expected
 #   3. the shared corpus when it is present (../shared/corpus, or
 #      $TRACECAT_CORPUS): every .bt2.txt must match byte for byte; every
 #      .bt2.err trace is either invalid (exit 1 after the .bt2.partial.txt
@@ -141,6 +142,26 @@ for f in tests/fixtures/tracedat-bad/*.dat; do
 			ok "fixture-bad/$(basename "$f") [$tag]"
 		fi
 	done
+done
+# Legacy LTTng traces built from the spec's rules by an independent
+# generator (tests/lttng_legacy/mktrace.py): NAME.expected is the event
+# lines, NAME.first-wall the first event's wall-clock time in nanoseconds,
+# NAME.lost the number of lost events the trace reports.
+for exp in tests/fixtures/lttng-legacy/*.expected; do
+	[ -e "$exp" ] || continue
+	n=$(basename "$exp" .expected)
+	d=tests/fixtures/lttng-legacy
+	check_output "fixture-legacy/$n" "$d" "$n" "$ROOT/$exp" --clock-cycles --no-delta
+	if [ -f "$d/$n.first-wall" ]; then
+		got=$(build/tracecat print --clock-seconds "$d/$n" 2>/dev/null | head -1 | sed 's/^\[\([0-9]*\)\.\([0-9]*\)\].*/\1\2/;s/^0*//')
+		if [ "$got" = "$(tr -d ' \n' <"$d/$n.first-wall")" ]; then ok "fixture-legacy/$n/wall-clock"
+		else bad "fixture-legacy/$n/wall-clock: got $got ns, expected $(cat "$d/$n.first-wall")"; fi
+	fi
+	if [ -f "$d/$n.lost" ]; then
+		got=$(build/tracecat print "$d/$n" 2>&1 >/dev/null | sed -n 's/.*Tracer discarded \([0-9]*\) events.*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+		if [ "$got" = "$(tr -d ' \n' <"$d/$n.lost")" ]; then ok "fixture-legacy/$n/lost"
+		else bad "fixture-legacy/$n/lost: got $got lost events, expected $(cat "$d/$n.lost")"; fi
+	fi
 done
 for d in tests/fixtures/ctf-valid/*/; do
 	[ -d "$d" ] || continue

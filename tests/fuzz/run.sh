@@ -26,6 +26,10 @@ fuzz_text)
 			{ printf "$opts"; cat "$s"; } >"$corpus/seed-$(basename "$s")-$(printf '%s' "$opts" | tr -dc 0-9a-f)"
 		done
 	done;;
+fuzz_lttng_legacy)
+	for d in tests/fixtures/lttng-legacy/*/; do
+		python3 tests/fuzz/lttng_legacy_seed.py "$d" "$corpus/seed-$(basename "$d")"
+	done;;
 fuzz_uftrace)
 	for d in tests/fixtures/uftrace/*/; do
 		python3 tests/fuzz/uftrace_seed.py "$d" "$corpus/seed-$(basename "$d")"
