@@ -250,7 +250,8 @@ static bool read_block(lg_file *f, uint64_t off, uint64_t remaining, lg_block *b
 	}
 	bool be = h.big_endian;
 	uint32_t size, used;
-	blk->offset = off;
+	/* formats before 2.2 have no lost-event counter: 0 throughout */
+	*blk = (lg_block){ .offset = off };
 	blk->begin_tsc = tc_load_uint(b, 8, be);
 	if (h.header_size == 60 || h.header_size == 68) {
 		blk->end_tsc = tc_load_uint(b + 8, 8, be);
