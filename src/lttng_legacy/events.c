@@ -169,7 +169,12 @@ static uint8_t alignment_of(uint64_t value, uint8_t word)
 	return value == 0 ? 0 : value == 1 ? word : (uint8_t)(value > 8 ? 8 : value);
 }
 
-static int note_marker(metadata_pass *m, const lg_item *it)
+static bool size_ok(uint64_t v)
+{
+	return v == 1 || v == 2 || v == 4 || v == 8;
+}
+
+static int note_marker(metadata_pass *m, const lg_item *it, const char *it_path)
 {
 	lg_reader *r = m->r;
 	const tc_field *f = it->payload.v.compound.items;
@@ -185,6 +190,12 @@ static int note_marker(metadata_pass *m, const lg_item *it)
 	if (it->type->id == 0) {
 		if (n->has_id)
 			return 0;
+		for (size_t i = 2; i <= 5; i++)
+			if (!size_ok(f[first + i].v.u))
+				return tc_fail(TC_EFORMAT, it_path, (int64_t)it->offset,
+				               "the description of marker %s%s%s gives a C type size of %" PRIu64
+				               " (expected 1, 2, 4 or 8)",
+				               channel ? channel : "", channel ? "." : "", name, f[first + i].v.u);
 		n->has_id = true;
 		n->id = (uint16_t)f[first + 1].v.u;
 		n->sizes = r->sizes;
@@ -199,10 +210,6 @@ static int note_marker(metadata_pass *m, const lg_item *it)
 	return 0;
 }
 
-static bool size_ok(uint64_t v)
-{
-	return v == 1 || v == 2 || v == 4 || v == 8;
-}
 
 /* A 0.x facility_load: the facility's XML description under eventdefs/,
  * its events registered under the facility's id (§7.3). */
@@ -278,7 +285,7 @@ static int read_metadata_file(metadata_pass *m, lg_file *f)
 		if (it.kind != LG_ITEM_EVENT)
 			continue;
 		if (r->hdr.major > 0 && it.type->id <= 1)
-			rc = note_marker(m, &it);
+			rc = note_marker(m, &it, f->path);
 		else if (r->hdr.major == 0 && (it.type->id == 0 || it.type->id == state_dump_load))
 			rc = load_facility(r, &it, f->path);
 	}

@@ -14,7 +14,9 @@
 #     out here independently from the header bytes;
 #   - `info` reads it.
 # For every trace: `convert` gives CTF that babeltrace2 prints exactly as
-# BIN prints the original, and babeltrace 1.5 reads it with as many events.
+# BIN prints the original (but for babeltrace2 2.0.4's stale empty
+# strings), that BIN itself prints exactly so, and that babeltrace 1.5
+# reads with as many events.
 # Prints PASS/FAIL/SKIP lines for tests/run.sh; exits 0.
 set -u
 BIN=$1
@@ -62,6 +64,31 @@ EOF
 	check "$name/wall-clock" "$("$BIN" print --clock-seconds "$dir" 2>/dev/null | head -1 | sed 's/^\[\([0-9.]*\)\].*/\1/')" "$wall"
 }
 
+# babeltrace2 2.0.4 does not clear a recycled string field, so an empty
+# string shows the text an earlier event of the class had (README, "Where
+# tracecat differs").  Succeeds, printing how many lines, when ORIG and
+# BT2 differ only there: every differing line of BT2 is its ORIG line with
+# some of its "" replaced by other strings.
+stale_empty_strings() {
+	python3 - "$1" "$2" <<'PY'
+import re, sys
+orig = open(sys.argv[1]).read().splitlines()
+bt2 = open(sys.argv[2]).read().splitlines()
+if len(orig) != len(bt2):
+    sys.exit(1)
+any_string = r'"(?:[^"\\]|\\.)*"'
+stale = 0
+for a, b in zip(orig, bt2):
+    if a == b:
+        continue
+    pattern = any_string.join(re.escape(part) for part in a.split('""'))
+    if '""' not in a or not re.fullmatch(pattern, b):
+        sys.exit(1)
+    stale += 1
+print(stale)
+PY
+}
+
 # Converted, then printed by babeltrace2: the same lines as BIN prints.
 round_trip() {
 	local label=$1 dir=$2 out=$TMP/ctf-$(basename "$2")
@@ -75,8 +102,16 @@ round_trip() {
 		fail "$label/convert: babeltrace2 refuses it: $(head -c 300 "$TMP/err")"
 	elif cmp -s "$TMP/orig.txt" "$TMP/bt2.txt"; then
 		pass "$label/convert"
+	elif stale=$(stale_empty_strings "$TMP/orig.txt" "$TMP/bt2.txt"); then
+		pass "$label/convert ($stale lines differ only where babeltrace2 2.0.4 shows an earlier event's text for an empty string)"
 	else
 		fail "$label/convert: babeltrace2's output differs at $(cmp "$TMP/orig.txt" "$TMP/bt2.txt" | sed 's/.*differ: //')"
+	fi
+	"$BIN" print --clock-gmt "$out" >"$TMP/back.txt" 2>/dev/null
+	if cmp -s "$TMP/orig.txt" "$TMP/back.txt"; then
+		pass "$label/convert-read-back"
+	else
+		fail "$label/convert-read-back: BIN prints the conversion differently at $(cmp "$TMP/orig.txt" "$TMP/back.txt" | sed 's/.*differ: //')"
 	fi
 	if command -v babeltrace >/dev/null; then
 		check "$label/convert-babeltrace1" "$(babeltrace "$out" 2>/dev/null | wc -l)" "$(wc -l <"$TMP/orig.txt")"
