@@ -68,7 +68,11 @@ $(BUILD)/tests/%_test: tests/unit/%_test.c $(SAN)/libtracecat.a
 
 unit: $(UNIT_BIN)
 
-check: all sanitize unit
+# With clang there, `make check` also builds the libFuzzer targets, and
+# tests/run.sh replays the inputs that once failed them.
+HAVE_CLANG := $(shell command -v clang >/dev/null 2>&1 && echo yes)
+
+check: all sanitize unit $(if $(HAVE_CLANG),fuzz)
 	@bash tests/run.sh
 
 demo: all
@@ -76,7 +80,7 @@ demo: all
 
 # libFuzzer targets (clang), one per reader entry point: tests/fuzz/fuzz_*.c.
 FUZZ     := $(BUILD)/fuzz
-FUZZFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-omit-frame-pointer
+FUZZFLAGS := -O1 -g -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
 FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ)/%)
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ)/obj/%.o)

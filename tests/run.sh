@@ -18,6 +18,7 @@
 #   5. live comparisons tests/live/*.sh against the installed peer tools
 #   6. damaged copies of every fixture through the sanitizer build
 #      (tests/damaged_input.py): exit 0 or 1, no sanitizer report, no hang
+#   7. inputs that once failed a fuzz target, when clang is installed
 #
 # Each CTF case runs with both build/tracecat and build/sanitize/tracecat.
 set -u
@@ -150,7 +151,9 @@ done
 # The suite builds them anew and they must come out as committed.
 if command -v python3 >/dev/null && [ -d tests/fixtures/lttng-legacy ]; then
 	if python3 tests/lttng_legacy/mktrace.py "$TMP/legacy" >"$TMP/legacy.log" 2>&1 &&
-		diff -r -x README.md "$TMP/legacy" tests/fixtures/lttng-legacy >"$TMP/legacy.diff"; then
+		diff -r -x README.md "$TMP/legacy" tests/fixtures/lttng-legacy >"$TMP/legacy.diff" &&
+		python3 tests/lttng_legacy/mkbad.py "$TMP/legacy" "$TMP/legacy-bad" >>"$TMP/legacy.log" 2>&1 &&
+		diff -r -x README.md -x '*.err' "$TMP/legacy-bad" tests/fixtures/lttng-legacy-bad >>"$TMP/legacy.diff"; then
 		ok "fixture-legacy/generated"
 	else
 		bad "fixture-legacy/generated: mktrace.py does not reproduce tests/fixtures/lttng-legacy: $(head -c 300 "$TMP/legacy.log" "$TMP/legacy.diff")"
@@ -168,9 +171,31 @@ for exp in tests/fixtures/lttng-legacy/*.expected; do
 	fi
 	lost=0
 	[ -f "$d/$n.lost" ] && lost=$(tr -d ' \n' <"$d/$n.lost")
-	got=$(build/tracecat print "$d/$n" 2>&1 >/dev/null | sed -n 's/.*Tracer discarded \([0-9]*\) events.*/\1/p' | awk '{ s += $1 } END { print s + 0 }')
+	got=$(build/tracecat print "$d/$n" 2>&1 >/dev/null | sed -n 's/.*Tracer discarded \([0-9]*\) events.*/\1/p' | awk '{ s += $1 } END { printf "%.0f", s }')
 	if [ "$got" = "$lost" ]; then ok "fixture-legacy/$n/lost"
 	else bad "fixture-legacy/$n/lost: got $got lost events, expected $lost"; fi
+done
+# Damaged copies of them (tests/lttng_legacy/mkbad.py): a prefix of the
+# intact trace's lines, then exactly the expected error, exit 1.
+for src in tests/fixtures/lttng-legacy-bad/*.source; do
+	[ -e "$src" ] || continue
+	n=$(basename "$src" .source)
+	d=tests/fixtures/lttng-legacy-bad
+	intact=tests/fixtures/lttng-legacy/$(cat "$src").expected
+	for bin in "${BINS[@]}"; do
+		tag=$(bin_tag "$bin")
+		(cd "$d" && timeout 120 "$bin" print --clock-cycles --no-delta "$n" >"$TMP/out" 2>"$TMP/err")
+		rc=$?
+		if [ $rc -ne 1 ]; then
+			bad "fixture-legacy-bad/$n [$tag]: exit $rc, expected 1"
+		elif ! head -c "$(wc -c <"$TMP/out")" "$intact" | cmp -s - "$TMP/out"; then
+			bad "fixture-legacy-bad/$n [$tag]: the lines before the error are not those of the intact trace"
+		elif ! cmp -s "$TMP/err" "$d/$n.err"; then
+			bad "fixture-legacy-bad/$n [$tag]: error differs: $(head -c 300 "$TMP/err")"
+		else
+			ok "fixture-legacy-bad/$n [$tag]"
+		fi
+	done
 done
 for d in tests/fixtures/ctf-valid/*/; do
 	[ -d "$d" ] || continue
@@ -251,6 +276,27 @@ if command -v python3 >/dev/null; then
 else
 	echo "SKIP damaged-input: python3 is not installed"
 fi
+
+# ---- 7: inputs that once failed a fuzz target ----
+# tests/fuzz/regressions/TARGET/NAME, each run once by build/fuzz/TARGET
+# (built by make check when clang is installed): clang's sanitizers see
+# undefined behaviour gcc's miss (a null pointer plus 0, a float cast out
+# of range).
+for dir in tests/fuzz/regressions/*/; do
+	[ -d "$dir" ] || continue
+	t=$(basename "$dir")
+	if [ ! -x "build/fuzz/$t" ]; then
+		echo "SKIP fuzz-regressions/$t: build/fuzz/$t not built (clang is not installed)"
+		continue
+	fi
+	for input in "$dir"*; do
+		if timeout 60 "build/fuzz/$t" "$input" >"$TMP/fuzz.log" 2>&1; then
+			ok "fuzz-regressions/$t/$(basename "$input")"
+		else
+			bad "fuzz-regressions/$t/$(basename "$input"): $(grep -m1 -e 'runtime error' -e ERROR "$TMP/fuzz.log")"
+		fi
+	done
+done
 
 echo "$pass passed, $fail failed"
 [ $fail -eq 0 ]

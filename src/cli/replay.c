@@ -17,7 +17,8 @@ static void usage(FILE *f)
 	      "  --no-args  --no-merge  -a/--auto-args (recorded arguments are always shown)\n", f);
 }
 
-/* "1us", "2.5ms", "100" (ns) as nanoseconds; false when malformed. */
+/* "1us", "2.5ms", "100" (ns) as nanoseconds; false when malformed or
+ * beyond 64-bit nanoseconds. */
 static bool parse_time(const char *v, uint64_t *out)
 {
 	char *end;
@@ -26,11 +27,14 @@ static bool parse_time(const char *v, uint64_t *out)
 		const char *unit;
 		double scale;
 	} units[] = { { "", 1 }, { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "m", 6e10 } };
-	if (end == v || t < 0)
+	if (end == v || !(t >= 0))
 		return false;
 	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
 		if (!strcmp(end, units[i].unit)) {
-			*out = (uint64_t)(t * units[i].scale);
+			double ns = t * units[i].scale;
+			if (!(ns < 18446744073709551616.0))
+				return false;
+			*out = (uint64_t)ns;
 			return true;
 		}
 	return false;

@@ -474,8 +474,9 @@ static int read_default_opts(uft_data *d)
 			scale = 6e10;
 		else if (!strncmp(e, "s", 1))
 			scale = 1e9;
+		/* a threshold beyond 2^64 ns filters out everything, as the largest one does */
 		if (e != t + 3 && v > 0)
-			d->time_filter = (uint64_t)(v * scale);
+			d->time_filter = v * scale < 18446744073709551616.0 ? (uint64_t)(v * scale) : UINT64_MAX;
 	}
 	free(data);
 	return 0;

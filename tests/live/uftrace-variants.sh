@@ -4,6 +4,7 @@
 # exactly as the fixture it was made from.
 #   - absolute-sym: symbol files with absolute addresses and the info
 #     header without the SYM_REL_ADDR feature (uftrace before 0.7).
+# Also: `-t` values beyond 64-bit nanoseconds are refused.
 # Prints PASS/FAIL/SKIP lines for tests/run.sh; exits 0.
 set -u
 BIN=$1
@@ -47,6 +48,19 @@ PY
 		echo "PASS uftrace-variants/absolute-sym/$name"
 	else
 		echo "FAIL uftrace-variants/absolute-sym/$name: replay differs from $name.replay.txt"
+	fi
+done
+# A time filter beyond 64-bit nanoseconds (or not a number) is refused as
+# malformed, with a usage error, rather than cast into some other value.
+for t in 1e30s nan; do
+	if [ -d "$FIX/single" ]; then
+		"$BIN" replay -t "$t" "$FIX/single" >"$tmp/out" 2>"$tmp/err"
+		rc=$?
+		if [ $rc -eq 2 ] && [ ! -s "$tmp/out" ] && grep -q "time-filter expects" "$tmp/err"; then
+			echo "PASS uftrace-variants/time-filter-$t"
+		else
+			echo "FAIL uftrace-variants/time-filter-$t: exit $rc, $(head -c 200 "$tmp/err")"
+		fi
 	fi
 done
 exit 0
