@@ -290,7 +290,7 @@ for dir in tests/fuzz/regressions/*/; do
 		continue
 	fi
 	for input in "$dir"*; do
-		if timeout 60 "build/fuzz/$t" "$input" >"$TMP/fuzz.log" 2>&1; then
+		if timeout 60 "build/fuzz/$t" -artifact_prefix="$TMP/" "$input" >"$TMP/fuzz.log" 2>&1; then
 			ok "fuzz-regressions/$t/$(basename "$input")"
 		else
 			bad "fuzz-regressions/$t/$(basename "$input"): $(grep -m1 -e 'runtime error' -e ERROR "$TMP/fuzz.log")"
