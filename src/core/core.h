@@ -140,6 +140,14 @@ static inline bool tc_time_add_ns(tc_time base, uint64_t ns, tc_time *out)
 /* The time of cycle 0 of CLK; false if it overflows. */
 bool tc_clock_origin_time(const tc_clock *clk, tc_time *out);
 
+/* Sets the offset of CLK, a 1 GHz clock, to NS nanoseconds from its origin
+ * (whole seconds, floored, and the nanoseconds left); false if the seconds
+ * overflow 64 bits. */
+bool tc_clock_set_offset_ns(tc_clock *clk, __int128 ns);
+
+/* The packet context { cpu_id } of readers with a stream per CPU, in POOL. */
+tc_field_class *tc_cpu_packet_context(tc_pool *pool);
+
 /* ---- UUIDs ---- */
 
 bool tc_uuid_parse(const char *text, uint8_t out[16]);

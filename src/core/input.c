@@ -173,6 +173,32 @@ bool tc_clock_origin_time(const tc_clock *clk, tc_time *out)
 	return cycles_to_ns_part(clk->freq, clk->offset, &off_ns) && tc_time_add_ns(base, off_ns, out);
 }
 
+bool tc_clock_set_offset_ns(tc_clock *clk, __int128 ns)
+{
+	__int128 s = ns / 1000000000, rem = ns % 1000000000;
+	if (rem < 0) {
+		s--;
+		rem += 1000000000;
+	}
+	if (s > INT64_MAX || s < INT64_MIN)
+		return false;
+	clk->offset_s = (int64_t)s;
+	clk->offset = (uint64_t)rem;
+	return true;
+}
+
+tc_field_class *tc_cpu_packet_context(tc_pool *pool)
+{
+	tc_field_class *s = tc_pool_alloc(pool, sizeof *s), *cpu = tc_pool_alloc(pool, sizeof *cpu);
+	tc_member *mem = tc_pool_alloc(pool, sizeof *mem);
+	if (!s || !cpu || !mem)
+		return NULL;
+	*cpu = (tc_field_class){ .kind = TC_FIELD_INT, .align = 8, .size = 32, .base = 10 };
+	*mem = (tc_member){ "cpu_id", "cpu_id", cpu };
+	*s = (tc_field_class){ .kind = TC_FIELD_STRUCT, .align = 8, .members = mem, .member_count = 1 };
+	return s;
+}
+
 bool tc_clock_cycles_to_time(const tc_clock *clk, uint64_t cycles, tc_time *t)
 {
 	uint64_t val_ns;

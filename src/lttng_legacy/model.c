@@ -112,35 +112,16 @@ static int build_clock(lm_trace *t, const tc_open_options *opts)
 		return tc_fail(TC_EFORMAT, t->r->path, -1, "the start counter value does not fit in 64-bit nanoseconds");
 	__int128 ns = (__int128)h->start_sec * NS_PER_S + (__int128)h->start_usec * 1000 - start_ns +
 	              (__int128)opts->clock_offset_s * NS_PER_S + opts->clock_offset_ns;
-	__int128 s = ns / NS_PER_S, rem = ns % NS_PER_S;
-	if (rem < 0) {
-		s--;
-		rem += NS_PER_S;
-	}
-	if (s > INT64_MAX || s < INT64_MIN)
+	if (!tc_clock_set_offset_ns(&t->clock, ns))
 		return tc_fail(TC_EFORMAT, t->r->path, -1, "the trace's start time is beyond 64-bit seconds");
 	t->clock.name = "tsc";
 	t->clock.description = "LTTng 0.x cycle counter, in LTTV's nanoseconds";
 	t->clock.freq = NS_PER_S;
-	t->clock.offset_s = (int64_t)s;
-	t->clock.offset = (uint64_t)rem;
 	t->clock.origin_is_unix_epoch = h->start_sec != 0;
 	if (!tc_clock_origin_time(&t->clock, &t->origin))
 		return tc_fail(TC_EFORMAT, t->r->path, -1, "the trace's start time is beyond 64-bit seconds");
 	tc_clock *clk = &t->clock;
 	return tc_ptr_push((void ***)&t->pub.clocks, &t->pub.clock_count, clk);
-}
-
-static tc_field_class *packet_context_class(lm_trace *t)
-{
-	tc_field_class *s = tc_pool_alloc(&t->pool, sizeof *s), *cpu = tc_pool_alloc(&t->pool, sizeof *cpu);
-	tc_member *mem = tc_pool_alloc(&t->pool, sizeof *mem);
-	if (!s || !cpu || !mem)
-		return NULL;
-	*cpu = (tc_field_class){ .kind = TC_FIELD_INT, .align = 8, .size = 32, .base = 10 };
-	*mem = (tc_member){ "cpu_id", "cpu_id", cpu };
-	*s = (tc_field_class){ .kind = TC_FIELD_STRUCT, .align = 8, .members = mem, .member_count = 1 };
-	return s;
 }
 
 /* The channel's stream class, with a class per id its table holds. */
@@ -292,7 +273,7 @@ static int legacy_open(tc_input *in, const char *path, const tc_open_options *op
 	t->pub.path = tc_pool_strdup(&t->pool, path);
 	t->pub.name = tc_pool_strndup(&t->pool, base, (size_t)(path + len - base));
 	t->pub.dir_in_input = "";
-	if (!t->pub.path || !t->pub.name || !(t->packet_context = packet_context_class(t)))
+	if (!t->pub.path || !t->pub.name || !(t->packet_context = tc_cpu_packet_context(&t->pool)))
 		return TC_ENOMEM;
 	if ((rc = build_clock(t, opts)) < 0 || (rc = build_env(t)) < 0 || (rc = tc_input_add_trace(in, &t->pub)) < 0)
 		return rc;

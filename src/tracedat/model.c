@@ -106,48 +106,21 @@ static int clock_for(td_trace *t, const char *name, const tc_open_options *opts,
 	const tracedat_meta *m = tracedat_meta_of(t->file);
 	__int128 ns = (__int128)m->ts_offset_ns + (__int128)m->date_offset_us * 1000 +
 	              (__int128)opts->clock_offset_s * NS_PER_S + opts->clock_offset_ns;
-	__int128 s = ns / NS_PER_S, rem = ns % NS_PER_S;
-	if (rem < 0) {
-		s--;
-		rem += NS_PER_S;
-	}
-	if (s > INT64_MAX || s < INT64_MIN)
-		return tc_fail(TC_EINVAL, m->path, -1, "clock offset beyond 64-bit seconds");
 	tc_clock *c = tc_pool_alloc(&t->pool, sizeof *c);
+	if (c && !tc_clock_set_offset_ns(c, ns))
+		return tc_fail(TC_EINVAL, m->path, -1, "clock offset beyond 64-bit seconds");
 	char desc[128];
 	snprintf(desc, sizeof desc, "trace-cmd trace clock \"%s\"%s", name,
 	         tracedat_clock_is_ns(t->file, name) ? "" : " (not nanoseconds: its counts are shown as such)");
 	if (!c || !(c->name = tc_pool_strdup(&t->pool, name)) || !(c->description = tc_pool_strdup(&t->pool, desc)))
 		return TC_ENOMEM;
 	c->freq = NS_PER_S;
-	c->offset_s = (int64_t)s;
-	c->offset = (uint64_t)rem;
 	/* DATE maps trace time to the time of day (spec §10.4). */
 	c->origin_is_unix_epoch = m->has_date;
 	if (tc_ptr_push((void ***)&t->pub.clocks, &t->pub.clock_count, c) < 0)
 		return TC_ENOMEM;
 	*out = c;
 	return 0;
-}
-
-static tc_field_class *packet_context_class(td_trace *t)
-{
-	tc_field_class *s = tc_pool_alloc(&t->pool, sizeof *s), *cpu = tc_pool_alloc(&t->pool, sizeof *cpu);
-	tc_member *mem = tc_pool_alloc(&t->pool, sizeof *mem);
-	if (!s || !cpu || !mem)
-		return NULL;
-	cpu->kind = TC_FIELD_INT;
-	cpu->align = 8;
-	cpu->size = 32;
-	cpu->base = 10;
-	mem->name = "cpu_id";
-	mem->display_name = "cpu_id";
-	mem->cls = cpu;
-	s->kind = TC_FIELD_STRUCT;
-	s->align = 8;
-	s->members = mem;
-	s->member_count = 1;
-	return s;
 }
 
 static int build_stream_class(td_trace *t, size_t index, const tc_open_options *opts, td_stream_class **out)
@@ -255,7 +228,7 @@ static int tracedat_input_open(tc_input *in, const char *path, const tc_open_opt
 	t->pub.name = tc_pool_strdup(&t->pool, base ? base + 1 : path);
 	t->pub.dir_in_input = "";
 	t->lttng = opts->lttng_names;
-	if (!t->pub.path || !t->pub.name || !(t->packet_context = packet_context_class(t)))
+	if (!t->pub.path || !t->pub.name || !(t->packet_context = tc_cpu_packet_context(&t->pool)))
 		return TC_ENOMEM;
 	if ((rc = td_build_classes(t)) < 0 || (rc = build_env(t)) < 0 || (rc = tc_input_add_trace(in, &t->pub)) < 0)
 		return rc;

@@ -424,10 +424,10 @@ static int uftrace_open(tc_input *in, const char *path, const tc_open_options *o
 	t->clock.name = "monotonic";
 	t->clock.description = "uftrace's record clock (CLOCK_MONOTONIC unless recorded with --clock)";
 	t->clock.freq = 1000000000u;
-	t->clock.offset_s = (t->d->has_utc_offset ? t->d->utc_offset : 0) + opts->clock_offset_s;
-	int64_t ns = opts->clock_offset_ns % 1000000000;
-	t->clock.offset_s += opts->clock_offset_ns / 1000000000 - (ns < 0);
-	t->clock.offset = (uint64_t)(ns < 0 ? ns + 1000000000 : ns);
+	__int128 offset = ((__int128)(t->d->has_utc_offset ? t->d->utc_offset : 0) + opts->clock_offset_s) * 1000000000 +
+	                  opts->clock_offset_ns;
+	if (!tc_clock_set_offset_ns(&t->clock, offset))
+		return tc_fail(TC_EINVAL, path, -1, "clock offset beyond 64-bit seconds");
 	t->clock.origin_is_unix_epoch = true;
 	tc_clock_origin_time(&t->clock, &t->origin);
 	t->sc.clock = &t->clock;
