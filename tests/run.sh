@@ -175,6 +175,13 @@ for exp in tests/fixtures/lttng-legacy/*.expected; do
 	if [ "$got" = "$lost" ]; then ok "fixture-legacy/$n/lost"
 	else bad "fixture-legacy/$n/lost: got $got lost events, expected $lost"; fi
 done
+# Flight-recorder traces name their files flight-CHANNEL_CPU (spec §2).
+if [ -d tests/fixtures/lttng-legacy/v26-le-lost ]; then
+	cp -r tests/fixtures/lttng-legacy/v26-le-lost "$TMP/flight"
+	for f in "$TMP/flight"/*; do mv "$f" "$TMP/flight/flight-$(basename "$f")"; done
+	check_output "fixture-legacy/flight-prefix" "$TMP" flight "$ROOT/tests/fixtures/lttng-legacy/v26-le-lost.expected" \
+		--clock-cycles --no-delta
+fi
 # Damaged copies of them (tests/lttng_legacy/mkbad.py): a prefix of the
 # intact trace's lines, then exactly the expected error, exit 1.
 for src in tests/fixtures/lttng-legacy-bad/*.source; do
