@@ -664,6 +664,7 @@ int lg_cursor_next(lg_cursor *c, lg_item *out)
 			c->pos = p;
 			return next_event(c, blk, out);
 		}
+		lg_file_release(f, blk);
 		c->block++;
 		c->in_block = false;
 		uint32_t lost = blk->events_lost - c->lost_seen;

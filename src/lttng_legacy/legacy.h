@@ -209,6 +209,10 @@ int lg_find_tracefiles(tc_pool *pool, const char *dir, lg_file ***files, size_t 
 int lg_file_load(lg_file *f);
 void lg_file_unload(lg_file *f);
 
+/* Gives back the memory of block BLK, read to its end: a file is read
+ * once, in order, and multi-gigabyte ones must not stay resident. */
+void lg_file_release(lg_file *f, const lg_block *blk);
+
 /* ---- event types, the metadata and the event cursor (events.c) ---- */
 
 typedef struct lg_event_type {

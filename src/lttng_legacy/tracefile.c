@@ -336,6 +336,17 @@ int lg_file_load(lg_file *f)
 	return 0;
 }
 
+void lg_file_release(lg_file *f, const lg_block *blk)
+{
+	/* whole pages of the mapping inside the block only */
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	uint64_t start = (blk->offset + page - 1) / page * page, end = (blk->offset + blk->size) / page * page;
+	if (end > f->map_size)
+		end = f->map_size / page * page;
+	if (f->map && start < end)
+		madvise((void *)(f->map + start), end - start, MADV_DONTNEED);
+}
+
 void lg_file_unload(lg_file *f)
 {
 	if (f->map)
