@@ -174,7 +174,10 @@ static bool size_ok(uint64_t v)
 	return v == 1 || v == 2 || v == 4 || v == 8;
 }
 
-static int note_marker(metadata_pass *m, const lg_item *it, const char *it_path)
+/* A core_marker_id or core_marker_format event (set_marker_* before
+ * 2.3) of the metadata file PATH; the first description of a marker wins,
+ * as ids are never reused (§7.1). */
+static int note_marker(metadata_pass *m, const lg_item *it, const char *path)
 {
 	lg_reader *r = m->r;
 	const tc_field *f = it->payload.v.compound.items;
@@ -192,7 +195,7 @@ static int note_marker(metadata_pass *m, const lg_item *it, const char *it_path)
 			return 0;
 		for (size_t i = 2; i <= 5; i++)
 			if (!size_ok(f[first + i].v.u))
-				return tc_fail(TC_EFORMAT, it_path, (int64_t)it->offset,
+				return tc_fail(TC_EFORMAT, path, (int64_t)it->offset,
 				               "the description of marker %s%s%s gives a C type size of %" PRIu64
 				               " (expected 1, 2, 4 or 8)",
 				               channel ? channel : "", channel ? "." : "", name, f[first + i].v.u);
@@ -209,7 +212,6 @@ static int note_marker(metadata_pass *m, const lg_item *it, const char *it_path)
 	}
 	return 0;
 }
-
 
 /* A 0.x facility_load: the facility's XML description under eventdefs/,
  * its events registered under the facility's id (§7.3). */
