@@ -21,6 +21,8 @@
 static const char core_marker_id_format[] =
 	"channel %s name %s event_id %hu int #1u%zu long #1u%zu pointer #1u%zu size_t #1u%zu alignment #1u%u";
 static const char core_marker_format_format[] = "channel %s name %s format %s";
+/* Before 2.3 the same, without the leading "channel %s " */
+#define WITHOUT_CHANNEL(format) ((format) + sizeof "channel %s " - 1)
 
 /* The 0.x core facility (§7.3), described as its XML would be; 0.8 put
  * time_heartbeat_full before state_dump_facility_load. */
@@ -42,11 +44,6 @@ static const char core_facility_08[] =
 	"<event name=time_heartbeat></event>"
 	"<event name=time_heartbeat_full><field name=tsc><uint_fixed size=8/></field></event>"
 	"<event name=state_dump_facility_load>" FACILITY_LOAD_FIELDS "</event></facility>";
-
-static inline size_t pad_to(size_t pos, unsigned align)
-{
-	return align > 1 ? (pos + align - 1) & ~(size_t)(align - 1) : pos;
-}
 
 /* ---- event type tables ---- */
 
@@ -87,8 +84,7 @@ static int add_marker_type(lg_reader *r, lg_table *t, uint32_t id, const char *n
                            const lg_sizes *sizes, bool resets_tsc)
 {
 	lg_event_type *type = tc_pool_alloc(&r->pool, sizeof *type);
-	if (!type || !(type->name = tc_pool_strdup(&r->pool, name)) ||
-	    !(type->format = tc_pool_strdup(&r->pool, format)))
+	if (!type || !(type->name = tc_pool_strdup(&r->pool, name)))
 		return TC_ENOMEM;
 	type->id = id;
 	type->resets_tsc = resets_tsc;
@@ -174,6 +170,25 @@ static bool size_ok(uint64_t v)
 	return v == 1 || v == 2 || v == 4 || v == 8;
 }
 
+/* The C type sizes a marker or facility description gives in five fields
+ * from F: int, long, pointer and size_t sizes, then the alignment; false
+ * when a size is not 1, 2, 4 or 8 (*BAD is then the value). */
+static bool sizes_from(const lg_reader *r, const tc_field *f, lg_sizes *out, uint64_t *bad)
+{
+	for (size_t i = 0; i < 4; i++)
+		if (!size_ok(f[i].v.u)) {
+			*bad = f[i].v.u;
+			return false;
+		}
+	*out = r->sizes;
+	out->int_size = (uint8_t)f[0].v.u;
+	out->long_size = (uint8_t)f[1].v.u;
+	out->pointer_size = (uint8_t)f[2].v.u;
+	out->size_t_size = (uint8_t)f[3].v.u;
+	out->alignment = alignment_of(f[4].v.u, out->pointer_size);
+	return true;
+}
+
 /* A core_marker_id or core_marker_format event (set_marker_* before
  * 2.3) of the metadata file PATH; the first description of a marker wins,
  * as ids are never reused (§7.1). */
@@ -193,22 +208,37 @@ static int note_marker(metadata_pass *m, const lg_item *it, const char *path)
 	if (it->type->id == 0) {
 		if (n->has_id)
 			return 0;
-		for (size_t i = 2; i <= 5; i++)
-			if (!size_ok(f[first + i].v.u))
-				return tc_fail(TC_EFORMAT, path, (int64_t)it->offset,
-				               "the description of marker %s%s%s gives a C type size of %" PRIu64
-				               " (expected 1, 2, 4 or 8)",
-				               channel ? channel : "", channel ? "." : "", name, f[first + i].v.u);
+		uint64_t bad;
+		if (!sizes_from(r, &f[first + 2], &n->sizes, &bad))
+			return tc_fail(TC_EFORMAT, path, (int64_t)it->offset,
+			               "the description of marker %s%s%s gives a C type size of %" PRIu64
+			               " (expected 1, 2, 4 or 8)",
+			               channel ? channel : "", channel ? "." : "", name, bad);
 		n->has_id = true;
 		n->id = (uint16_t)f[first + 1].v.u;
-		n->sizes = r->sizes;
-		n->sizes.int_size = (uint8_t)f[first + 2].v.u;
-		n->sizes.long_size = (uint8_t)f[first + 3].v.u;
-		n->sizes.pointer_size = (uint8_t)f[first + 4].v.u;
-		n->sizes.size_t_size = (uint8_t)f[first + 5].v.u;
-		n->sizes.alignment = alignment_of(f[first + 6].v.u, n->sizes.pointer_size);
 	} else if (!n->format && !(n->format = field_text(&r->pool, &f[first + 1]))) {
 		return TC_ENOMEM;
+	}
+	return 0;
+}
+
+/* The events of facility FAC, loaded as facility ID: "facility.event",
+ * ids ID << 8 | index (§7.3). */
+static int add_facility_types(lg_reader *r, const lg_facility *fac, uint32_t id)
+{
+	for (size_t i = 0; i < fac->event_count && i < 256; i++) {
+		lg_event_type *type = tc_pool_alloc(&r->pool, sizeof *type);
+		size_t n = strlen(fac->name) + strlen(fac->events[i].name) + 2;
+		if (!type || !(type->name = tc_pool_alloc(&r->pool, n)))
+			return TC_ENOMEM;
+		snprintf(type->name, n, "%s.%s", fac->name, fac->events[i].name);
+		type->id = id << 8 | (uint32_t)i;
+		type->payload = fac->events[i].payload;
+		/* the core facility's full heartbeat (0.8) */
+		type->resets_tsc = id == 0 && strcmp(fac->events[i].name, "time_heartbeat_full") == 0;
+		int rc = register_type(r, &r->global, type);
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
 }
@@ -226,10 +256,10 @@ static int load_facility(lg_reader *r, const lg_item *it, const char *file)
 		return tc_fail(TC_EFORMAT, file, offset, "facility id %" PRIu64 " does not fit in a byte", id);
 	if (table_get(&r->global, (uint32_t)id << 8) || id == 0)
 		return 0;
-	for (size_t i = 3; i <= 6; i++)
-		if (!size_ok(f[i].v.u))
-			return tc_fail(TC_EFORMAT, file, offset, "facility_load gives a C type size of %" PRIu64,
-			               f[i].v.u);
+	lg_sizes sizes;
+	uint64_t bad;
+	if (!sizes_from(r, &f[3], &sizes, &bad))
+		return tc_fail(TC_EFORMAT, file, offset, "facility_load gives a C type size of %" PRIu64, bad);
 	char name[256];
 	snprintf(name, sizeof name, "%.*s", (int)f[0].v.str.len, f[0].v.str.ptr);
 	if (strchr(name, '/') || !name[0])
@@ -248,27 +278,10 @@ static int load_facility(lg_reader *r, const lg_item *it, const char *file)
 		               "no description of facility \"%s\", which the trace loads: LTTng 0.x traces describe their "
 		               "events in eventdefs/%s%s.xml beside the tracefiles",
 		               name, name, suffix);
-	lg_sizes sizes = r->sizes;
-	sizes.int_size = (uint8_t)f[3].v.u;
-	sizes.long_size = (uint8_t)f[4].v.u;
-	sizes.pointer_size = (uint8_t)f[5].v.u;
-	sizes.size_t_size = (uint8_t)f[6].v.u;
-	sizes.alignment = alignment_of(f[7].v.u, sizes.pointer_size);
 	lg_facility *fac;
 	rc = lg_facility_parse(&r->pool, path, text, text_len, &sizes, &fac);
 	free(text);
-	for (size_t i = 0; rc == 0 && i < fac->event_count && i < 256; i++) {
-		lg_event_type *type = tc_pool_alloc(&r->pool, sizeof *type);
-		size_t n = strlen(fac->name) + strlen(fac->events[i].name) + 2;
-		if (!type || !(type->name = tc_pool_alloc(&r->pool, n)))
-			return TC_ENOMEM;
-		snprintf(type->name, n, "%s.%s", fac->name, fac->events[i].name);
-		type->format = "";
-		type->id = (uint32_t)id << 8 | (uint32_t)i;
-		type->payload = fac->events[i].payload;
-		rc = register_type(r, &r->global, type);
-	}
-	return rc;
+	return rc < 0 ? rc : add_facility_types(r, fac, (uint32_t)id);
 }
 
 /* Reads one metadata file to its end or its first damage, which its own
@@ -276,14 +289,12 @@ static int load_facility(lg_reader *r, const lg_item *it, const char *file)
 static int read_metadata_file(metadata_pass *m, lg_file *f)
 {
 	lg_reader *r = m->r;
-	int rc = lg_file_load(f);
-	if (rc < 0)
-		return rc;
 	lg_cursor c;
 	lg_cursor_init(&c, r, f);
 	lg_item it;
 	uint32_t state_dump_load = r->hdr.minor >= 8 ? 4 : 3;
-	while (rc == 0 && lg_cursor_next(&c, &it) > 0) {
+	int rc = 0, more;
+	while (rc == 0 && (more = lg_cursor_next(&c, &it)) > 0) {
 		if (it.kind != LG_ITEM_EVENT)
 			continue;
 		if (r->hdr.major > 0 && it.type->id <= 1)
@@ -292,7 +303,8 @@ static int read_metadata_file(metadata_pass *m, lg_file *f)
 			rc = load_facility(r, &it, f->path);
 	}
 	lg_cursor_free(&c);
-	return rc;
+	/* damage is the stream's to report; a file that cannot be read is not */
+	return rc < 0 ? rc : more == TC_EFORMAT ? 0 : more;
 }
 
 /* Turns the notes into event types: an id needs a format, which may have
@@ -325,19 +337,7 @@ static int add_builtin_types(lg_reader *r)
 		const char *xml = r->hdr.minor >= 8 ? core_facility_08 : core_facility_07;
 		lg_facility *core;
 		int rc = lg_facility_parse(&r->pool, "core facility", xml, strlen(xml), &r->sizes, &core);
-		for (size_t i = 0; rc == 0 && i < core->event_count; i++) {
-			lg_event_type *type = tc_pool_alloc(&r->pool, sizeof *type);
-			size_t n = strlen(core->events[i].name) + 6;
-			if (!type || !(type->name = tc_pool_alloc(&r->pool, n)))
-				return TC_ENOMEM;
-			snprintf(type->name, n, "core.%s", core->events[i].name);
-			type->format = "";
-			type->id = (uint32_t)i;
-			type->payload = core->events[i].payload;
-			type->resets_tsc = strcmp(core->events[i].name, "time_heartbeat_full") == 0;
-			rc = register_type(r, &r->global, type);
-		}
-		return rc;
+		return rc < 0 ? rc : add_facility_types(r, core, 0);
 	}
 	if (lg_has_channel_markers(&r->hdr)) {
 		lg_channel *meta = channel_named(r, r->metadata_channel);
@@ -349,10 +349,11 @@ static int add_builtin_types(lg_reader *r)
 		                                &r->sizes, false);
 	}
 	/* 1.0 to 2.2: the same markers without their channel (§7.2) */
-	int rc = add_marker_type(r, &r->global, 0, "set_marker_id", core_marker_id_format + 11, &r->sizes, false);
+	int rc = add_marker_type(r, &r->global, 0, "set_marker_id", WITHOUT_CHANNEL(core_marker_id_format), &r->sizes,
+	                         false);
 	if (rc == 0)
-		rc = add_marker_type(r, &r->global, 1, "set_marker_format", core_marker_format_format + 11, &r->sizes,
-		                     false);
+		rc = add_marker_type(r, &r->global, 1, "set_marker_format", WITHOUT_CHANNEL(core_marker_format_format),
+		                     &r->sizes, false);
 	if (rc == 0 && r->hdr.major == 1)
 		rc = add_marker_type(r, &r->global, 2, "heartbeat_32", "", &r->sizes, false);
 	if (rc == 0 && r->hdr.major == 1)
@@ -391,7 +392,9 @@ static const char *metadata_channel_of(const lg_header *h)
 /* The frequency and its scale as the version reads them (§8.3). */
 static int set_time_scale(lg_reader *r, const lg_file *ref)
 {
-	const lg_header *h = &r->hdr;
+	lg_header *h = &r->hdr;
+	if (h->major == 2)
+		h->start_tsc = ref->block_count ? ref->blocks[0].begin_tsc : 0;
 	if (!h->start_freq)
 		return tc_fail(TC_EFORMAT, ref->path, -1, "the trace header gives a counter frequency of 0");
 	double freq = (double)h->start_freq, scale = h->freq_scale ? (double)h->freq_scale : 1;
@@ -403,7 +406,6 @@ static int set_time_scale(lg_reader *r, const lg_file *ref)
 	r->freq = freq;
 	r->freq_scale = scale;
 	r->scale_divides_freq = divisor;
-	r->start_tsc = h->major == 2 ? (ref->block_count ? ref->blocks[0].begin_tsc : 0) : h->start_tsc;
 	return 0;
 }
 
@@ -466,6 +468,10 @@ int lg_reader_open(lg_reader **out, const char *dir)
 		               .alignment = alignment_of(r->hdr.alignment, r->hdr.arch_size),
 		               .cap_alignment = !(r->hdr.major == 2 && (r->hdr.minor == 4 || r->hdr.minor == 5)),
 		               .big_endian = r->hdr.big_endian };
+	r->v2 = r->hdr.major == 2;
+	r->header_align = lg_align_of(&r->sizes, r->v2 ? 4 : r->hdr.arch_size);
+	r->tsc_align = lg_align_of(&r->sizes, 8);
+	r->payload_align = r->v2 ? 1 : lg_align_of(&r->sizes, r->hdr.arch_size);
 	if (rc == 0)
 		rc = lg_file_load(ref);
 	if (rc == 0)
@@ -550,7 +556,7 @@ static size_t read_event_header(lg_cursor *c, const uint8_t *b, size_t p, size_t
 	const lg_reader *r = c->r;
 	bool be = r->hdr.big_endian;
 	*size = -1;
-	if (lg_is_v2(&r->hdr)) {
+	if (r->v2) {
 		if (end - p < 4)
 			return 0;
 		uint32_t w = (uint32_t)tc_load_uint(b + p, 4, be);
@@ -576,7 +582,7 @@ static size_t read_event_header(lg_cursor *c, const uint8_t *b, size_t p, size_t
 			p += 2;
 		}
 		if (id5 == 29) {
-			p = pad_to(p, lg_align_of(&r->sizes, 8));
+			p = lg_pad(p, r->tsc_align);
 			if (p > end || end - p < 8)
 				return 0;
 			c->cur = tc_load_uint(b + p, 8, be);
@@ -599,8 +605,7 @@ static size_t read_event_header(lg_cursor *c, const uint8_t *b, size_t p, size_t
 		*id = (uint32_t)b[p] << 8 | b[p + 1];
 	uint64_t sz = tc_load_uint(b + p + 2, 2, be);
 	*size = sz == 0xFFFF ? -1 : (int64_t)sz;
-	p += 4;
-	return pad_to(p, lg_align_of(&r->sizes, r->hdr.arch_size));
+	return lg_pad(p + 4, r->payload_align);
 }
 
 static int next_event(lg_cursor *c, const lg_block *blk, lg_item *out)
@@ -621,7 +626,7 @@ static int next_event(lg_cursor *c, const lg_block *blk, lg_item *out)
 		return event_fail(c, start, "event id %u of channel \"%s\" has no description in the metadata", id,
 		                  c->f->channel->name);
 	}
-	p = pad_to(p, type->payload->align);
+	p = lg_pad(p, type->payload->align);
 	if (p > blk->data_end)
 		return event_fail(c, start, "event payload starts past the end of the block's data");
 	c->dec.data = b;
@@ -652,8 +657,9 @@ int lg_cursor_next(lg_cursor *c, lg_item *out)
 	if (c->failed)
 		return c->failed;
 	lg_file *f = c->f;
-	const lg_reader *r = c->r;
-	unsigned header_align = lg_align_of(&r->sizes, lg_is_v2(&r->hdr) ? 4 : r->hdr.arch_size);
+	int rc = lg_file_load(f);
+	if (rc < 0)
+		return c->failed = rc;
 	while (c->block < f->block_count) {
 		const lg_block *blk = &f->blocks[c->block];
 		if (!c->in_block) {
@@ -661,7 +667,7 @@ int lg_cursor_next(lg_cursor *c, lg_item *out)
 			c->pos = f->hdr.header_size;
 			c->cur = blk->begin_tsc;
 		}
-		size_t p = pad_to(c->pos, header_align);
+		size_t p = lg_pad(c->pos, c->r->header_align);
 		if (p < blk->data_end) {
 			c->pos = p;
 			return next_event(c, blk, out);

@@ -83,6 +83,24 @@ static lg_type *scalar_type(tc_pool *pool, const scalar *sc, const lg_sizes *s)
 	return t;
 }
 
+/* An LG_STRUCT of COUNT MEMBERS (kept, not copied), aligned to its widest. */
+static int struct_of(tc_pool *pool, lg_member *members, size_t count, lg_type **out)
+{
+	lg_type *t = tc_pool_alloc(pool, sizeof *t);
+	if (!t)
+		return TC_ENOMEM;
+	t->kind = LG_STRUCT;
+	t->align = 1;
+	t->realign = 1;
+	t->members = members;
+	t->member_count = count;
+	for (size_t i = 0; i < count; i++)
+		if (members[i].type->align > t->align)
+			t->align = members[i].type->align;
+	*out = t;
+	return 0;
+}
+
 int lg_marker_compile(tc_pool *pool, const char *format, const lg_sizes *s, lg_type **out)
 {
 	lg_member *members = NULL;
@@ -170,32 +188,11 @@ int lg_marker_compile(tc_pool *pool, const char *format, const lg_sizes *s, lg_t
 		trace_type = (scalar){ 0 };
 		name = name_end = NULL;
 	}
-	return lg_struct_new(pool, members, count, out);
+	return struct_of(pool, members, count, out);
 }
 
-int lg_struct_new(tc_pool *pool, lg_member *members, size_t count, lg_type **out)
-{
-	lg_type *t = tc_pool_alloc(pool, sizeof *t);
-	if (!t)
-		return TC_ENOMEM;
-	t->kind = LG_STRUCT;
-	t->align = 1;
-	t->realign = 1;
-	t->members = members;
-	t->member_count = count;
-	for (size_t i = 0; i < count; i++)
-		if (members[i].type->align > t->align)
-			t->align = members[i].type->align;
-	*out = t;
-	return 0;
-}
 
 /* ---- decoding ---- */
-
-static inline size_t pad_to(size_t pos, unsigned align)
-{
-	return align > 1 ? (pos + align - 1) & ~(size_t)(align - 1) : pos;
-}
 
 static tc_field *take_slots(lg_decoder *d, size_t n)
 {
@@ -221,7 +218,7 @@ static int decode_sequence(lg_decoder *d, const lg_type *t, const tc_field_class
 
 static int decode_int(lg_decoder *d, const lg_type *t, size_t *pos, uint64_t *v)
 {
-	size_t p = pad_to(*pos, t->align);
+	size_t p = lg_pad(*pos, t->align);
 	if (p > d->end || d->end - p < t->size)
 		return past_end(d, *pos, "an integer that runs past the end of the block's data");
 	*v = tc_load_uint(d->data + p, t->size, t->big_endian);
@@ -249,7 +246,7 @@ static int decode_members(lg_decoder *d, const lg_type *t, const tc_field_class 
 			*pos = start;
 		int rc;
 		if (mt->kind == LG_SEQUENCE) {
-			*pos = pad_to(*pos, mt->align);
+			*pos = lg_pad(*pos, mt->align);
 			items->cls = mc[0].cls;
 			rc = decode_int(d, mt->length, pos, &items->v.u);
 			if (rc == 0)
@@ -287,7 +284,7 @@ static int decode_sequence(lg_decoder *d, const lg_type *t, const tc_field_class
 		if (rc < 0 || d->short_of)
 			return rc;
 	}
-	*pos = pad_to(*pos, t->realign);
+	*pos = lg_pad(*pos, t->realign);
 	if (*pos > d->end)
 		*pos = d->end;
 	return 0;
@@ -322,13 +319,13 @@ static int decode_value(lg_decoder *d, const lg_type *t, const tc_field_class *c
 			return past_end(d, *pos, "a string whose terminating NUL lies past the end of the block's data");
 		out->v.str.ptr = (const char *)s;
 		out->v.str.len = (size_t)(nul - s);
-		*pos = pad_to(*pos + out->v.str.len + 1, t->realign);
+		*pos = lg_pad(*pos + out->v.str.len + 1, t->realign);
 		if (*pos > d->end)
 			*pos = d->end;
 		return 0;
 	}
 	case LG_ARRAY: {
-		*pos = pad_to(*pos, t->align);
+		*pos = lg_pad(*pos, t->align);
 		if (*pos > d->end)
 			return past_end(d, *pos, "an array that runs past the end of the block's data");
 		if (t->count > d->end - *pos + LG_MAX_SLOTS)
@@ -352,14 +349,14 @@ static int decode_value(lg_decoder *d, const lg_type *t, const tc_field_class *c
 			return 0;
 		out->v.compound.items = items;
 		out->v.compound.count = 2;
-		*pos = pad_to(*pos, t->align);
+		*pos = lg_pad(*pos, t->align);
 		items[0].cls = cls->members[0].cls;
 		int rc = decode_int(d, t->length, pos, &items[0].v.u);
 		return rc < 0 ? rc : decode_sequence(d, t, cls->members[1].cls, items[0].v.u, pos, &items[1]);
 	}
 	case LG_STRUCT:
 	case LG_UNION:
-		*pos = pad_to(*pos, t->align);
+		*pos = lg_pad(*pos, t->align);
 		if (*pos > d->end)
 			return past_end(d, *pos, "a structure that runs past the end of the block's data");
 		return decode_members(d, t, cls, pos, out);

@@ -73,12 +73,19 @@ typedef struct lg_sizes {
 	bool big_endian;     /* the trace's byte order */
 } lg_sizes;
 
-/* The padding before a value of SIZE bytes at POS, under S's rule (§4). */
+/* The alignment, in bytes, of a value of SIZE bytes under S's rule (§4). */
 static inline uint8_t lg_align_of(const lg_sizes *s, unsigned size)
 {
 	if (!s->alignment)
 		return 1;
 	return (uint8_t)(s->cap_alignment && s->alignment < size ? s->alignment : size);
+}
+
+/* POS moved up to a multiple of ALIGN (a power of two; 0 and 1: none),
+ * positions counting from the start of the block (§4). */
+static inline size_t lg_pad(size_t pos, unsigned align)
+{
+	return align > 1 ? (pos + align - 1) & ~(size_t)(align - 1) : pos;
 }
 
 /* ---- facilities (formats 0.4-0.8, §7.3) ---- */
@@ -114,9 +121,6 @@ int lg_facility_parse(tc_pool *pool, const char *path, const char *text, size_t 
  * alignment of S into an LG_STRUCT of its fields.
  */
 int lg_marker_compile(tc_pool *pool, const char *format, const lg_sizes *s, lg_type **out);
-
-/* An LG_STRUCT of COUNT MEMBERS (kept, not copied), aligned to its widest. */
-int lg_struct_new(tc_pool *pool, lg_member *members, size_t count, lg_type **out);
 
 /* How many tc_field slots a structure's members take: a sequence member
  * takes two, its length (a member of its own in the model) and itself. */
@@ -163,7 +167,7 @@ typedef struct lg_header {
 	uint32_t arch_type;      /* 0.x and 1.0: picks the _arch facility files */
 	uint32_t freq_scale;
 	uint64_t start_freq;     /* Hz (kHz with freq_scale 1000 before 2.2) */
-	uint64_t start_tsc;      /* 0.x and 1.0; 2.x: the first block's begin */
+	uint64_t start_tsc;      /* 0.x and 1.0; 2.x: the metadata's first block's begin */
 	uint64_t start_sec, start_usec;  /* wall clock when tracing started */
 	unsigned header_size;    /* where a block's events begin */
 } lg_header;
@@ -187,7 +191,8 @@ typedef struct lg_file {
 	lg_header hdr;
 	lg_block *blocks;
 	size_t block_count;
-	const uint8_t *map;      /* the whole file, mapped when first read */
+	bool loaded;             /* mapped and indexed (lg_file_load) */
+	const uint8_t *map;      /* the whole file */
 	size_t map_size;
 	/* The first damage the index met: reported after the blocks before it. */
 	int64_t damage_offset;
@@ -196,7 +201,6 @@ typedef struct lg_file {
 
 /* Whether HDR's format version is one this reader decodes. */
 bool lg_version_supported(const lg_header *hdr);
-bool lg_is_v2(const lg_header *hdr);          /* 2.0 to 2.6: 32-bit event headers */
 bool lg_has_channel_markers(const lg_header *hdr);  /* 2.3 and later */
 
 /*
@@ -205,7 +209,7 @@ bool lg_has_channel_markers(const lg_header *hdr);  /* 2.3 and later */
  */
 int lg_find_tracefiles(tc_pool *pool, const char *dir, lg_file ***files, size_t *count);
 
-/* Maps F and indexes its blocks; damage is kept in F, not returned. */
+/* Maps F and indexes its blocks, once; damage is kept in F, not returned. */
 int lg_file_load(lg_file *f);
 void lg_file_unload(lg_file *f);
 
@@ -217,7 +221,6 @@ void lg_file_release(lg_file *f, const lg_block *blk);
 
 typedef struct lg_event_type {
 	char *name;          /* marker name, or "facility.event" in 0.x */
-	char *format;        /* the marker's format string ("" without one) */
 	uint32_t id;         /* 0.x: facility id << 8 | event id */
 	lg_type *payload;    /* an LG_STRUCT */
 	tc_field_class *cls; /* its class in the model */
@@ -248,7 +251,11 @@ typedef struct lg_reader {
 	size_t channel_count;
 	lg_table global;     /* 0.x to 2.2: one id space for every channel */
 	const char *metadata_channel;
-	uint64_t start_tsc;
+	/* The event header's layout (§6), worked out once: 32-bit words with
+	 * escapes (2.x), or a TSC, ids and size; the alignment of the header,
+	 * of a full TSC (2.x) and of the payload's start (0.x and 1.0). */
+	bool v2;
+	uint8_t header_align, tsc_align, payload_align;
 	/* Counter to nanoseconds (§8.3): the scale divides the frequency from
 	 * 2.3 on, and multiplies it before. */
 	double freq, freq_scale;
@@ -279,7 +286,7 @@ typedef struct lg_item {
 	uint64_t lost, end_tsc;
 } lg_item;
 
-/* A walk over the events of one tracefile. */
+/* A walk over the events of one tracefile, which it loads when first read. */
 typedef struct lg_cursor {
 	const lg_reader *r;
 	lg_file *f;

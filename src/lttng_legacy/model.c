@@ -29,7 +29,6 @@
 typedef struct lm_channel {
 	tc_stream_class sc;
 	tc_event_class **by_id;    /* the channel's classes by event id */
-	size_t id_count;
 } lm_channel;
 
 typedef struct lm_trace {
@@ -47,7 +46,6 @@ typedef struct lm_iter {
 	lm_channel *ch;
 	lg_file *file;
 	lg_cursor cursor;
-	bool loaded;
 	tc_field packet[2];
 	tc_field payload;          /* the root; its members live in the cursor */
 } lm_iter;
@@ -98,7 +96,7 @@ static int build_env(lm_trace *t)
 	if (rc == 0)
 		rc = add_env(t, "counter_freq_scale", NULL, (int64_t)h->freq_scale);
 	if (rc == 0)
-		rc = add_env(t, "start_tsc", NULL, (int64_t)t->r->start_tsc);
+		rc = add_env(t, "start_tsc", NULL, (int64_t)t->r->hdr.start_tsc);
 	return rc;
 }
 
@@ -108,7 +106,7 @@ static int build_clock(lm_trace *t, const tc_open_options *opts)
 {
 	const lg_header *h = &t->r->hdr;
 	uint64_t start_ns;
-	if (!lg_tsc_to_ns(t->r, t->r->start_tsc, &start_ns))
+	if (!lg_tsc_to_ns(t->r, t->r->hdr.start_tsc, &start_ns))
 		return tc_fail(TC_EFORMAT, t->r->path, -1, "the start counter value does not fit in 64-bit nanoseconds");
 	__int128 ns = (__int128)h->start_sec * NS_PER_S + (__int128)h->start_usec * 1000 - start_ns +
 	              (__int128)opts->clock_offset_s * NS_PER_S + opts->clock_offset_ns;
@@ -141,7 +139,6 @@ static int build_stream_class(lm_trace *t, lg_channel *lc, size_t index)
 	const lg_table *table = lc->table;
 	if (table->cap && !(ch->by_id = calloc(table->cap, sizeof *ch->by_id)))
 		return tc_fail_nomem();
-	ch->id_count = table->cap;
 	for (size_t id = 0; id < table->cap; id++) {
 		const lg_event_type *type = table->by_id[id];
 		if (!type)
@@ -171,12 +168,6 @@ static int build_stream_class(lm_trace *t, lg_channel *lc, size_t index)
 static int iter_next(tc_stream_iter *base, tc_message *m)
 {
 	lm_iter *it = (lm_iter *)base;
-	if (!it->loaded) {
-		int rc = lg_file_load(it->file);
-		if (rc < 0)
-			return rc;
-		it->loaded = true;
-	}
 	lg_item item;
 	int rc = lg_cursor_next(&it->cursor, &item);
 	if (rc <= 0)

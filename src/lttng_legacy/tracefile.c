@@ -95,11 +95,6 @@ static int read_header(const uint8_t *b, size_t n, lg_header *h)
 	return FAMILY_NONE;
 }
 
-bool lg_is_v2(const lg_header *hdr)
-{
-	return hdr->major == 2;
-}
-
 bool lg_has_channel_markers(const lg_header *hdr)
 {
 	return hdr->major == 2 && hdr->minor >= 3;
@@ -164,8 +159,6 @@ static int add_file(found *fd, const char *path, const char *rel)
 	f->cpu = cpu;
 	f->hdr = h;
 	f->damage_offset = -1;
-	if (family == FAMILY_BLOCK72)
-		f->hdr.header_size = 0;
 	return tc_ptr_push((void ***)&fd->files, &fd->count, f);
 }
 
@@ -298,8 +291,9 @@ static bool read_block(lg_file *f, uint64_t off, uint64_t remaining, lg_block *b
 
 int lg_file_load(lg_file *f)
 {
-	if (f->map || f->damage)
+	if (f->loaded)
 		return 0;
+	f->loaded = true;
 	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return tc_fail(TC_EIO, f->path, -1, "cannot open: %s", strerror(errno));
@@ -353,8 +347,4 @@ void lg_file_unload(lg_file *f)
 		munmap((void *)f->map, f->map_size);
 	free(f->blocks);
 	free(f->damage);
-	f->map = NULL;
-	f->blocks = NULL;
-	f->damage = NULL;
-	f->block_count = 0;
 }
