@@ -268,6 +268,31 @@ static int add_virtual(td_trace *t, const td_event_plan *like, const char *prefi
 	return 0;
 }
 
+static int cmp_plan_name(const void *a, const void *b)
+{
+	return strcmp((*(const td_event_plan *const *)a)->name, (*(const td_event_plan *const *)b)->name);
+}
+
+/* Gives each plan from REAL on (the raw syscalls' plans by number) the
+ * named event of its name, found once here rather than for every record. */
+static int link_twins(td_trace *t, size_t real)
+{
+	const td_event_plan **named = malloc((real ? real : 1) * sizeof *named);
+	if (!named)
+		return tc_fail_nomem();
+	size_t n = 0;
+	for (size_t i = 0; i < real; i++)
+		if (!t->plans[i].raw_syscall)
+			named[n++] = &t->plans[i];
+	qsort(named, n, sizeof *named, cmp_plan_name);
+	for (size_t i = real; i < t->plan_count; i++) {
+		const td_event_plan *key = &t->plans[i], **hit = bsearch(&key, named, n, sizeof *named, cmp_plan_name);
+		t->plans[i].twin = hit ? (uint32_t)(*hit - t->plans) + 1 : 0;
+	}
+	free(named);
+	return 0;
+}
+
 int td_lttng_add_syscalls(td_trace *t)
 {
 	const tracedat_meta *m = tracedat_meta_of(t->file);
@@ -298,7 +323,7 @@ int td_lttng_add_syscalls(td_trace *t)
 		raw->nr_count = NR_COUNT;
 		raw->unknown_plan = unknown;
 	}
-	return 0;
+	return link_twins(t, real);
 }
 
 const td_event_plan *td_lttng_syscall_plan(const td_trace *t, const td_event_plan *plan, const uint8_t *payload)

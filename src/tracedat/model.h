@@ -86,6 +86,10 @@ typedef struct td_event_plan {
 	uint32_t *by_nr;           /* plan index + 1 per number, 0: unnamed */
 	size_t nr_count;
 	uint32_t unknown_plan;     /* plan index + 1: syscall_entry/exit_unknown */
+	/* a raw syscall's plan by number: plan index + 1 of the named event
+	 * (syscalls:*) of the same LTTng name, which a raw record repeats
+	 * when both were recorded; 0 when none */
+	uint32_t twin;
 } td_event_plan;
 
 typedef struct td_stream_class {

@@ -195,7 +195,7 @@ static int decode_event(td_iter *it, const tracedat_record *rec, tc_message *m)
 		index = (size_t)(plan - t->plans) + 1;
 		/* With both syscalls:* and raw_syscalls recorded, the kernel
 		 * writes the named event, then the raw one: one event, once. */
-		if (it->last_plan && strcmp(it->last_plan->name, plan->name) == 0) {
+		if (plan->twin && it->last_plan == &t->plans[plan->twin - 1]) {
 			it->last_plan = NULL;
 			return 0;
 		}

@@ -114,6 +114,21 @@ for f in "${files[@]}"; do
 		fi
 		echo "PASS convert-tracedat-$naming/$name ($(wc -l <"$tmp/bt2") events)"
 	done
+	# Each raw_syscalls record is one event under its LTTng name, dropped
+	# only where it repeats the syscalls:* event just before it: as many
+	# syscall_entry_* (exit_*) events as raw sys_enter (sys_exit) records.
+	"$BIN" print "$f" >"$tmp/raw.txt" 2>/dev/null
+	"$BIN" print --lttng-names "$f" >"$tmp/named.txt" 2>/dev/null
+	for pair in enter:entry exit:exit; do
+		raw=$(grep -c " sys_${pair%%:*}: " "$tmp/raw.txt")
+		[ "$raw" -gt 0 ] || continue
+		named=$(grep -c " syscall_${pair#*:}_[a-z0-9_]*: " "$tmp/named.txt")
+		if [ "$named" = "$raw" ]; then
+			echo "PASS convert-tracedat-raw-syscalls/$name/${pair%%:*} ($raw)"
+		else
+			echo "FAIL convert-tracedat-raw-syscalls/$name/${pair%%:*}: $named syscall_${pair#*:}_* events for $raw raw records"
+		fi
+	done
 	# What Trace Compass's LTTng kernel analyses look for (the naming
 	# rules of specs/lttng-conventions.md, checked on the metadata as
 	# babeltrace2 parsed it).
