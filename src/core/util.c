@@ -150,8 +150,6 @@ int tc_ptr_push(void ***array, size_t *count, void *item)
 
 int tc_buf_grow(tc_buf *b, size_t extra)
 {
-	if (b->cap - b->len > extra)
-		return 0;
 	size_t cap = b->cap ? b->cap : 256;
 	while (cap - b->len <= extra) {
 		if (cap > SIZE_MAX / 2)

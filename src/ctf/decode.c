@@ -478,8 +478,7 @@ static int decode_struct(ctf_decoder *d, const tc_field_class *fc, tc_field *out
 	out->option = 0;
 	out->v.compound.items = items;
 	out->v.compound.count = n;
-	/* an empty structure has no member plans at all: no pointer to offset */
-	const ctf_member_plan *mp = plan_of(fc)->members, *end = n ? mp + n : mp;
+	const ctf_member_plan *mp = plan_of(fc)->members, *end = mp + n;
 	const tc_member *mem = fc->members;
 	tc_field *o = items;
 	const uint8_t *base = NULL;    /* where the current run starts */

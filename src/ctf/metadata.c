@@ -658,11 +658,13 @@ static long sibling_tag(const tc_field_class *fc, size_t i)
 static int compile_runs(builder *b, tc_field_class *fc)
 {
 	ctf_plan *pl = plan_of(fc);
-	if (!fc->member_count)
-		return 0;
-	pl->members = balloc(b, fc->member_count * sizeof *pl->members);
+	/* at least one, so that the decoder's end pointer of an empty
+	 * structure is never a null pointer plus 0 */
+	pl->members = balloc(b, (fc->member_count ? fc->member_count : 1) * sizeof *pl->members);
 	if (!pl->members)
 		return b->err;
+	if (!fc->member_count)
+		return 0;
 	size_t start = 0;
 	uint64_t cur = 0;
 	for (size_t i = 0; i < fc->member_count; i++) {

@@ -57,9 +57,8 @@ typedef struct out_stream {
 	uint64_t ts_begin, last_ts;
 	uint64_t seq, discarded;
 	/* Losses before the first packet: CTF counts them from a previous
-	 * packet, so an empty one with the earlier total goes first. */
+	 * packet, so an empty one counting none goes first. */
 	bool lead_packet;
-	uint64_t lead_discarded;
 	const tc_field *src_context; /* the packet context of the packet being written */
 	size_t context_start, context_end;   /* its visible members' bytes */
 } out_stream;
@@ -818,10 +817,8 @@ int tc_ctf_writer_write(tc_ctf_writer *w, const tc_message *msg)
 	if (msg->kind != TC_MSG_EVENT) {
 		/* The next packet tells: a higher discarded total, or a gap in
 		 * the sequence numbers. */
-		if (s->seq == 0 && !s->in_packet && !s->lead_packet) {
+		if (s->seq == 0 && !s->in_packet)
 			s->lead_packet = true;
-			s->lead_discarded = s->discarded;
-		}
 		if (msg->kind == TC_MSG_DISCARDED_EVENTS)
 			s->discarded += msg->count ? msg->count : 1;
 		else
@@ -829,8 +826,9 @@ int tc_ctf_writer_write(tc_ctf_writer *w, const tc_message *msg)
 		return close_packet(w, s);
 	}
 	if (s->lead_packet) {
+		/* nothing was discarded before the lead packet's own losses */
 		uint64_t total = s->discarded, seq = s->seq;
-		s->discarded = s->lead_discarded;
+		s->discarded = 0;
 		s->seq = 0;
 		s->lead_packet = false;
 		if ((rc = open_packet(w, s, msg)) < 0 || (rc = close_packet(w, s)) < 0)

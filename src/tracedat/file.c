@@ -125,10 +125,7 @@ uint64_t tracedat_read_uint(const tracedat_file *f, const void *p, unsigned size
 		memcpy(&v64, p, 8);
 		return swap ? __builtin_bswap64(v64) : v64;
 	default:
-		v64 = 0;
-		for (unsigned i = 0; i < size; i++)
-			v64 |= (uint64_t)((const uint8_t *)p)[f->meta.big_endian ? size - 1 - i : i] << (8 * i);
-		return v64;
+		return tc_load_uint(p, size, f->meta.big_endian);
 	}
 }
 

@@ -81,6 +81,8 @@ for ref in "$ROOT"/tests/fixtures/ctf/*.bt2.txt; do
 done
 
 # ---- trace.dat ----
+# The total of the discarded-events warnings in the stderr file $1.
+lost() { grep -o 'discarded [0-9]* events' "$1" | awk '{ s += $2 } END { print s + 0 }'; }
 files=()
 for f in "$CORPUS"/trace-dat/*.dat "$ROOT"/tests/fixtures/tracedat/*.dat; do
 	[ -f "$f" ] && files+=("$f")
@@ -103,7 +105,6 @@ for f in "${files[@]}"; do
 			continue
 		fi
 		# Lost events: the same total, each loss with its count.
-		lost() { grep -o 'discarded [0-9]* events' "$1" | awk '{ s += $2 } END { print s + 0 }'; }
 		if [ "$(lost "$tmp/bt2.err")" != "$(lost "$tmp/tc.err")" ] || grep -q 'may have discarded' "$tmp/bt2.err"; then
 			echo "FAIL convert-tracedat-$naming/$name: babeltrace2 reports $(lost "$tmp/bt2.err") lost events, the input has $(lost "$tmp/tc.err")"
 			continue
@@ -136,7 +137,7 @@ for f in "${files[@]}"; do
 	[ -f "$meta" ] || continue
 	missing=()
 	# events are declared when written: ask for those the input has
-	seen=$("$BIN" print --lttng-names "$f" 2>/dev/null | awk '{ print $4 }' | sort -u)
+	seen=$(awk '{ print $4 }' "$tmp/named.txt" | sort -u)
 	wants=('domain = "kernel";' 'tracer_name = "lttng-modules";' 'tracer_major = 2;' 'tracer_minor = 13;'
 	       'hostname = "' 'kernel_release = "' 'cpu_id;' ' _tid;' 'name = "sched_switch";'
 	       ' _prev_tid;' ' _next_tid;' ' _prev_state;')
