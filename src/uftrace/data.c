@@ -33,21 +33,17 @@ static char *path_in(uft_data *d, const char *name)
 	return p;
 }
 
-/* The whole of DIR/NAME, or NULL with *MISSING set when it is absent. */
-static int read_text(uft_data *d, const char *name, char **data, size_t *len, bool *missing)
+/* The whole of DIR/NAME: 0, 1 when it is absent (*DATA NULL), < 0 on error. */
+static int read_text(uft_data *d, const char *name, char **data, size_t *len)
 {
 	char *path = path_in(d, name);
 	struct stat st;
 	*data = NULL;
 	*len = 0;
-	if (missing)
-		*missing = false;
 	if (!path)
 		return TC_ENOMEM;
-	if (stat(path, &st) < 0 && errno == ENOENT && missing) {
-		*missing = true;
-		return 0;
-	}
+	if (stat(path, &st) < 0 && errno == ENOENT)
+		return 1;
 	return tc_read_file(path, MAX_TEXT_FILE, data, len);
 }
 
@@ -131,7 +127,7 @@ static int read_tids(uft_data *d, const char *s, size_t len)
 		qsort(tids, n, sizeof *tids, cmp_int);
 	int rc = 0;
 	for (size_t i = 0; i < n && rc == 0; i++)
-		if (!uft_task_by_tid(d, tids[i]) && !add_task(d, tids[i]))
+		if (!add_task(d, tids[i]))
 			rc = TC_ENOMEM;
 	free(tids);
 	return rc;
@@ -141,12 +137,9 @@ static int read_info(uft_data *d)
 {
 	char *data;
 	size_t len;
-	bool missing;
-	int rc = read_text(d, "info", &data, &len, &missing);
-	if (rc < 0)
-		return rc;
-	if (missing)
-		return TC_ENOTFOUND;
+	int rc = read_text(d, "info", &data, &len);
+	if (rc != 0)
+		return rc < 0 ? rc : TC_ENOTFOUND;
 	char *path = path_in(d, "info");
 	if (!path) {
 		free(data);
@@ -174,7 +167,6 @@ static int read_info(uft_data *d)
 	}
 	d->word_size = h[15] == 2 ? 8 : 4;
 	d->feat_mask = tc_load_uint(h + 16, 8, d->big_endian);
-	d->info_mask = tc_load_uint(h + 24, 8, d->big_endian);
 	d->max_stack = (d->feat_mask & 0x40) ? (unsigned)tc_load_uint(h + 32, 2, d->big_endian) : 1024;
 	if (d->max_stack == 0)
 		d->max_stack = 1024;
@@ -186,10 +178,6 @@ static int read_info(uft_data *d)
 			field = &d->exename;
 		else if (has_prefix(line, n, "osinfo:hostname=", &rest))
 			field = &d->hostname;
-		else if (has_prefix(line, n, "osinfo:kernel=", &rest))
-			field = &d->kernel;
-		else if (has_prefix(line, n, "cmdline:", &rest))
-			field = &d->cmdline;
 		else if (has_prefix(line, n, "uftrace_version:", &rest))
 			field = &d->version;
 		else if (has_prefix(line, n, "taskinfo:tids=", &rest))
@@ -311,9 +299,8 @@ static int read_tasks(uft_data *d)
 {
 	char *data;
 	size_t len;
-	bool missing;
-	int rc = read_text(d, "task.txt", &data, &len, &missing);
-	if (rc < 0 || missing)
+	int rc = read_text(d, "task.txt", &data, &len);
+	if (rc != 0)
 		return rc < 0 ? rc : tc_fail(TC_EUNSUPPORTED, d->dir, -1, "no task.txt (data older than uftrace 0.7 is not read)");
 	const char *p, *end = data + len, *line, *v;
 	size_t n, vn;
@@ -343,13 +330,13 @@ static int read_tasks(uft_data *d)
 				rc = tc_fail(TC_EFORMAT, path_in(d, "task.txt"), (int64_t)(line - data), "malformed TASK line");
 				break;
 			}
-			bool is_new = !uft_task_by_tid(d, (int)tid);
 			uft_task *task = add_task(d, (int)tid);
 			if (!task) {
 				rc = TC_ENOMEM;
 				break;
 			}
-			if (is_new || task->ref_count == 0)
+			/* a new task has no references yet */
+			if (task->ref_count == 0)
 				task->pid = (int)pid;
 			uft_session *s = find_session(d, (int)pid, t);
 			if (!s && task->ref_count == 0) {
@@ -423,10 +410,9 @@ static int read_events_txt(uft_data *d)
 {
 	char *data;
 	size_t len;
-	bool missing;
-	int rc = read_text(d, "events.txt", &data, &len, &missing);
-	if (rc < 0 || missing)
-		return rc;
+	int rc = read_text(d, "events.txt", &data, &len);
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
 	const char *p = data, *end = data + len, *line, *rest;
 	size_t n;
 	while (rc == 0 && next_line(&p, end, &line, &n)) {
@@ -457,10 +443,9 @@ static int read_default_opts(uft_data *d)
 {
 	char *data;
 	size_t len;
-	bool missing;
-	int rc = read_text(d, "default.opts", &data, &len, &missing);
-	if (rc < 0 || missing)
-		return rc;
+	int rc = read_text(d, "default.opts", &data, &len);
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
 	const char *t = strstr(data, "-t ");
 	if (t) {
 		char *e;
@@ -552,11 +537,10 @@ int uft_open(uft_data **out, const char *dir)
 		char name[32];
 		struct stat st;
 		snprintf(name, sizeof name, "%d.dat", d->tasks[i]->tid);
-		char *p = path_in(d, name);
-		if (!p)
+		if (!(d->tasks[i]->data_path = path_in(d, name)))
 			rc = TC_ENOMEM;
 		else
-			d->tasks[i]->has_data = stat(p, &st) == 0;
+			d->tasks[i]->has_data = stat(d->tasks[i]->data_path, &st) == 0;
 		d->tasks[i]->index = i;
 	}
 	if (rc < 0) {
@@ -598,10 +582,9 @@ static int load_map(uft_data *d, uft_session *s)
 	snprintf(name, sizeof name, "sid-%.16s.map", s->sid);
 	char *data;
 	size_t len;
-	bool missing;
-	int rc = read_text(d, name, &data, &len, &missing);
-	if (rc < 0 || missing)
-		return rc;
+	int rc = read_text(d, name, &data, &len);
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
 	const char *p = data, *end = data + len, *line;
 	size_t n;
 	while (rc == 0 && next_line(&p, end, &line, &n)) {
@@ -750,22 +733,24 @@ static int load_syms(uft_data *d, uft_module *m)
 	if (!m->base)
 		return 0;
 	char name[600];
-	snprintf(name, sizeof name, "%s.sym", m->base);
 	char *data;
 	size_t len;
-	bool missing;
-	int rc = read_text(d, name, &data, &len, &missing);
-	if (rc < 0 || missing)
-		return rc < 0 && rc != TC_ENOMEM ? 0 : rc;
-	if (!sym_file_matches(m, data, len)) {
+	/* "<base>.sym"; when that one describes another module, the
+	 * alternative name (§4.2.4), whose header is not checked */
+	for (int attempt = 0;; attempt++) {
+		if (attempt == 0)
+			snprintf(name, sizeof name, "%s.sym", m->base);
+		else
+			alt_sym_name(m, name, sizeof name);
+		int rc = read_text(d, name, &data, &len);
+		if (rc != 0)   /* absent or unreadable: unresolved, as in uftrace */
+			return rc == TC_ENOMEM ? rc : 0;
+		if (attempt > 0 || sym_file_matches(m, data, len))
+			break;
 		free(data);
-		alt_sym_name(m, name, sizeof name);
-		rc = read_text(d, name, &data, &len, &missing);
-		if (rc < 0 || missing)
-			return rc < 0 && rc != TC_ENOMEM ? 0 : rc;
 	}
 	/* The names point into the pool's copy of each line. */
-	rc = parse_syms(d, m, data, len);
+	int rc = parse_syms(d, m, data, len);
 	free(data);
 	return rc;
 }
@@ -871,11 +856,10 @@ bool uft_resolve(uft_data *d, const uft_task *task, uint64_t time, uint64_t addr
 	return true;
 }
 
-const char *uft_name(uft_data *d, const uft_task *task, uint64_t time, uint64_t addr, char *buf, size_t size)
+const char *uft_place_name(const uft_place *pl, uint64_t addr, char *buf, size_t size)
 {
-	uft_place pl;
-	if (uft_resolve(d, task, time, addr, &pl))
-		return pl.sym->name;
+	if (pl)
+		return pl->sym->name;
 	snprintf(buf, size, "<%" PRIx64 ">", addr);
 	return buf;
 }
@@ -886,13 +870,26 @@ const char *uft_event_name_of(const uft_data *d, uint64_t id, char *buf, size_t 
 		uint64_t id;
 		const char *name;
 	} builtin[] = {
-		{ 100001, "read:proc/statm" }, { 100002, "read:page-fault" }, { 100003, "diff:proc/statm" },
-		{ 100004, "diff:page-fault" }, { 100005, "read:pmu-cycle" }, { 100006, "diff:pmu-cycle" },
-		{ 100007, "read:pmu-cache" }, { 100008, "diff:pmu-cache" }, { 100009, "read:pmu-branch" },
-		{ 100010, "diff:pmu-branch" }, { 100011, "watch:cpu" }, { 200001, "linux:sched-in" },
-		{ 200002, "linux:sched-out" }, { 200003, "linux:schedule" }, { 200004, "linux:task-new" },
-		{ 200005, "linux:task-exit" }, { 200006, "linux:task-name" }, { 200007, "linux:sched-out (pre-empted)" },
-		{ 200008, "linux:schedule (pre-empted)" }, { 2000000, "external-data" },
+		{ UFT_EV_READ_STATM, "read:proc/statm" },
+		{ UFT_EV_READ_PAGE_FAULT, "read:page-fault" },
+		{ UFT_EV_DIFF_STATM, "diff:proc/statm" },
+		{ UFT_EV_DIFF_PAGE_FAULT, "diff:page-fault" },
+		{ UFT_EV_READ_PMU_CYCLE, "read:pmu-cycle" },
+		{ UFT_EV_DIFF_PMU_CYCLE, "diff:pmu-cycle" },
+		{ UFT_EV_READ_PMU_CACHE, "read:pmu-cache" },
+		{ UFT_EV_DIFF_PMU_CACHE, "diff:pmu-cache" },
+		{ UFT_EV_READ_PMU_BRANCH, "read:pmu-branch" },
+		{ UFT_EV_DIFF_PMU_BRANCH, "diff:pmu-branch" },
+		{ UFT_EV_WATCH_CPU, "watch:cpu" },
+		{ UFT_EV_SCHED_IN, "linux:sched-in" },
+		{ UFT_EV_SCHED_OUT, "linux:sched-out" },
+		{ UFT_EV_SCHEDULE, "linux:schedule" },
+		{ UFT_EV_TASK_NEW, "linux:task-new" },
+		{ UFT_EV_TASK_EXIT, "linux:task-exit" },
+		{ UFT_EV_TASK_NAME, "linux:task-name" },
+		{ UFT_EV_SCHED_OUT_PREEMPT, "linux:sched-out (pre-empted)" },
+		{ UFT_EV_SCHEDULE_PREEMPT, "linux:schedule (pre-empted)" },
+		{ UFT_EV_EXTERN_DATA, "external-data" },
 	};
 	for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
 		if (builtin[i].id == id)

@@ -135,8 +135,13 @@ static int build_classes(um_trace *t)
 	    !add_class(t, "lttng_ust_cyg_profile:func_entry", 12, entry_args, 0) ||
 	    !add_class(t, "lttng_ust_cyg_profile:func_exit", 12, exit_ret, 0))
 		return TC_ENOMEM;
-	static const uint64_t builtin[] = { 100001, 100002, 100003, 100004, 100005, 100006, 100007, 100008, 100009,
-		                            100010, 100011, 200001, 200002, 200004, 200005, 200006, 200007, 2000000 };
+	static const uint64_t builtin[] = {
+		UFT_EV_READ_STATM,     UFT_EV_READ_PAGE_FAULT, UFT_EV_DIFF_STATM,      UFT_EV_DIFF_PAGE_FAULT,
+		UFT_EV_READ_PMU_CYCLE, UFT_EV_DIFF_PMU_CYCLE,  UFT_EV_READ_PMU_CACHE,  UFT_EV_DIFF_PMU_CACHE,
+		UFT_EV_READ_PMU_BRANCH, UFT_EV_DIFF_PMU_BRANCH, UFT_EV_WATCH_CPU,      UFT_EV_SCHED_IN,
+		UFT_EV_SCHED_OUT,      UFT_EV_TASK_NEW,        UFT_EV_TASK_EXIT,       UFT_EV_TASK_NAME,
+		UFT_EV_SCHED_OUT_PREEMPT, UFT_EV_EXTERN_DATA,
+	};
 	char buf[64];
 	for (size_t i = 0; i < sizeof builtin / sizeof builtin[0]; i++)
 		if (!add_class(t, uft_event_name_of(t->d, builtin[i], buf, sizeof buf), -1, ev_s, builtin[i]))
@@ -154,7 +159,7 @@ static int build_classes(um_trace *t)
 static const tc_event_class *class_of_event(const um_trace *t, uint64_t id)
 {
 	for (size_t i = EC_FIRST_EVENT; i < t->class_count; i++)
-		if (t->class_ids[i] == id && t->classes[i] != t->other)
+		if (t->class_ids[i] == id)
 			return t->classes[i];
 	return t->other;
 }
@@ -203,14 +208,14 @@ typedef struct um_iter {
 	um_trace *t;
 	uft_task *task;            /* a task stream */
 	uft_task_reader *reader;
-	uft_perf perf;             /* a perf-cpu stream */
-	const char *perf_path;
-	bool perf_loaded;
+	uft_perf perf;             /* a perf-cpu stream (the file is its name), read when first needed */
 	uint64_t *shadow;          /* addresses by depth: the callers */
 	tc_buf text;               /* arguments, return value, event data */
 	char name[64];
 	char proc[16];             /* the procname context's text */
 	tc_field ctx[4], payload[6];
+	bool ctx_set;              /* ctx describes ctx_task */
+	const uft_task *ctx_task;
 } um_iter;
 
 static const char *procname(const um_trace *t, const uft_task *task, char *buf)
@@ -227,8 +232,13 @@ static const char *procname(const um_trace *t, const uft_task *task, char *buf)
 	return buf;
 }
 
+/* The event context of TASK's events, rebuilt only when the task changes. */
 static void set_context(um_iter *it, const uft_task *task)
 {
+	if (it->ctx_set && it->ctx_task == task)
+		return;
+	it->ctx_set = true;
+	it->ctx_task = task;
 	const tc_field_class *c = it->t->sc.event_context;
 	it->ctx[0] = (tc_field){ .cls = c };
 	it->ctx[0].v.compound.items = &it->ctx[1];
@@ -277,7 +287,7 @@ static int fill_message(um_iter *it, const uft_record *r, tc_message *m)
 		if (other)
 			pl[1] = (tc_field){ .cls = pc->members[0].cls, .v.u = r->addr };
 		uft_event_data(t->d, r, &it->text);
-		if (it->text.len == 0 && r->payload && r->addr == 2000000)
+		if (it->text.len == 0 && r->payload && r->addr == UFT_EV_EXTERN_DATA)
 			tc_buf_append(&it->text, r->payload, r->payload_len);
 		set_text(&pl[other ? 2 : 1], pc->members[other ? 1 : 0].cls, it->text.data, it->text.len);
 		m->payload = &pl[0];
@@ -289,8 +299,9 @@ static int fill_message(um_iter *it, const uft_record *r, tc_message *m)
 		it->shadow[r->depth] = r->addr;
 	uint64_t call_site = r->depth > 0 && r->depth <= max ? it->shadow[r->depth - 1] : 0;
 	uft_place pl;
-	const char *name = uft_name(t->d, r->task, r->time, r->addr, it->name, sizeof it->name);
-	if (r->more && uft_resolve(t->d, r->task, r->time, r->addr, &pl)) {
+	bool resolved = uft_resolve(t->d, r->task, r->time, r->addr, &pl);
+	const char *name = uft_place_name(resolved ? &pl : NULL, r->addr, it->name, sizeof it->name);
+	if (r->more && resolved) {
 		const ua_list *l = ua_lookup(t->d->specs, &pl.fn, !entry);
 		int rc = l ? ua_format(t->d->specs, l, r->payload, r->payload_len, &pl.fn, NULL, NULL, &it->text) : 0;
 		if (rc < 0)
@@ -324,11 +335,12 @@ static int iter_next(tc_stream_iter *base, tc_message *m)
 			return rc;
 		return fill_message(it, &r, m);
 	}
-	if (!it->perf_loaded) {
-		int rc = uft_perf_read(it->t->d, it->perf_path, &it->perf);
-		if (rc < 0)
+	if (!it->perf.data) {
+		int rc = uft_perf_read(it->t->d, it->base.stream->name, &it->perf);
+		if (rc < 0) {
+			uft_perf_free(&it->perf);   /* read afresh if asked again */
 			return rc;
-		it->perf_loaded = true;
+		}
 	}
 	if (it->perf.next >= it->perf.count)
 		return 0;
@@ -364,7 +376,7 @@ static void trace_free(void *p)
 	free(t);
 }
 
-static int add_stream(tc_input *in, um_trace *t, uint64_t id, const char *name, uft_task *task, const char *perf_path)
+static int add_stream(tc_input *in, um_trace *t, uint64_t id, const char *name, uft_task *task)
 {
 	tc_stream *st = calloc(1, sizeof *st);
 	um_iter *it = calloc(1, sizeof *it);
@@ -382,7 +394,6 @@ static int add_stream(tc_input *in, um_trace *t, uint64_t id, const char *name, 
 	it->base.stream = st;
 	it->t = t;
 	it->task = task;
-	it->perf_path = perf_path;
 	int rc = st->name ? 0 : TC_ENOMEM;
 	if (rc == 0 && task) {
 		rc = uft_task_reader_new(&it->reader, t->d, task);
@@ -444,14 +455,11 @@ static int uftrace_open(tc_input *in, const char *path, const tc_open_options *o
 		return rc;
 	for (size_t i = 0; i < t->d->task_count && rc == 0; i++) {
 		uft_task *task = t->d->tasks[i];
-		if (!task->has_data)
-			continue;
-		char name[4096];
-		snprintf(name, sizeof name, "%s/%d.dat", path, task->tid);
-		rc = add_stream(in, t, (uint64_t)task->tid, name, task, NULL);
+		if (task->has_data)
+			rc = add_stream(in, t, (uint64_t)task->tid, task->data_path, task);
 	}
 	for (size_t i = 0; i < t->d->perf_file_count && rc == 0; i++)
-		rc = add_stream(in, t, PERF_STREAM_BASE + i, t->d->perf_files[i], NULL, t->d->perf_files[i]);
+		rc = add_stream(in, t, PERF_STREAM_BASE + i, t->d->perf_files[i], NULL);
 	return rc;
 }
 

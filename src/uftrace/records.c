@@ -38,7 +38,7 @@ static inline uint64_t load_u64(const uint8_t *p, bool be)
 struct uft_task_reader {
 	uft_data *d;
 	uft_task *task;
-	char *path;
+	const char *path;          /* task->data_path */
 	const uint8_t *map;
 	size_t size, pos;
 	size_t released;           /* bytes of the map given back to the kernel */
@@ -66,12 +66,7 @@ int uft_task_reader_new(uft_task_reader **out, uft_data *d, uft_task *task)
 		return tc_fail_nomem();
 	r->d = d;
 	r->task = task;
-	size_t n = strlen(d->dir) + 32;
-	if (!(r->path = malloc(n))) {
-		free(r);
-		return tc_fail_nomem();
-	}
-	snprintf(r->path, n, "%s/%d.dat", d->dir, task->tid);
+	r->path = task->data_path;
 	*out = r;
 	if (!task->has_data)
 		return 0;
@@ -106,7 +101,6 @@ void uft_task_reader_free(uft_task_reader *r)
 		return;
 	if (r->map)
 		munmap((void *)r->map, r->size);
-	free(r->path);
 	free(r);
 }
 
@@ -125,7 +119,6 @@ int uft_task_reader_next(uft_task_reader *r, uft_record *rec)
 	rec->depth = (uint16_t)((w >> 6) & 0x3ff);
 	rec->addr = w >> 16;
 	rec->task = r->task;
-	rec->offset = (int64_t)r->pos;
 	if (((w >> 3) & 7) != RECORD_MAGIC)
 		return tc_fail(TC_EFORMAT, r->path, (int64_t)r->pos,
 		               "record without its magic (control word 0x%016llx): damaged data, or the previous record's payload was sized wrongly",
@@ -191,7 +184,7 @@ int uft_perf_read(uft_data *d, const char *path, uft_perf *q)
 			return tc_fail(TC_EFORMAT, path, (int64_t)off, "perf record of %u bytes does not fit in the file", size);
 		const uint8_t *b = h + 8;
 		size_t body = size - 8u;
-		uft_record r = { .type = UFT_EVENT, .from_perf = true, .offset = (int64_t)off };
+		uft_record r = { .type = UFT_EVENT, .from_perf = true };
 		int tid = -1;
 		if (type == PERF_SWITCH && body >= 16) {
 			tid = (int)tc_load_uint(b + 4, 4, be);
@@ -243,7 +236,6 @@ typedef struct task_queue {
 } task_queue;
 
 struct uft_merge {
-	uft_data *d;
 	uint64_t time_filter;
 	task_queue *tasks;
 	size_t task_count;
@@ -330,7 +322,6 @@ int uft_merge_new(uft_merge **out, uft_data *d, uint64_t time_filter)
 	uft_merge *m = calloc(1, sizeof *m);
 	if (!m)
 		return tc_fail_nomem();
-	m->d = d;
 	m->time_filter = time_filter;
 	int rc = 0;
 	m->tasks = calloc(d->task_count ? d->task_count : 1, sizeof *m->tasks);
@@ -419,8 +410,8 @@ bool uft_event_data(const uft_data *d, const uft_record *r, tc_buf *out)
 	bool be = d->big_endian;
 	const uint8_t *p = r->payload;
 	size_t n = r->payload_len;
-	bool diff = r->addr == UFT_EV_DIFF_STATM || r->addr == UFT_EV_DIFF_PAGE_FAULT || r->addr == 100006 ||
-	            r->addr == 100008 || r->addr == 100010;
+	bool diff = r->addr == UFT_EV_DIFF_STATM || r->addr == UFT_EV_DIFF_PAGE_FAULT || r->addr == UFT_EV_DIFF_PMU_CYCLE ||
+	            r->addr == UFT_EV_DIFF_PMU_CACHE || r->addr == UFT_EV_DIFF_PMU_BRANCH;
 	const char *sign = diff ? "+" : "";
 	switch (r->addr) {
 	case UFT_EV_READ_STATM:

@@ -78,7 +78,6 @@ typedef struct replay {
 	uint64_t first_time;       /* of the first record (-f elapsed) */
 	uint64_t time_filter;      /* -t, or the recording's default.opts */
 	bool have_first;
-	char name_buf[64];
 } replay;
 
 static rtask *rt(replay *p, const uft_task *t)
@@ -217,6 +216,12 @@ static bool pattern_matches(const pattern *pt, const char *name)
 	return pt->is_regex ? regexec(&pt->re, name, 0, NULL, 0) == 0 : strcmp(pt->text, name) == 0;
 }
 
+/* R's address resolved into *PL: PL, or NULL when nothing covers it. */
+static const uft_place *resolve(replay *p, const uft_record *r, uft_place *pl)
+{
+	return uft_resolve(p->d, r->task, r->time, r->addr, pl) ? pl : NULL;
+}
+
 /* 1: an -F function, -1: an -N one, 0: neither. */
 static int filter_match(replay *p, const uft_record *r)
 {
@@ -224,7 +229,8 @@ static int filter_match(replay *p, const uft_record *r)
 	if (!p->use_filters)
 		return 0;
 	char buf[64];
-	const char *name = uft_name(p->d, r->task, r->time, r->addr, buf, sizeof buf);
+	uft_place place;
+	const char *name = uft_place_name(resolve(p, r, &place), r->addr, buf, sizeof buf);
 	for (size_t i = 0; i < o->filter_count; i++)
 		if (pattern_matches(&p->patterns[i], name))
 			return 1;
@@ -268,6 +274,12 @@ static int depth_limit(const replay *p)
 	return p->o->depth > 0 ? p->o->depth : INT32_MAX;
 }
 
+/* With -F, a task shows nothing outside the -F functions. */
+static bool outside_filters(const replay *p, const rtask *t)
+{
+	return p->use_filters && p->o->filter_count && t->in_count == 0;
+}
+
 /* A function entry (already accounted, so its frame is slot[sc - 1]):
  * whether it is shown, with the frame marked for its exit. */
 static bool filter_entry(replay *p, rtask *t, const uft_record *r)
@@ -290,7 +302,7 @@ static bool filter_entry(replay *p, rtask *t, const uft_record *r)
 		t->out_count++;
 		f->fflags |= FF_NOTRACE | FF_NORECORD;
 		return false;
-	} else if (p->use_filters && p->o->filter_count && t->in_count == 0) {
+	} else if (outside_filters(p, t)) {
 		f->fflags |= FF_NORECORD;
 		return false;
 	}
@@ -322,7 +334,7 @@ static bool filter_exit(replay *p, rtask *t)
 /* Events are shown only where functions would be. */
 static bool filter_event(const replay *p, const rtask *t)
 {
-	return t->out_count == 0 && !(p->use_filters && p->o->filter_count && t->in_count == 0) && t->depth_left > 0;
+	return t->out_count == 0 && !outside_filters(p, t) && t->depth_left > 0;
 }
 
 /* Whether the look-ahead would stop at R (uftrace's fstack_check_skip). */
@@ -339,7 +351,7 @@ static bool would_show(replay *p, const uft_record *r)
 		return false;
 	if (m > 0)
 		depth = depth_limit(p);
-	else if (p->use_filters && p->o->filter_count && t->in_count == 0)
+	else if (outside_filters(p, t))
 		return false;
 	return depth > 0;
 }
@@ -574,24 +586,19 @@ static const char *symbolize(void *ctx, uint64_t addr)
 	return uft_resolve(c->p->d, c->task, c->time, addr, &pl) ? pl.sym->name : NULL;
 }
 
-/* "(args)" of an entry, or " = value" of an exit (RETVAL), into B. */
-static int payload_text(replay *p, const uft_record *r, bool retval, tc_buf *b)
+/* "(args)" of an entry, or " = value" of an exit (RETVAL), into B; PL is
+ * what R's address resolved to, NULL when nothing. */
+static int payload_text(replay *p, const uft_record *r, const uft_place *pl, bool retval, tc_buf *b)
 {
-	uft_place pl;
-	if (!r->more || r->type == UFT_EVENT || !uft_resolve(p->d, r->task, r->time, r->addr, &pl))
+	if (!r->more || r->type == UFT_EVENT || !pl)
 		return 0;
-	const ua_list *l = ua_lookup(p->d->specs, &pl.fn, retval);
+	const ua_list *l = ua_lookup(p->d->specs, &pl->fn, retval);
 	if (!l)
 		return 0;
 	sym_ctx c = { p, r->task, r->time };
 	if (retval)
 		tc_buf_append(b, " = ", 3);
-	return ua_format(p->d->specs, l, r->payload, r->payload_len, &pl.fn, symbolize, &c, b);
-}
-
-static const char *name_of(replay *p, const uft_record *r)
-{
-	return uft_name(p->d, r->task, r->time, r->addr, p->name_buf, sizeof p->name_buf);
+	return ua_format(p->d->specs, l, r->payload, r->payload_len, &pl->fn, symbolize, &c, b);
 }
 
 enum { FIX_NONE = 1, FIX_EXEC, FIX_SETJMP, FIX_LONGJMP, FIX_FORK };
@@ -638,21 +645,16 @@ static int print_entry(replay *p, const uft_record *r)
 	f->flags = 0;
 	if (p->filtering && !filter_entry(p, t, r))
 		return 0;
-	/* the symbol's name, or "<hex>" kept here: later look-ups reuse name_buf */
-	uft_place pl;
+	uft_place place;
+	const uft_place *pl = resolve(p, r, &place);
 	char unresolved[32];
-	const char *name_copy;
-	uint8_t kind;
-	if (uft_resolve(p->d, r->task, r->time, r->addr, &pl)) {
-		uft_symbol *sym = (uft_symbol *)pl.sym;   /* the symbol caches its kind */
+	const char *name_copy = uft_place_name(pl, r->addr, unresolved, sizeof unresolved);
+	uint8_t kind = FIX_NONE;
+	if (pl) {
+		uft_symbol *sym = (uft_symbol *)pl->sym;   /* the symbol caches its kind */
 		if (!sym->fixup)
 			sym->fixup = fixup_kind(sym->name);
 		kind = sym->fixup;
-		name_copy = sym->name;
-	} else {
-		snprintf(unresolved, sizeof unresolved, "<%" PRIx64 ">", r->addr);
-		name_copy = unresolved;
-		kind = FIX_NONE;
 	}
 	if (!t->disp_set) {
 		t->disp = t->sc - 1 > 0 ? t->sc - 1 : 0;
@@ -663,7 +665,7 @@ static int print_entry(replay *p, const uft_record *r)
 	args->len = 0;
 	int rc = 0;
 	if (r->more && !p->o->no_args)
-		rc = payload_text(p, r, false, args);
+		rc = payload_text(p, r, pl, false, args);
 	else if (!*name_copy || name_copy[strlen(name_copy) - 1] != ')')
 		rc = tc_buf_append(args, "()", 2);
 	item *next = rc == 0 ? look_ahead(p, t, &rc) : NULL;
@@ -673,8 +675,11 @@ static int print_entry(replay *p, const uft_record *r)
 		line_start(p, r, f->t, t->disp);
 		put_str(&p->line, name_copy);
 		tc_buf_append(&p->line, args->data ? args->data : "", args->len);
-		if (next->r.more && !p->o->no_args)
-			rc = payload_text(p, &next->r, true, &p->line);
+		if (next->r.more && !p->o->no_args) {
+			/* the exit, at its own time */
+			uft_place exit_place;
+			rc = payload_text(p, &next->r, resolve(p, &next->r, &exit_place), true, &p->line);
+		}
 		tc_buf_append(&p->line, ";\n", 2);
 		if (p->filtering)
 			filter_exit(p, t);
@@ -717,12 +722,15 @@ static int print_exit(replay *p, const uft_record *r)
 	line_start_at(p, r, true, f->addr, f->t, t->disp);
 	tc_buf_append(&p->line, "}", 1);
 	int rc = 0;
+	uft_place place;
+	const uft_place *pl = resolve(p, r, &place);
 	if (r->more && !p->o->no_args) {
-		rc = payload_text(p, r, true, &p->line);
+		rc = payload_text(p, r, pl, true, &p->line);
 		tc_buf_append(&p->line, ";", 1);
 	}
+	char unresolved[32];
 	tc_buf_append(&p->line, " /* ", 4);
-	put_str(&p->line, name_of(p, r));
+	put_str(&p->line, uft_place_name(pl, r->addr, unresolved, sizeof unresolved));
 	tc_buf_append(&p->line, " */\n", 4);
 	return rc;
 }
@@ -808,28 +816,32 @@ static int walk(replay *p)
 	}
 }
 
+/* The lowest frame of T the trailer lists (those below, never seen
+ * entered, have no address); -1 when it lists none of T's. */
+static int trailer_first(const rtask *t)
+{
+	int z = 0;
+	while (z < t->sc && t->slots[z].addr == 0)
+		z++;
+	if (t->sc == 0 || (t->sc == 1 && t->slots[0].sched) || z >= t->sc)
+		return -1;
+	return z;
+}
+
 /* §9.8 */
 static void trailer(replay *p)
 {
 	bool any = false;
-	for (size_t i = 0; i < p->d->task_count; i++) {
-		rtask *t = &p->tasks[i];
-		int z = 0;
-		while (z < t->sc && t->slots[z].addr == 0)
-			z++;
-		if (t->sc > 0 && !(t->sc == 1 && t->slots[0].sched) && t->sc - z > 0)
-			any = true;
-	}
+	for (size_t i = 0; i < p->d->task_count && !any; i++)
+		any = trailer_first(&p->tasks[i]) >= 0;
 	if (!any)
 		return;
 	tc_buf_printf(&p->line, "\nuftrace stopped tracing with remaining functions\n"
 	                        "================================================\n");
 	for (size_t i = 0; i < p->d->task_count; i++) {
 		rtask *t = &p->tasks[i];
-		int z = 0;
-		while (z < t->sc && t->slots[z].addr == 0)
-			z++;
-		if (t->sc == 0 || (t->sc == 1 && t->slots[0].sched) || z >= t->sc)
+		int z = trailer_first(t);
+		if (z < 0)
 			continue;
 		uft_task *task = p->d->tasks[i];
 		tc_buf_printf(&p->line, "task: %d\n", task->tid);
@@ -837,8 +849,10 @@ static void trailer(replay *p)
 			if (k > (int)p->d->max_stack)
 				continue;
 			char buf[64];
+			uft_place pl;
+			bool found = uft_resolve(p->d, task, t->slots[k].t, t->slots[k].addr, &pl);
 			tc_buf_printf(&p->line, "[%d] %s\n", k - z,
-			              uft_name(p->d, task, t->slots[k].t, t->slots[k].addr, buf, sizeof buf));
+			              uft_place_name(found ? &pl : NULL, t->slots[k].addr, buf, sizeof buf));
 		}
 		tc_buf_append(&p->line, "\n", 1);
 	}

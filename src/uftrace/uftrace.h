@@ -25,6 +25,12 @@ enum {
 	UFT_EV_READ_PAGE_FAULT = 100002,
 	UFT_EV_DIFF_STATM = 100003,
 	UFT_EV_DIFF_PAGE_FAULT = 100004,
+	UFT_EV_READ_PMU_CYCLE = 100005,
+	UFT_EV_DIFF_PMU_CYCLE = 100006,
+	UFT_EV_READ_PMU_CACHE = 100007,
+	UFT_EV_DIFF_PMU_CACHE = 100008,
+	UFT_EV_READ_PMU_BRANCH = 100009,
+	UFT_EV_DIFF_PMU_BRANCH = 100010,
 	UFT_EV_WATCH_CPU = 100011,
 	UFT_EV_SCHED_IN = 200001,
 	UFT_EV_SCHED_OUT = 200002,
@@ -34,7 +40,8 @@ enum {
 	UFT_EV_TASK_NAME = 200006,
 	UFT_EV_SCHED_OUT_PREEMPT = 200007,
 	UFT_EV_SCHEDULE_PREEMPT = 200008,
-	UFT_EV_USER = 1000000
+	UFT_EV_USER = 1000000,
+	UFT_EV_EXTERN_DATA = 2000000
 };
 
 typedef struct uft_symbol {
@@ -86,7 +93,7 @@ typedef struct uft_task {
 	size_t index;              /* in taskinfo:tids order */
 	uft_sref *refs;
 	size_t ref_count;
-	const char *comm;          /* from perf COMM events, or NULL */
+	const char *data_path;     /* DIR/<tid>.dat */
 	bool has_data;             /* a <tid>.dat exists */
 	bool excluded;             /* left out of merges (replay --tid) */
 } uft_task;
@@ -101,9 +108,9 @@ typedef struct uft_data {
 	char *dir;
 	bool big_endian;
 	unsigned word_size;        /* 4 or 8 */
-	uint64_t feat_mask, info_mask;
+	uint64_t feat_mask;
 	unsigned max_stack;
-	const char *exename, *hostname, *cmdline, *version, *kernel;
+	const char *exename, *hostname, *version;
 	int64_t utc_offset;        /* seconds, when recorded (0.17+) */
 	bool has_utc_offset;
 	uft_task **tasks;          /* in taskinfo:tids order */
@@ -138,8 +145,9 @@ typedef struct uft_place {
 /* Resolves ADDR of TASK at TIME; false when no symbol covers it. */
 bool uft_resolve(uft_data *d, const uft_task *task, uint64_t time, uint64_t addr, uft_place *out);
 
-/* The name uftrace prints for ADDR: the symbol, or "<hex>". */
-const char *uft_name(uft_data *d, const uft_task *task, uint64_t time, uint64_t addr, char *buf, size_t size);
+/* The name uftrace prints for ADDR: the symbol of PL, where uft_resolve()
+ * found it, or "<hex>" in BUF when PL is NULL. */
+const char *uft_place_name(const uft_place *pl, uint64_t addr, char *buf, size_t size);
 
 /* The printed name of event ID ("linux:schedule", "sample:step_begin"). */
 const char *uft_event_name_of(const uft_data *d, uint64_t id, char *buf, size_t size);
@@ -155,7 +163,6 @@ typedef struct uft_record {
 	uint32_t payload_len;
 	uft_task *task;
 	bool from_perf;            /* made from perf-cpu*.dat */
-	int64_t offset;            /* in its file, for errors */
 	const char *comm;          /* perf COMM: the new name */
 } uft_record;
 
