@@ -28,20 +28,12 @@ runs=${BENCH_RUNS:-5}
 trace=${1:-${TRACECAT_CORPUS:-$root/../shared/corpus}/lttng-legacy/trace-2.6}
 
 echo "== lttng-legacy: tracecat on a legacy LTTng trace vs babeltrace2 on its CTF conversion"
-for tool in babeltrace2 /usr/bin/time; do
-	if ! command -v "$tool" >/dev/null; then
-		echo "lttng-legacy: skipped, $tool is not installed"
-		exit 0
-	fi
-done
+bench_need lttng-legacy babeltrace2 /usr/bin/time
 if [ ! -d "$trace" ]; then
 	echo "lttng-legacy: skipped, no trace at $trace"
 	exit 0
 fi
-if [ ! -x "$bin" ]; then
-	echo "lttng-legacy: $bin not found; run make first" >&2
-	exit 1
-fi
+bench_need_bin lttng-legacy "$bin"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tc-bench-legacy.XXXXXX")
 trap 'rm -rf "$work"' EXIT

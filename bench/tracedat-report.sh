@@ -42,16 +42,8 @@ scale_1m=8800 # record.sh makes about 122 events per unit of scale
 with_4x=${TRACEDAT_BENCH_4X:-1}
 
 echo "== tracedat-report: tracecat report vs trace-cmd report on trace.dat files"
-for tool in trace-cmd /usr/bin/time; do
-	if ! command -v "$tool" >/dev/null; then
-		echo "tracedat-report: skipped, $tool is not installed"
-		exit 0
-	fi
-done
-if [ ! -x "$bin" ]; then
-	echo "tracedat-report: $bin not found; run make first" >&2
-	exit 1
-fi
+bench_need tracedat-report trace-cmd /usr/bin/time
+bench_need_bin tracedat-report "$bin"
 
 export TZ=UTC
 work=$(mktemp -d "${TMPDIR:-/tmp}/tc-bench-tracedat.XXXXXX")
@@ -63,11 +55,7 @@ key=$( {
 	uname -r
 	{ trace-cmd -h 2>&1 || true; } | sed -n 2p
 } | sha256sum | cut -c1-12)
-mkdir -p "$cache"
-for old in "$cache"/tracedat-*; do
-	[ -e "$old" ] || continue
-	case $old in *-"$key" | *-"$key".done) ;; *) rm -rf "$old" ;; esac
-done
+bench_purge_cache "$cache" tracedat "$key"
 
 # trace_for NAME SCALE VERSIONS: folder of a cached recording.
 trace_for() {
@@ -132,13 +120,6 @@ if [ "$have_report" = 1 ]; then
 		rm -f "$work/expected" "$work/actual"
 	done
 fi
-
-row() {
-	local tool=$1 cmd=$2 secs=$3 mib=$4 rc=$5 note=
-	[ "$rc" = 0 ] || note="  (exit status $rc)"
-	printf '%-10s %-40s %9s %9s%s\n' "$tool" "$cmd" "$secs" "$mib" "$note"
-}
-
 
 printf '\n%-10s %-40s %9s %9s\n' tool "command ($n1 events)" seconds "peak MiB"
 read -r cz_s cz_m cz_rc < <(measure "$runs" trace-cmd report "$z1")

@@ -41,16 +41,8 @@ iterations=400000 # 6 records per iteration
 with_4x=${UFTRACE_BENCH_4X:-1}
 
 echo "== uftrace-replay: tracecat replay vs uftrace replay on uftrace recordings"
-for tool in uftrace /usr/bin/time; do
-	if ! command -v "$tool" >/dev/null; then
-		echo "uftrace-replay: skipped, $tool is not installed"
-		exit 0
-	fi
-done
-if [ ! -x "$bin" ]; then
-	echo "uftrace-replay: $bin not found; run make first" >&2
-	exit 1
-fi
+bench_need uftrace-replay uftrace /usr/bin/time
+bench_need_bin uftrace-replay "$bin"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tc-bench-uftrace.XXXXXX")
 trap 'rm -rf "$work"' EXIT
@@ -60,11 +52,7 @@ key=$( {
 	cat "$src"
 	uftrace --version 2>&1 | head -n 1
 } | sha256sum | cut -c1-12)
-mkdir -p "$cache"
-for old in "$cache"/uftrace-*; do
-	[ -e "$old" ] || continue
-	case $old in *-"$key" | *-"$key".done) ;; *) rm -rf "$old" ;; esac
-done
+bench_purge_cache "$cache" uftrace "$key"
 
 # recording_for NAME ITERATIONS: folder of a cached recording.
 recording_for() {
@@ -120,12 +108,6 @@ else
 	echo "check: tracecat replay output DIFFERS from uftrace replay's: $cmp_out"
 fi
 rm -f "$work/expected" "$work/actual"
-
-row() {
-	local tool=$1 cmd=$2 secs=$3 mib=$4 rc=$5 note=
-	[ "$rc" = 0 ] || note="  (exit status $rc)"
-	printf '%-10s %-40s %9s %9s%s\n' "$tool" "$cmd" "$secs" "$mib" "$note"
-}
 
 printf '\n%-10s %-40s %9s %9s\n' tool "command ($n1 records)" seconds "peak MiB"
 read -r u_s u_m u_rc < <(measure "$runs" uftrace replay -d "$d1")

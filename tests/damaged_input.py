@@ -69,11 +69,14 @@ def trace_files(root):
                   if os.path.getsize(os.path.join(d, f)) > 0)
 
 
-def check_trace(binary, trace, variants, rng, scratch, commands=("print",)):
+def check_trace(binary, trace, variants, rng, scratch):
     files = trace_files(trace)
-    # uftrace: the record files, not the symbol tables of shared libraries
+    commands = ("print", "convert")
+    # uftrace: the record files, not the symbol tables of shared libraries;
+    # replayed too
     if os.path.isfile(os.path.join(trace, "info")):
         files = [f for f in files if not f.endswith((".sym", ".dbg")) or "lib" not in os.path.basename(f)]
+        commands = ("print", "convert", "replay")
     for i in range(variants):
         copy = os.path.join(scratch, "t")
         shutil.rmtree(copy, ignore_errors=True)
@@ -141,9 +144,7 @@ def main():
     with tempfile.TemporaryDirectory() as scratch:
         for trace in traces:
             name = os.path.relpath(trace, os.path.join(here, "fixtures"))
-            uftrace = os.path.isfile(os.path.join(trace, "info"))
-            problem = check_trace(binary, trace, variants, rng, scratch,
-                                  ("print", "convert", "replay") if uftrace else ("print", "convert"))
+            problem = check_trace(binary, trace, variants, rng, scratch)
             if problem:
                 print(f"FAIL damaged-input/{name}: {problem}")
             else:

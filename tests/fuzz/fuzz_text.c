@@ -6,7 +6,7 @@
  * order, enumerations, floats, strings, arrays, sequences, text arrays,
  * and the LTTng contexts that `--fields` reads).
  */
-#include "tracecat.h"
+#include "fuzz_read.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,19 +60,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!f || fwrite(data + 2, 1, size - 2, f) != size - 2 || fclose(f) != 0)
 		abort();
 	tc_open_options oo = { .clock_offset_ns = (int64_t)(bits >> 4) - 2048 };
-	tc_input *in;
-	if (tc_input_open(&in, dir, &oo) < 0)
-		return 0;
-	tc_muxer *mux;
-	tc_text_printer *p;
-	if (tc_muxer_new(&mux) == 0 && tc_muxer_add_input(mux, in) == 0 &&
-	    tc_text_printer_new(&p, &o, sink, sink) == 0) {
-		const tc_message *m;
-		while (tc_muxer_next(mux, &m) > 0)
-			tc_text_printer_print(p, m);
-		tc_text_printer_free(p);
-	}
-	tc_muxer_free(mux);
-	tc_input_free(in);
+	fuzz_read_and_print_with(dir, &oo, &o, sink);
 	return 0;
 }

@@ -5,8 +5,12 @@ names (FILES below), in its chunked form: a byte naming the file, a 16-bit
 little-endian length, the bytes, files cut into chunks of at most 65535
 bytes.  Other files of DIR are left out."""
 import os
-import struct
 import sys
+
+# chunks.py sits beside this script; no __pycache__ is left in the tree.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True
+from chunks import encode  # noqa: E402
 
 FILES = ["metadata_0", "metadata_1", "kernel_0", "kernel_1", "fs_0",
          "control/metadata_0", "control/facilities_0", "cpu_0", "cpu_1", "eventdefs/kernel.xml"]
@@ -20,9 +24,7 @@ def main():
         if not os.path.isfile(path):
             continue
         data = open(path, "rb").read()
-        for start in range(0, max(len(data), 1), 65535):
-            chunk = data[start:start + 65535]
-            seed += struct.pack("<BH", index, len(chunk)) + chunk
+        seed += encode(index, data)
     with open(out, "wb") as f:
         f.write(seed)
 

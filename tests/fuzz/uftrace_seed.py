@@ -9,8 +9,12 @@ match."""
 import glob
 import os
 import re
-import struct
 import sys
+
+# chunks.py sits beside this script; no __pycache__ is left in the tree.
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+sys.dont_write_bytecode = True
+from chunks import encode  # noqa: E402
 
 FILES = ["info", "task.txt", "sid-0000000000000001.map", "prog.sym", "1.dat", "perf-cpu0.dat",
          "default.opts", "events.txt", "prog.dbg", "libc.so.6.sym", "2.dat"]
@@ -45,9 +49,7 @@ def main():
         data = open(path, "rb").read()
         if not name.endswith(".dat") or name.startswith("perf"):
             data = fix(data)
-        for i in range(0, max(len(data), 1), 65535):
-            part = data[i:i + 65535]
-            chunks.append(struct.pack("<BH", FILES.index(name), len(part)) + part)
+        chunks.append(encode(FILES.index(name), data))
     open(out, "wb").write(b"".join(chunks))
 
 

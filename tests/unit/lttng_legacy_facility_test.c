@@ -17,30 +17,12 @@
  * One line per check, "PASS name" or "FAIL name: ..."; exit status 0 when
  * everything passed.
  */
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lttng_legacy/legacy.h"
-
-static int n_fail;
-
-static void check(bool ok, const char *name, const char *fmt, ...) TC_PRINTF(3, 4);
-static void check(bool ok, const char *name, const char *fmt, ...)
-{
-	if (ok) {
-		printf("PASS %s\n", name);
-		return;
-	}
-	va_list ap;
-	va_start(ap, fmt);
-	printf("FAIL %s: ", name);
-	vprintf(fmt, ap);
-	printf("\n");
-	va_end(ap);
-	n_fail++;
-}
+#include "check.h"
 
 static const char *last_error(void)
 {

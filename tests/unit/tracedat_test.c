@@ -9,31 +9,13 @@
  * 0 when everything passed.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "tracedat/tracedat.h"
-
-static int n_fail;
-
-static void check(bool ok, const char *name, const char *fmt, ...) TC_PRINTF(3, 4);
-static void check(bool ok, const char *name, const char *fmt, ...)
-{
-	if (ok) {
-		printf("PASS %s\n", name);
-		return;
-	}
-	va_list ap;
-	va_start(ap, fmt);
-	printf("FAIL %s: ", name);
-	vprintf(fmt, ap);
-	printf("\n");
-	va_end(ap);
-	n_fail++;
-}
+#include "check.h"
 
 static void check_u64(const char *name, uint64_t got, uint64_t want)
 {

@@ -14,30 +14,12 @@
  */
 #include <dirent.h>
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "uftrace/args.h"
-
-static int n_fail;
-
-static void check(bool ok, const char *name, const char *fmt, ...) TC_PRINTF(3, 4);
-static void check(bool ok, const char *name, const char *fmt, ...)
-{
-	if (ok) {
-		printf("PASS %s\n", name);
-		return;
-	}
-	va_list ap;
-	va_start(ap, fmt);
-	printf("FAIL %s: ", name);
-	vprintf(fmt, ap);
-	printf("\n");
-	va_end(ap);
-	n_fail++;
-}
+#include "check.h"
 
 static void check_str(const char *name, const char *got, const char *want)
 {

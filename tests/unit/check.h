@@ -1,0 +1,36 @@
+/*
+ * check.h - the reporting the unit test programs share: check() prints one
+ * line per check, "PASS name" or "FAIL name: " and the printf-style
+ * explanation, and counts the failures in n_fail, which main() turns into
+ * the exit status.  tests/run.sh reads these lines.  Each test program
+ * includes it once (the functions are static) and keeps its own wrappers
+ * (check_u64, check_str, ...) on top.
+ */
+#ifndef TC_UNIT_CHECK_H
+#define TC_UNIT_CHECK_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "core/core.h"
+
+static int n_fail;
+
+static void check(bool ok, const char *name, const char *fmt, ...) TC_PRINTF(3, 4);
+static void check(bool ok, const char *name, const char *fmt, ...)
+{
+	if (ok) {
+		printf("PASS %s\n", name);
+		return;
+	}
+	va_list ap;
+	va_start(ap, fmt);
+	printf("FAIL %s: ", name);
+	vprintf(fmt, ap);
+	printf("\n");
+	va_end(ap);
+	n_fail++;
+}
+
+#endif /* TC_UNIT_CHECK_H */
