@@ -458,9 +458,10 @@ int lg_reader_open(lg_reader **out, const char *dir)
 		else if (!size_ok(h->arch_size) || h->arch_size < 4)
 			rc = tc_fail(TC_EFORMAT, r->files[i]->path, 22, "architecture word size %u is not 4 or 8",
 			             h->arch_size);
+		else if (h->major < 2 && strcmp(r->files[i]->channel_name, "control/compact") == 0)
+			rc = tc_fail(TC_EUNSUPPORTED, r->files[i]->path, -1,
+			             "the compact channel of LTTng 0.8 and 1.0 is not supported");
 	}
-	if (rc == 0 && strncmp(ref->channel_name, "control/compact", 15) == 0)
-		rc = tc_fail(TC_EUNSUPPORTED, ref->path, -1, "the compact channel of LTTng 0.8 and 1.0 is not supported");
 	r->sizes = (lg_sizes){ .int_size = 4,
 		               .long_size = r->hdr.arch_size,
 		               .pointer_size = r->hdr.arch_size,

@@ -64,5 +64,10 @@ def main():
         sizes = f.read().index(b"\x04\x04\x04\x04\x04", 68)
     patch(path, sizes + 2, b"\x09")
 
+    # A 0.8 trace with the experimental compact channel, which the reader
+    # refuses rather than decoding its headers as ordinary ones.
+    d = copy(src, out, "compact-channel", "v08-facilities")
+    shutil.copyfile(os.path.join(d, "control", "facilities_0"), os.path.join(d, "control", "compact_0"))
+
 
 main()
