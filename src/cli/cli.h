@@ -8,6 +8,12 @@
 
 #include "tracecat.h"
 
+#if defined(__GNUC__)
+#define TC_CLI_PRINTF(a, b) __attribute__((format(printf, a, b)))
+#else
+#define TC_CLI_PRINTF(a, b)
+#endif
+
 int cli_print(int argc, char **argv);
 int cli_info(int argc, char **argv);
 int cli_report_command(int argc, char **argv);
@@ -16,8 +22,23 @@ int cli_report_command(int argc, char **argv);
 void cli_report(const tc_error *err);
 void cli_report_error(void);
 
-/* Opens every path of PATHS into INPUTS (caller frees them); 0 or 1 (error shown). */
-int cli_open_inputs(char **paths, int count, const tc_open_options *opts, tc_input ***inputs);
+/* Opens every path of PATHS into INPUTS (caller frees them); 0 or 1 (error
+ * shown, as by cli_report_open_error). */
+int cli_open_inputs(const char *command, char **paths, int count, const tc_open_options *opts, tc_input ***inputs);
+/* Prints the last error of opening PATH for COMMAND and, when PATH (or the
+ * directory around it) is a trace another command reads, which one:
+ * "tracecat: t.dat: a file, not a uftrace record directory; try: tracecat
+ * report t.dat". */
+void cli_report_open_error(const char *command, const char *path);
+
+/* Help texts (help.c).  cli_help() prints COMMAND's help and returns false
+ * for an unknown command. */
+void cli_help_overview(FILE *f);
+bool cli_help(const char *command, FILE *f);
+bool cli_is_help_option(const char *arg);
+/* Prints "tracecat: MESSAGE (see tracecat help COMMAND)" and returns 2, the
+ * exit status of a usage error. */
+int cli_usage_error(const char *command, const char *fmt, ...) TC_CLI_PRINTF(2, 3);
 void cli_free_inputs(tc_input **inputs, int count);
 
 /* Matches "--name=V", "--name V" (or "-s V" for SHORT_NAME); sets *VAL and

@@ -260,7 +260,7 @@ static int write_input(convert_state *cs, tc_input *in, tc_filter *filter, bool 
 static int first_time(char **paths, int n, const tc_open_options *oo, tc_filter *filter)
 {
 	tc_input **again;
-	if (cli_open_inputs(paths, n, oo, &again))
+	if (cli_open_inputs("convert", paths, n, oo, &again))
 		return -1;
 	tc_muxer *mux = NULL;
 	int rc = tc_muxer_new(&mux);
@@ -279,18 +279,6 @@ static int first_time(char **paths, int n, const tc_open_options *oo, tc_filter 
 	tc_muxer_free(mux);
 	cli_free_inputs(again, n);
 	return rc < 0 ? -1 : 0;
-}
-
-static void usage(void)
-{
-	fputs("usage: tracecat convert [OPTIONS] INPUT... -o OUTDIR\n"
-	      "  -o, --output DIR   where the CTF 1.8 trace goes (refused if it exists)\n"
-	      "  --force            replace DIR if it exists, once the new trace is complete\n"
-	      "  --ftrace-names     trace.dat: keep ftrace's event and field names (default:\n"
-	      "                     LTTng kernel conventions, as Trace Compass expects)\n"
-	      "  -b, --begin TIME   -e, --end TIME   --events PATTERN[,PATTERN]   --cpu LIST\n"
-	      "  --clock-gmt        --begin/--end dates and times of day are in UTC\n"
-	      "  --packet-size N    bytes per packet (default 262144)\n", stderr);
 }
 
 int cli_convert(int argc, char **argv)
@@ -320,29 +308,25 @@ int cli_convert(int argc, char **argv)
 			char *end;
 			unsigned long long size = strtoull(v, &end, 10);
 			if (*end || size < 4096 || size > (1u << 30)) {
-				fprintf(stderr, "tracecat: --packet-size expects bytes from 4096 to 1073741824\n");
-				return free(paths), 2;
+				return free(paths), cli_usage_error("convert", "--packet-size expects bytes from 4096 to 1073741824, got \"%s\"", v);
 			}
 			wo.packet_size = (size_t)size;
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage();
+		} else if (cli_is_help_option(a)) {
+			cli_help("convert", stdout);
 			return free(paths), 0;
+		} else if (!strcmp(a, "--")) {
+			while (++i < argc)
+				paths[npaths++] = argv[i];
 		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "tracecat: unknown option %s (see tracecat convert --help)\n", a);
-			return free(paths), 2;
+			return free(paths), cli_usage_error("convert", "unknown option %s", a);
 		} else {
 			paths[npaths++] = argv[i];
 		}
 	}
-	if (npaths == 0 || !out) {
-		usage();
-		return free(paths), 2;
-	}
-	struct stat st;
-	if (!force && lstat(out, &st) == 0) {
-		fprintf(stderr, "tracecat: %s: already exists (--force replaces it)\n", out);
-		return free(paths), 1;
-	}
+	if (npaths == 0)
+		return free(paths), cli_usage_error("convert", "no input given");
+	if (!out)
+		return free(paths), cli_usage_error("convert", "no output directory given (-o OUTDIR)");
 	tc_filter *filter;
 	if (cli_filter_build(&fa, gmt, &filter))
 		return free(paths), 2;
@@ -350,8 +334,15 @@ int cli_convert(int argc, char **argv)
 	if ((fa.begin || fa.end) && first_time(paths, npaths, &oo, filter) < 0)
 		return tc_filter_free(filter), free(paths), 1;
 	tc_input **inputs;
-	if (cli_open_inputs(paths, npaths, &oo, &inputs))
+	if (cli_open_inputs("convert", paths, npaths, &oo, &inputs))
 		return tc_filter_free(filter), free(paths), 1;
+	struct stat st;
+	if (!force && lstat(out, &st) == 0) {
+		fprintf(stderr, "tracecat: %s: already exists (--force replaces it)\n", out);
+		cli_free_inputs(inputs, npaths);
+		tc_filter_free(filter);
+		return free(paths), 1;
+	}
 
 	/* The hidden work folder, beside OUTDIR so that rename() moves it. */
 	char tmp[PATH_MAX];

@@ -312,26 +312,35 @@ int cli_info(int argc, char **argv)
 {
 	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 	unsigned jobs = cpus > 0 ? (unsigned)cpus : 1;
-	int first = 1;
-	if (first < argc && (!strncmp(argv[first], "--jobs=", 7) || !strcmp(argv[first], "-j"))) {
-		const char *v = argv[first][1] == 'j' ? argv[first + 1] : argv[first] + 7;
-		char *end;
-		long n = v ? strtol(v, &end, 10) : 0;
-		if (!v || *end || n < 1 || n > 256) {
-			fprintf(stderr, "tracecat: --jobs expects a number of threads from 1 to 256\n");
-			return 2;
-		}
-		jobs = (unsigned)n;
-		first += argv[first][1] == 'j' ? 2 : 1;
-	}
-	if (first >= argc) {
-		fprintf(stderr, "tracecat: info needs a trace path\n");
-		return 2;
-	}
-	tc_input **inputs;
-	int count = argc - first;
-	if (cli_open_inputs(argv + first, count, NULL, &inputs))
+	char **paths = calloc((size_t)argc, sizeof *paths);
+	int count = 0;
+	if (!paths)
 		return 1;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+		if (cli_opt_value(argc, argv, &i, "--jobs", "-j", &v)) {
+			char *end;
+			long n = strtol(v, &end, 10);
+			if (!*v || *end || n < 1 || n > 256)
+				return free(paths), cli_usage_error("info", "--jobs expects a number of threads from 1 to 256, got \"%s\"", v);
+			jobs = (unsigned)n;
+		} else if (cli_is_help_option(a)) {
+			cli_help("info", stdout);
+			return free(paths), 0;
+		} else if (!strcmp(a, "--")) {
+			while (++i < argc)
+				paths[count++] = argv[i];
+		} else if (a[0] == '-' && a[1]) {
+			return free(paths), cli_usage_error("info", "unknown option %s", a);
+		} else {
+			paths[count++] = argv[i];
+		}
+	}
+	if (count == 0)
+		return free(paths), cli_usage_error("info", "no trace path given");
+	tc_input **inputs;
+	if (cli_open_inputs("info", paths, count, NULL, &inputs))
+		return free(paths), 1;
 	int status = 0;
 	for (int i = 0; i < count; i++) {
 		if (info_input(inputs[i], jobs) < 0) {
@@ -340,6 +349,7 @@ int cli_info(int argc, char **argv)
 		}
 	}
 	cli_free_inputs(inputs, count);
+	free(paths);
 	if (fflush(stdout) != 0 && !status) {
 		fprintf(stderr, "tracecat: cannot write the output\n");
 		status = 1;

@@ -7,22 +7,9 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <limits.h>
 #include <string.h>
-
-static void usage(FILE *f)
-{
-	fputs("usage: tracecat [print] [OPTIONS] PATH...   print events as babeltrace2 does\n"
-	      "       tracecat info [-j N] PATH...       summary: environment, clocks, streams, event counts\n"
-	      "       tracecat report [OPTIONS] [FILE]   a trace.dat file as trace-cmd report prints it (report --help)\n"
-	      "       tracecat convert [OPTIONS] INPUT... -o OUTDIR   any input to CTF 1.8 (convert --help)\n"
-	      "       tracecat replay [OPTIONS] DIR      a uftrace record directory as uftrace replay prints it\n"
-	      "       tracecat --version\n"
-	      "\n"
-	      "print options (babeltrace2's): --clock-gmt --clock-seconds --clock-date --clock-cycles\n"
-	      "  --no-delta -n/--names=LIST -f/--fields=LIST --clock-offset=SEC --clock-offset-ns=NS\n"
-	      "  --color=never|auto|always --lttng-names (trace.dat as convert writes it)\n"
-	      "filters (print and convert): -b/--begin TIME -e/--end TIME --events PATTERN[,PATTERN] --cpu LIST\n", f);
-}
+#include <sys/stat.h>
 
 void cli_report(const tc_error *err)
 {
@@ -37,7 +24,7 @@ void cli_report_error(void)
 	cli_report(tc_error_last());
 }
 
-int cli_open_inputs(char **paths, int count, const tc_open_options *opts, tc_input ***inputs)
+int cli_open_inputs(const char *command, char **paths, int count, const tc_open_options *opts, tc_input ***inputs)
 {
 	*inputs = calloc((size_t)count + 1, sizeof **inputs);
 	if (!*inputs) {
@@ -46,7 +33,7 @@ int cli_open_inputs(char **paths, int count, const tc_open_options *opts, tc_inp
 	}
 	for (int i = 0; i < count; i++) {
 		if (tc_input_open(&(*inputs)[i], paths[i], opts) < 0) {
-			cli_report_error();
+			cli_report_open_error(command, paths[i]);
 			cli_free_inputs(*inputs, i);
 			*inputs = NULL;
 			return 1;
@@ -64,31 +51,102 @@ void cli_free_inputs(tc_input **inputs, int count)
 	free(inputs);
 }
 
+/* Which command reads the trace at PATH ("print", "report" or "replay"),
+ * or NULL when PATH holds none. */
+static const char *command_reading(const char *path)
+{
+	tc_input *in;
+	if (tc_input_open(&in, path, NULL) < 0)
+		return NULL;
+	const tc_trace *t = tc_input_trace(in, 0);
+	const char *format = t ? t->format : "";
+	const char *cmd = !strcmp(format, "trace.dat") ? "report" : !strcmp(format, "uftrace") ? "replay" : "print";
+	tc_input_free(in);
+	return cmd;
+}
+
+/* The command that reads what lies at PATH: a trace itself, or a file of
+ * the CTF or uftrace directory around it (then TARGET is that directory).
+ * NULL when it is no trace at all. */
+static const char *command_for(const char *path, char *target, size_t size)
+{
+	struct stat st;
+	const char *cmd = command_reading(path);
+	if (cmd || stat(path, &st) < 0 || !S_ISREG(st.st_mode) || strlen(path) >= size) {
+		snprintf(target, size, "%s", path);
+		return cmd;
+	}
+	strcpy(target, path);
+	char *slash = strrchr(target, '/');
+	if (!slash)
+		strcpy(target, ".");
+	else if (slash == target)
+		target[1] = '\0';
+	else
+		*slash = '\0';
+	char probe[PATH_MAX + 16];
+	snprintf(probe, sizeof probe, "%s/metadata", target);
+	bool ctf = stat(probe, &st) == 0;
+	snprintf(probe, sizeof probe, "%s/info", target);
+	return ctf || stat(probe, &st) == 0 ? command_reading(target) : NULL;
+}
+
+void cli_report_open_error(const char *command, const char *path)
+{
+	/* Copied first: finding the right command opens the path again. */
+	tc_error err = *tc_error_last();
+	char target[PATH_MAX];
+	const char *right = err.code == TC_ENOTFOUND ? command_for(path, target, sizeof target) : NULL;
+	/* print, info and convert read every format: only the path was wrong. */
+	if (right && strcmp(command, "report") != 0 && strcmp(command, "replay") != 0)
+		right = command;
+	size_t n = strlen(err.message);
+	if (right && (strcmp(right, command) != 0 || strcmp(target, path) != 0) &&
+	    n + strlen(target) + 32 < sizeof err.message)
+		snprintf(err.message + n, sizeof err.message - n, "; try: tracecat %s %s", right, target);
+	cli_report(&err);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2) {
-		usage(stderr);
+		cli_help_overview(stderr);
 		return 2;
 	}
 	const char *cmd = argv[1];
-	if (strcmp(cmd, "--help") == 0 || strcmp(cmd, "-h") == 0 || strcmp(cmd, "help") == 0) {
-		usage(stdout);
+	if (cli_is_help_option(cmd)) {
+		cli_help_overview(stdout);
 		return 0;
 	}
-	if (strcmp(cmd, "--version") == 0 || strcmp(cmd, "-V") == 0) {
+	if (!strcmp(cmd, "help")) {
+		if (argc == 2) {
+			cli_help_overview(stdout);
+			return 0;
+		}
+		if (argc == 3 && cli_help(argv[2], stdout))
+			return 0;
+		if (argc > 3)
+			return cli_usage_error("", "help takes one command");
+		return cli_usage_error("", "%s: unknown command", argv[2]);
+	}
+	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
 		printf("tracecat %s\n", TRACECAT_VERSION);
 		return 0;
 	}
-	if (strcmp(cmd, "print") == 0)
+	if (!strcmp(cmd, "print"))
 		return cli_print(argc - 1, argv + 1);
-	if (strcmp(cmd, "info") == 0)
+	if (!strcmp(cmd, "info"))
 		return cli_info(argc - 1, argv + 1);
-	if (strcmp(cmd, "replay") == 0)
+	if (!strcmp(cmd, "replay"))
 		return cli_replay(argc - 1, argv + 1);
-	if (strcmp(cmd, "convert") == 0)
+	if (!strcmp(cmd, "convert"))
 		return cli_convert(argc - 1, argv + 1);
-	if (strcmp(cmd, "report") == 0)
+	if (!strcmp(cmd, "report"))
 		return cli_report_command(argc - 1, argv + 1);
-	/* Anything else: the print shorthand. */
+	/* `tracecat PATH...` is print's shorthand; a word that is neither a
+	 * command nor a path (nor an option) is a mistyped command. */
+	struct stat st;
+	if (cmd[0] != '-' && !strchr(cmd, '/') && lstat(cmd, &st) < 0)
+		return cli_usage_error("", "%s: unknown command, and no file or directory of that name", cmd);
 	return cli_print(argc, argv);
 }

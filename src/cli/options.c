@@ -17,8 +17,7 @@ bool cli_opt_value(int argc, char **argv, int *i, const char *name, const char *
 	}
 	if (strcmp(a, name) == 0 || (short_name && strcmp(a, short_name) == 0)) {
 		if (*i + 1 >= argc) {
-			fprintf(stderr, "tracecat: option %s needs a value\n", a);
-			exit(2);
+			exit(cli_usage_error("", "option %s needs a value", a));
 		}
 		*val = argv[++*i];
 		return true;

@@ -33,7 +33,7 @@ static int parse_names(const char *list, tc_text_options *o)
 		} else if (!strcmp(item, "header")) {
 			o->names_header = true;
 		} else {
-			fprintf(stderr, "tracecat: unknown --names item \"%s\"\n", item);
+			cli_usage_error("print", "unknown --names item \"%s\"", item);
 			free(copy);
 			return -1;
 		}
@@ -70,7 +70,7 @@ static int parse_fields(const char *list, tc_text_options *o)
 		else if (!strcmp(item, "callsite"))
 			o->field_callsite = true;
 		else {
-			fprintf(stderr, "tracecat: unknown --fields item \"%s\"\n", item);
+			cli_usage_error("print", "unknown --fields item \"%s\"", item);
 			free(copy);
 			return -1;
 		}
@@ -139,32 +139,31 @@ int cli_print(int argc, char **argv)
 				return free(paths), 2;
 		} else if (cli_opt_value(argc, argv, &i, "--clock-offset", NULL, &v)) {
 			if (!parse_i64(v, &oo.clock_offset_s)) {
-				fprintf(stderr, "tracecat: --clock-offset expects whole seconds, got \"%s\"\n", v);
-				return free(paths), 2;
+				return free(paths), cli_usage_error("print", "--clock-offset expects whole seconds, got \"%s\"", v);
 			}
 		} else if (cli_opt_value(argc, argv, &i, "--clock-offset-ns", NULL, &v)) {
 			if (!parse_i64(v, &oo.clock_offset_ns)) {
-				fprintf(stderr, "tracecat: --clock-offset-ns expects nanoseconds, got \"%s\"\n", v);
-				return free(paths), 2;
+				return free(paths), cli_usage_error("print", "--clock-offset-ns expects nanoseconds, got \"%s\"", v);
 			}
 		} else if (cli_opt_value(argc, argv, &i, "--color", "-c", &v)) {
 			color = v;
 		} else if (cli_filter_option(argc, argv, &i, &fa)) {
 		} else if (!strcmp(a, "--lttng-names")) {
 			oo.lttng_names = true;
+		} else if (cli_is_help_option(a)) {
+			cli_help("print", stdout);
+			return free(paths), 0;
 		} else if (!strcmp(a, "--")) {
 			while (++i < argc)
 				paths[npaths++] = argv[i];
 		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "tracecat: unknown option %s (see tracecat --help)\n", a);
-			return free(paths), 2;
+			return free(paths), cli_usage_error("print", "unknown option %s", a);
 		} else {
 			paths[npaths++] = argv[i];
 		}
 	}
 	if (npaths == 0) {
-		fprintf(stderr, "tracecat: no trace path given (see tracecat --help)\n");
-		return free(paths), 2;
+		return free(paths), cli_usage_error("print", "no trace path given");
 	}
 	o.color_warnings = terminal_has_colors();
 	if (!strcmp(color, "always"))
@@ -172,8 +171,7 @@ int cli_print(int argc, char **argv)
 	else if (!strcmp(color, "auto"))
 		o.color = o.color_warnings;
 	else if (strcmp(color, "never") != 0) {
-		fprintf(stderr, "tracecat: --color expects never, auto or always\n");
-		return free(paths), 2;
+		return free(paths), cli_usage_error("print", "--color expects never, auto or always, got \"%s\"", color);
 	}
 
 	tc_filter *filter;
@@ -181,7 +179,7 @@ int cli_print(int argc, char **argv)
 		return free(paths), 2;
 	bool filtering = !tc_filter_is_empty(filter);
 	tc_input **inputs;
-	if (cli_open_inputs(paths, npaths, &oo, &inputs))
+	if (cli_open_inputs("print", paths, npaths, &oo, &inputs))
 		return tc_filter_free(filter), free(paths), 1;
 	int status = 0;
 	tc_muxer *mux = NULL;

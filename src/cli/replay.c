@@ -8,15 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void usage(FILE *f)
-{
-	fputs("usage: tracecat replay [OPTIONS] DIR    (or -d DIR; DIR defaults to uftrace.data)\n"
-	      "  the text of `uftrace replay`, byte for byte; uftrace's options:\n"
-	      "  -f/--output-fields=duration,tid,addr,time,delta,elapsed|none  --tid=TID[,TID]\n"
-	      "  -D/--depth=N  -F/--filter=FUNC  -N/--notrace=FUNC  -t/--time-filter=TIME\n"
-	      "  --no-args  --no-merge  -a/--auto-args (recorded arguments are always shown)\n", f);
-}
-
 /* "1us", "2.5ms", "100" (ns) as nanoseconds; false when malformed or
  * beyond 64-bit nanoseconds. */
 static bool parse_time(const char *v, uint64_t *out)
@@ -81,16 +72,18 @@ int cli_replay(int argc, char **argv)
 		} else if (cli_opt_value(argc, argv, &i, "--notrace", "-N", &v)) {
 			notrace[nn++] = v;
 		} else if (cli_opt_value(argc, argv, &i, "--depth", "-D", &v)) {
-			o.depth = atoi(v);
+			char *end;
+			long depth = strtol(v, &end, 10);
+			if (!*v || *end || depth < 0 || depth > INT32_MAX)
+				status = cli_usage_error("replay", "--depth expects a number of levels, got \"%s\"", v);
+			o.depth = (int)depth;
 		} else if (cli_opt_value(argc, argv, &i, "--time-filter", "-t", &v)) {
 			if (!parse_time(v, &o.time_filter)) {
-				fprintf(stderr, "tracecat: replay: --time-filter expects a time such as 1us, got \"%s\"\n", v);
-				status = 2;
+				status = cli_usage_error("replay", "--time-filter expects a time such as 1us, got \"%s\"", v);
 			}
 		} else if (cli_opt_value(argc, argv, &i, "--tid", NULL, &v)) {
 			if (!parse_tids(v, &tids, &ntids)) {
-				fprintf(stderr, "tracecat: replay: --tid expects thread ids, got \"%s\"\n", v);
-				status = 2;
+				status = cli_usage_error("replay", "--tid expects thread ids, got \"%s\"", v);
 			}
 		} else if (!strcmp(a, "--no-args")) {
 			o.no_args = true;
@@ -98,12 +91,13 @@ int cli_replay(int argc, char **argv)
 			o.no_merge = true;
 		} else if (!strcmp(a, "-a") || !strcmp(a, "--auto-args")) {
 			/* recorded arguments are shown already */
-		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			usage(stdout);
+		} else if (cli_is_help_option(a)) {
+			cli_help("replay", stdout);
 			goto out;
+		} else if (!strcmp(a, "--") && i + 1 < argc) {
+			dir = argv[++i];
 		} else if (a[0] == '-' && a[1]) {
-			fprintf(stderr, "tracecat: replay: unknown option %s (see tracecat replay --help)\n", a);
-			status = 2;
+			status = cli_usage_error("replay", "unknown option %s", a);
 		} else {
 			dir = a;
 		}
@@ -116,9 +110,10 @@ int cli_replay(int argc, char **argv)
 	o.filter_count = nf;
 	o.notrace = notrace;
 	o.notrace_count = nn;
-	int rc = tc_uftrace_replay(dir ? dir : "uftrace.data", &o, stdout);
+	dir = dir ? dir : "uftrace.data";
+	int rc = tc_uftrace_replay(dir, &o, stdout);
 	if (rc < 0) {
-		cli_report_error();
+		cli_report_open_error("replay", dir);
 		status = rc == TC_EINVAL ? 2 : 1;
 	} else if (fflush(stdout) != 0) {
 		fprintf(stderr, "tracecat: cannot write the output\n");

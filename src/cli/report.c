@@ -26,21 +26,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void report_usage(FILE *f)
-{
-	fputs("usage: tracecat report [OPTIONS] [FILE]   print a trace.dat file as trace-cmd report does\n"
-	      "  FILE          the trace.dat file (default: trace.dat; also -i FILE)\n"
-	      "  -R            raw format: the event fields, not the print format\n"
-	      "  -t            full nanosecond timestamps\n"
-	      "  -F FILTER     show the events FILTER matches (libtraceevent syntax:\n"
-	      "                sched_switch, sched/sched_switch, 'sched_switch: prev_pid == 0');\n"
-	      "                may be repeated\n"
-	      "  -v            the -F after it hide what they match\n"
-	      "  --cpu LIST    show these CPUs only (\"0\", \"0,2-3\"); may be repeated\n"
-	      "  -I, -S        hide events with the hard-IRQ / soft-IRQ flag\n"
-	      "  -N, -L        load no plugins / only the user's plugins\n", f);
-}
-
 typedef struct int_list {
 	int *v;
 	size_t n, cap;
@@ -132,12 +117,12 @@ int cli_report_command(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "+:hi:RtF:vNLIS", longs, NULL)) != -1) {
 		switch (c) {
 		case 'h':
-			report_usage(stdout);
+			cli_help("report", stdout);
 			status = 0;
 			goto out;
 		case 'i':
 			if (input) {
-				fprintf(stderr, "tracecat: report reads one file\n");
+				status = cli_usage_error("report", "report reads one file");
 				goto out;
 			}
 			input = optarg;
@@ -154,7 +139,7 @@ int cli_report_command(int argc, char **argv)
 			break;
 		case 'v':
 			if (neg) {
-				fprintf(stderr, "tracecat: only one -v can be used\n");
+				status = cli_usage_error("report", "only one -v can be used");
 				goto out;
 			}
 			neg = true;
@@ -178,24 +163,21 @@ int cli_report_command(int argc, char **argv)
 			break;
 		case ':':
 			if (optopt == OPT_CPU)
-				fprintf(stderr, "tracecat: option --cpu needs a value\n");
+				status = cli_usage_error("report", "option --cpu needs a value");
 			else
-				fprintf(stderr, "tracecat: option -%c needs a value\n", optopt);
-			report_usage(stderr);
+				status = cli_usage_error("report", "option -%c needs a value", optopt);
 			goto out;
 		default:
 			if (optopt && optopt < 256)
-				fprintf(stderr, "tracecat: report: unknown or unsupported option -%c\n", optopt);
+				status = cli_usage_error("report", "unknown option -%c", optopt);
 			else
-				fprintf(stderr, "tracecat: report: unknown or unsupported option '%s'\n", argv[optind - 1]);
-			report_usage(stderr);
+				status = cli_usage_error("report", "unknown option %s", argv[optind - 1]);
 			goto out;
 		}
 	}
 	if (optind < argc) {
 		if (input || argc - optind > 1) {
-			fprintf(stderr, "tracecat: report reads one file (options go before it)\n");
-			report_usage(stderr);
+			status = cli_usage_error("report", "report reads one file (options go before it)");
 			goto out;
 		}
 		input = argv[optind];
@@ -216,7 +198,7 @@ int cli_report_command(int argc, char **argv)
 	o.check_fast_path = check && *check && strcmp(check, "0") != 0;
 	int rc = tracedat_report(stdout, input, &o);
 	if (rc < 0) {
-		cli_report_error();
+		cli_report_open_error("report", input);
 		status = rc == TC_EINVAL ? 2 : 1;
 	} else {
 		status = 0;

@@ -158,6 +158,15 @@ bool tc_uuid_parse(const char *text, uint8_t out[16]);
  * above MAX bytes. */
 int tc_read_file(const char *path, size_t max, char **data, size_t *len);
 
+/* What PATH is, checked before a reader looks inside, so that the error a
+ * user sees is the true one (the system's "No such file or directory" or
+ * "Permission denied", an empty folder) rather than a format's "not mine".
+ * Returns TC_PATH_FILE for a regular file that opens, TC_PATH_DIR for a
+ * folder that lists and is not empty, or a negative code with the reason
+ * recorded. */
+enum { TC_PATH_FILE = 1, TC_PATH_DIR = 2 };
+int tc_path_kind(const char *path);
+
 /* ---- stream iterators: how a format reader feeds the muxer ---- */
 
 typedef struct tc_stream_iter tc_stream_iter;

@@ -49,14 +49,13 @@ int tc_input_open(tc_input **out, const char *path, const tc_open_options *opts)
 	tc_input *in = calloc(1, sizeof *in);
 	if (!in)
 		return tc_fail_nomem();
-	int rc = TC_ENOTFOUND;
-	for (size_t i = 0; i < sizeof formats / sizeof formats[0]; i++) {
+	int kind = tc_path_kind(path), rc = kind < 0 ? kind : TC_ENOTFOUND;
+	for (size_t i = 0; i < sizeof formats / sizeof formats[0] && kind > 0 && rc == TC_ENOTFOUND; i++)
 		rc = formats[i]->open(in, path, opts ? opts : &no_opts);
-		if (rc != TC_ENOTFOUND)
-			break;
-	}
-	if (rc == TC_ENOTFOUND)
-		tc_fail(TC_ENOTFOUND, path, -1, "no trace found (expected a CTF trace directory, a trace.dat file, a uftrace record directory or a legacy LTTng trace directory)");
+	if (rc == TC_ENOTFOUND && kind == TC_PATH_DIR)
+		tc_fail(TC_ENOTFOUND, path, -1, "no trace in this directory or below it (expected a CTF trace, a uftrace record directory or a legacy LTTng trace)");
+	else if (rc == TC_ENOTFOUND && kind == TC_PATH_FILE)
+		tc_fail(TC_ENOTFOUND, path, -1, "not a trace file (expected a trace.dat file, or a directory holding a CTF, uftrace or legacy LTTng trace)");
 	if (rc == 0 && !(in->messages = aligned_alloc(64, (in->iter_count ? in->iter_count : 1) * sizeof *in->messages)))
 		rc = tc_fail_nomem();
 	if (rc < 0) {

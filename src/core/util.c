@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <dirent.h>
+#include <fcntl.h>
+#include <unistd.h>
 
 static _Thread_local tc_error last_error = { TC_OK, "", -1, "no error" };
 
@@ -257,4 +260,35 @@ int tc_read_file(const char *path, size_t max, char **data, size_t *len)
 	*data = buf;
 	*len = n;
 	return 0;
+}
+
+int tc_path_kind(const char *path)
+{
+	struct stat st;
+	if (stat(path, &st) < 0)
+		return tc_fail(errno == ENOENT || errno == ENOTDIR ? TC_ENOTFOUND : TC_EIO, path, -1, "%s", strerror(errno));
+	if (S_ISREG(st.st_mode)) {
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return tc_fail(TC_EIO, path, -1, "%s", strerror(errno));
+		close(fd);
+		return TC_PATH_FILE;
+	}
+	if (!S_ISDIR(st.st_mode))
+		return tc_fail(TC_ENOTFOUND, path, -1, "neither a file nor a directory");
+	DIR *d = opendir(path);
+	if (!d)
+		return tc_fail(TC_EIO, path, -1, "%s", strerror(errno));
+	errno = 0;
+	const struct dirent *e;
+	bool empty = true;
+	while (empty && (e = readdir(d)))
+		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+	int err = errno;
+	closedir(d);
+	if (empty && err)
+		return tc_fail(TC_EIO, path, -1, "%s", strerror(err));
+	if (empty)
+		return tc_fail(TC_ENOTFOUND, path, -1, "empty directory: no trace in it");
+	return TC_PATH_DIR;
 }

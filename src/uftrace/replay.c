@@ -865,8 +865,12 @@ int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out)
 	int rc = parse_fields(&p, p.o->fields);
 	if (rc < 0)
 		return rc;
-	rc = uft_open(&p.d, dir);
-	if (rc == TC_ENOTFOUND)
+	int kind = tc_path_kind(dir);
+	if (kind < 0)
+		rc = kind;
+	else if (kind == TC_PATH_FILE)
+		rc = tc_fail(TC_ENOTFOUND, dir, -1, "a file, not a uftrace record directory");
+	else if ((rc = uft_open(&p.d, dir)) == TC_ENOTFOUND)
 		rc = tc_fail(TC_ENOTFOUND, dir, -1, "not a uftrace record directory (no info file)");
 	for (size_t i = 0; rc == 0 && p.o->tid_count && i < p.d->task_count; i++) {
 		bool keep = false;

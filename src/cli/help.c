@@ -1,0 +1,175 @@
+/*
+ * help.c - the text of `tracecat help [COMMAND]`, `tracecat COMMAND --help`
+ * and `-h`: one entry per command, each listing every option that command
+ * takes.  The man page (doc/tracecat.1) and the bash completion
+ * (completion/tracecat.bash) say the same; tests/live/docs.sh checks that every
+ * option shown here appears in both.
+ */
+#include "cli/cli.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+typedef struct command_help {
+	const char *name;
+	const char *summary;
+	const char *text;
+} command_help;
+
+static const command_help commands[] = {
+	{ "print", "print events as babeltrace2 does (the default command)",
+	  "usage: tracecat print [OPTIONS] PATH...\n"
+	  "       tracecat PATH...\n"
+	  "Print the events of every trace found at PATH (a CTF trace directory or any\n"
+	  "directory above traces, a trace.dat file, a uftrace record directory, a legacy\n"
+	  "LTTng trace directory), merged by time, exactly as babeltrace2 prints them.\n"
+	  "\n"
+	  "Options (babeltrace2's, but -c):\n"
+	  "  --clock-gmt              times of day in UTC, not local time\n"
+	  "  --clock-seconds          times as seconds.nanoseconds\n"
+	  "  --clock-date             show the date too\n"
+	  "  --clock-cycles           times as clock cycles\n"
+	  "  --clock-offset=SEC       add SEC seconds to every clock's offset\n"
+	  "  --clock-offset-ns=NS     add NS nanoseconds to every clock's offset\n"
+	  "  --no-delta               do not show the time since the previous event\n"
+	  "  -n, --names=LIST         show field names of: payload (or args), context\n"
+	  "                           (or ctx), scope, header, all, none\n"
+	  "                           (default: payload,context)\n"
+	  "  -f, --fields=LIST        show these instead of the default\n"
+	  "                           (trace:hostname,trace:procname,trace:vpid):\n"
+	  "                           trace, trace:hostname, trace:domain,\n"
+	  "                           trace:procname, trace:vpid, loglevel, emf,\n"
+	  "                           callsite, all\n"
+	  "  -c, --color=WHEN         never, auto (default) or always\n"
+	  "  --lttng-names            trace.dat with LTTng's kernel names, as convert\n"
+	  "                           writes it\n"
+	  "Filters:\n"
+	  "  -b, --begin=TIME         drop events before TIME (YYYY-MM-DD HH:MM[:SS[.N]]\n"
+	  "                           with a space or T, HH:MM[:SS[.N]] or\n"
+	  "                           [-]SECONDS[.N])\n"
+	  "  -e, --end=TIME           drop events after TIME\n"
+	  "  --events=PATTERN[,...]   only events whose name matches a shell pattern\n"
+	  "  --cpu=LIST               only these CPUs (\"0,2-3\")\n"
+	  "  -h, --help               show this help\n"
+	  "  --                       every argument after it is a PATH\n" },
+	{ "info", "summarise traces: environment, clocks, streams, event counts",
+	  "usage: tracecat info [OPTIONS] PATH...\n"
+	  "Decode every event of the traces at PATH and summarise them: format,\n"
+	  "environment, clocks, streams (with discarded events and packets) and, per\n"
+	  "event class, the number of events and their first and last time.\n"
+	  "\n"
+	  "Options:\n"
+	  "  -j, --jobs=N             decode streams on N threads (default: the online\n"
+	  "                           CPUs; 1 to 256)\n"
+	  "  -h, --help               show this help\n"
+	  "  --                       every argument after it is a PATH\n" },
+	{ "report", "print a trace.dat file as trace-cmd report does",
+	  "usage: tracecat report [OPTIONS] [FILE]\n"
+	  "Print a trace.dat file exactly as `trace-cmd report` does.  FILE defaults to\n"
+	  "trace.dat; options come before it.\n"
+	  "\n"
+	  "Options (trace-cmd report's):\n"
+	  "  -i FILE                  the trace.dat file to read\n"
+	  "  -R                       raw format: the event fields, not the print format\n"
+	  "  -t                       full nanosecond timestamps\n"
+	  "  -F FILTER                show the events FILTER matches (libtraceevent syntax:\n"
+	  "                           sched_switch, sched/sched_switch,\n"
+	  "                           'sched_switch: prev_pid == 0'); may be repeated\n"
+	  "  -v                       the -F options after it hide what they match\n"
+	  "  --cpu=LIST               only these CPUs (\"0\", \"0,2-3\"); may be repeated\n"
+	  "  -I                       hide events with the hard-IRQ flag\n"
+	  "  -S                       hide events with the soft-IRQ flag\n"
+	  "  -N                       load no libtraceevent plugins\n"
+	  "  -L                       load only the user's libtraceevent plugins\n"
+	  "  -h, --help               show this help\n" },
+	{ "replay", "print a uftrace record directory as uftrace replay does",
+	  "usage: tracecat replay [OPTIONS] [DIR]\n"
+	  "Print a uftrace record directory exactly as `uftrace replay` does.  DIR\n"
+	  "defaults to uftrace.data.\n"
+	  "\n"
+	  "Options (uftrace's):\n"
+	  "  -d, --data=DIR           the record directory (the same as DIR)\n"
+	  "  -f, --output-fields=LIST\n"
+	  "                           a list of duration, tid, addr, time, delta,\n"
+	  "                           elapsed; or none (default: duration,tid)\n"
+	  "  --tid=TID[,TID...]       only these threads\n"
+	  "  -D, --depth=N            only calls up to depth N (0: every depth)\n"
+	  "  -F, --filter=FUNC        only FUNC and what it calls; may be repeated\n"
+	  "  -N, --notrace=FUNC       hide FUNC and what it calls; may be repeated\n"
+	  "  -t, --time-filter=TIME   hide calls shorter than TIME (100, 100ns, 1us,\n"
+	  "                           2.5ms, 1s, 1m; default: the recording's\n"
+	  "                           default.opts)\n"
+	  "  --no-args                do not show arguments and return values\n"
+	  "  --no-merge               do not merge leaf functions\n"
+	  "  -a, --auto-args          accepted; recorded arguments are always shown\n"
+	  "  -h, --help               show this help\n"
+	  "  --                       the argument after it is DIR\n" },
+	{ "convert", "write any input as a CTF 1.8 trace",
+	  "usage: tracecat convert [OPTIONS] INPUT... -o OUTDIR\n"
+	  "Write every trace read from INPUT as CTF 1.8 under OUTDIR, which appears only\n"
+	  "once complete.\n"
+	  "\n"
+	  "Options:\n"
+	  "  -o, --output=DIR         where the CTF 1.8 trace goes (refused if it exists)\n"
+	  "  --force                  replace DIR if it exists, once the new trace is\n"
+	  "                           complete\n"
+	  "  --ftrace-names           trace.dat: keep ftrace's event and field names\n"
+	  "                           (default: LTTng kernel conventions)\n"
+	  "  --packet-size=N          bytes per packet, 4096 to 1073741824 (default 262144)\n"
+	  "  --clock-gmt              --begin and --end dates and times of day are in UTC\n"
+	  "Filters:\n"
+	  "  -b, --begin=TIME         drop events before TIME\n"
+	  "  -e, --end=TIME           drop events after TIME\n"
+	  "  --events=PATTERN[,...]   only events whose name matches a shell pattern\n"
+	  "  --cpu=LIST               only these CPUs (\"0,2-3\")\n"
+	  "  -h, --help               show this help\n"
+	  "  --                       every argument after it is an INPUT\n" },
+	{ "help", "show the help of tracecat or of one command",
+	  "usage: tracecat help [COMMAND]\n"
+	  "Show the list of commands, or every option of COMMAND.\n" },
+};
+
+#define COMMAND_COUNT (sizeof commands / sizeof commands[0])
+
+void cli_help_overview(FILE *f)
+{
+	fputs("usage: tracecat COMMAND [OPTIONS] ARGS...\n"
+	      "       tracecat [OPTIONS] PATH...  (the same as tracecat print [OPTIONS] PATH...)\n"
+	      "\n"
+	      "Commands:\n", f);
+	for (size_t i = 0; i < COMMAND_COUNT; i++)
+		fprintf(f, "  %-9s%s\n", commands[i].name, commands[i].summary);
+	fputs("\n"
+	      "Options:\n"
+	      "  -h, --help       show this help\n"
+	      "  -V, --version    show tracecat's version\n"
+	      "\n"
+	      "`tracecat help COMMAND` or `tracecat COMMAND --help` lists a command's options.\n", f);
+}
+
+bool cli_help(const char *command, FILE *f)
+{
+	for (size_t i = 0; i < COMMAND_COUNT; i++)
+		if (!strcmp(commands[i].name, command)) {
+			fputs(commands[i].text, f);
+			return true;
+		}
+	return false;
+}
+
+bool cli_is_help_option(const char *arg)
+{
+	return !strcmp(arg, "-h") || !strcmp(arg, "--help");
+}
+
+int cli_usage_error(const char *command, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	fflush(stdout);
+	fputs("tracecat: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fprintf(stderr, " (see tracecat help%s%s)\n", *command ? " " : "", command);
+	va_end(ap);
+	return 2;
+}

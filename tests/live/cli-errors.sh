@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# cli-errors.sh - what every command says when it cannot read a path, and
+# its help: the table tests/cli/errors.txt (arguments, exit status, the one
+# stderr line) run in a work folder laid out as that file describes, plus
+# `tracecat help CMD`, `tracecat CMD --help` and `-h`, which must print the
+# same text on stdout and exit 0.
+#
+# usage (from the repository root): bash tests/live/cli-errors.sh BIN
+#
+# The permission cells need a user the files are closed to: run as root,
+# they run as user 65534 through setpriv (util-linux); run as anyone else,
+# as that user.  Protocol of tests/run.sh: PASS/FAIL/SKIP lines, exit 0.
+set -uo pipefail
+
+bin=${1:?usage: $0 BIN}
+root=$(pwd)
+case $bin in /*) ;; *) bin=$root/$bin ;; esac
+table=$root/tests/cli/errors.txt
+
+work=$(mktemp -d "${TMPDIR:-/tmp}/tc-cli-errors.XXXXXX")
+trap 'chmod -R u+rwx "$work" 2>/dev/null; rm -rf "$work"' EXIT
+# The binary and the folder are opened to every user, so that the cells
+# run as another user reach them wherever the repository lies.
+chmod 755 "$work"
+cp "$bin" "$work/tracecat"
+mkdir "$work/w" "$work/w/empty" "$work/w/notrace" "$work/w/locked"
+cd "$work/w" || exit 0
+cp "$root/tests/fixtures/tracedat/top-v7-zstd.dat" trace.dat
+cp -r "$root/tests/fixtures/ctf/sample" ctf
+cp -r "$root/tests/fixtures/uftrace/args" uftrace.data
+echo "notes" >notes.txt
+cp notes.txt notrace/
+cp trace.dat locked.dat
+cp trace.dat locked/
+chmod -R a+rX .
+chmod 600 locked.dat
+chmod 700 locked
+
+as_nobody=()
+if [ "$(id -u)" = 0 ]; then
+	if command -v setpriv >/dev/null; then
+		as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+	else
+		as_nobody=(missing-setpriv)
+	fi
+fi
+
+n=0
+while IFS= read -r line; do
+	case $line in '#'* | '') continue ;; esac
+	n=$((n + 1))
+	user=${line%% | *}
+	rest=${line#* | }
+	want_rc=${rest%% | *}
+	rest=${rest#* | }
+	args=${rest%% | *}
+	want_err=${rest#* | }
+	name="cli-errors/$(echo "$args" | tr ' /' '_-')"
+	run=()
+	if [ "$user" = nobody ] && [ ${#as_nobody[@]} -gt 0 ]; then
+		if [ "${as_nobody[0]}" = missing-setpriv ]; then
+			echo "SKIP $name: setpriv (util-linux) is not installed"
+			continue
+		fi
+		run=("${as_nobody[@]}")
+	fi
+	rm -rf out
+	# shellcheck disable=SC2086  # the table's arguments are words
+	"${run[@]}" "$work/tracecat" $args >"$work/out" 2>"$work/err" </dev/null
+	rc=$?
+	if [ "$rc" != "$want_rc" ]; then
+		echo "FAIL $name: exit $rc, expected $want_rc: $(head -c 300 "$work/err")"
+	elif [ -s "$work/out" ]; then
+		echo "FAIL $name: printed on stdout: $(head -c 200 "$work/out")"
+	elif [ "$(cat "$work/err")" != "$want_err" ] || [ "$(wc -l <"$work/err")" != 1 ]; then
+		echo "FAIL $name: stderr was: $(head -c 400 "$work/err")"
+	elif [ -e out ]; then
+		echo "FAIL $name: left an output directory"
+	else
+		echo "PASS $name"
+	fi
+done <"$table"
+[ "$n" -gt 50 ] || echo "FAIL cli-errors/table: only $n cases read from $table"
+
+# Help: the same text in every spelling, on stdout, exit 0.
+"$work/tracecat" help >"$work/help" 2>&1 || echo "FAIL cli-help/help: exit $?"
+for spelling in --help -h; do
+	if "$work/tracecat" "$spelling" 2>&1 | cmp -s - "$work/help"; then echo "PASS cli-help/$spelling"
+	else echo "FAIL cli-help/$spelling: differs from tracecat help"; fi
+done
+for cmd in print info report replay convert help; do
+	grep -q "^  $cmd " "$work/help" || echo "FAIL cli-help/$cmd: not listed by tracecat help"
+	if ! "$work/tracecat" help "$cmd" >"$work/help-$cmd" 2>"$work/err" || [ -s "$work/err" ] ||
+		! head -1 "$work/help-$cmd" | grep -q "^usage: tracecat $cmd"; then
+		echo "FAIL cli-help/$cmd: tracecat help $cmd: $(head -c 200 "$work/err" "$work/help-$cmd")"
+		continue
+	fi
+	[ "$cmd" = help ] && { echo "PASS cli-help/$cmd"; continue; }
+	ok=1
+	for spelling in --help -h; do
+		"$work/tracecat" "$cmd" "$spelling" 2>&1 | cmp -s - "$work/help-$cmd" || ok=0
+	done
+	if [ $ok = 1 ]; then echo "PASS cli-help/$cmd"
+	else echo "FAIL cli-help/$cmd: --help or -h differs from tracecat help $cmd"; fi
+done
+exit 0
