@@ -1,10 +1,13 @@
 # tracecat - build, test, install.
 #
-#   make               build/tracecat and build/libtracecat.a
-#   make check         every test, plain and sanitizer builds; ends "N passed, N failed"
+#   make               build/tracecat, build/libtracecat.a and build/libtracecat.so.*
+#   make check         installs what the tests use when missing (scripts/deps.sh),
+#                      then every test, plain and sanitizer builds;
+#                      ends "N passed, N failed, N skipped"
 #   make sanitize      build/sanitize/tracecat with ASan and UBSan
-#   make demo          print the bundled sample trace
-#   make install PREFIX=/usr/local
+#   make demo          installs what the build needs when missing, then prints
+#                      the bundled sample trace
+#   make install PREFIX=/usr/local [DESTDIR=/stage]
 
 CC      ?= cc
 PREFIX  ?= /usr/local
@@ -17,6 +20,10 @@ DEP_CFLAGS := $(shell pkg-config --cflags $(DEPS) 2>/dev/null)
 DEP_LIBS   := $(shell pkg-config --libs $(DEPS) 2>/dev/null || echo -lzstd -lz -ltraceevent)
 BASEFLAGS := -std=c11 -pthread -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iinclude -Isrc $(DEP_CFLAGS) $(WARN)
 LDLIBS  := $(DEP_LIBS) -lm -pthread
+
+VERSION := $(shell sed -n 's/^\#define TRACECAT_VERSION "\(.*\)"/\1/p' include/tracecat.h)
+MAJOR   := $(firstword $(subst ., ,$(VERSION)))
+SONAME  := libtracecat.so.$(MAJOR)
 
 LIB_SRC := $(sort $(wildcard src/core/*.c src/ctf/*.c src/tracedat/*.c src/uftrace/*.c src/lttng_legacy/*.c src/text/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
@@ -34,21 +41,38 @@ SAN_CLI_OBJ := $(CLI_SRC:%.c=$(SAN)/obj/%.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/*_test.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
-.PHONY: all check sanitize demo install clean unit bench fuzz
+.PHONY: all check run-check sanitize demo install clean unit bench fuzz
 
-all: $(BUILD)/tracecat $(BUILD)/libtracecat.a
+all: $(BUILD)/tracecat $(BUILD)/libtracecat.a $(BUILD)/libtracecat.so.$(VERSION)
 
-$(BUILD)/obj/%.o: %.c $(HEADERS)
+# The library's objects serve both the static and the shared library:
+# position-independent, and every symbol hidden but the tc_ API that
+# include/tracecat.h marks TC_API.
+LIBFLAGS := -fPIC -fvisibility=hidden -DTRACECAT_BUILDING_LIBRARY
+$(LIB_OBJ): BASEFLAGS += $(LIBFLAGS)
+
+# Objects also depend on the flags they were compiled with: a change of
+# flags (or of the packages pkg-config reports) rebuilds them.
+FLAGS_STAMP := $(BUILD)/compile-flags
+FLAGS_TEXT  := $(CC) $(BASEFLAGS) $(LIBFLAGS) $(CFLAGS) $(SANFLAGS)
+$(shell mkdir -p $(BUILD) && echo '$(FLAGS_TEXT)' | cmp -s - $(FLAGS_STAMP) || echo '$(FLAGS_TEXT)' >$(FLAGS_STAMP))
+
+$(BUILD)/obj/%.o: %.c $(HEADERS) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(CFLAGS) -c $< -o $@
 
-$(SAN)/obj/%.o: %.c $(HEADERS)
+$(SAN)/obj/%.o: %.c $(HEADERS) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(SANFLAGS) -c $< -o $@
 
 $(BUILD)/libtracecat.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	rm -f $@ && ar rcs $@ $^
+
+$(BUILD)/libtracecat.so.$(VERSION): $(LIB_OBJ)
+	$(CC) $(CFLAGS) -shared -Wl,-soname,$(SONAME) -Wl,--no-undefined -o $@ $^ $(LDLIBS)
+	ln -sf libtracecat.so.$(VERSION) $(BUILD)/$(SONAME)
+	ln -sf $(SONAME) $(BUILD)/libtracecat.so
 
 $(BUILD)/tracecat: $(CLI_OBJ) $(BUILD)/libtracecat.a
 	$(CC) $(CFLAGS) -o $@ $(CLI_OBJ) $(BUILD)/libtracecat.a $(LDLIBS)
@@ -72,10 +96,18 @@ unit: $(UNIT_BIN)
 # tests/run.sh replays the inputs that once failed them.
 HAVE_CLANG := $(shell command -v clang >/dev/null 2>&1 && echo yes)
 
-check: all sanitize unit $(if $(HAVE_CLANG),fuzz)
+# check and demo first install what is missing, then run make again: the
+# compiler flags above come from pkg-config, which needs the packages.
+check:
+	@bash scripts/deps.sh test
+	@$(MAKE) --no-print-directory run-check
+
+run-check: all sanitize unit $(if $(HAVE_CLANG),fuzz)
 	@bash tests/run.sh
 
-demo: all
+demo:
+	@bash scripts/deps.sh build
+	@$(MAKE) --no-print-directory all
 	TZ=UTC ./$(BUILD)/tracecat print --clock-gmt tests/fixtures/ctf/sample
 
 # libFuzzer targets (clang), one per reader entry point: tests/fuzz/fuzz_*.c.
@@ -100,13 +132,23 @@ fuzz: $(FUZZ_BIN)
 bench: all
 	@bash bench/run.sh
 
+LIBDIR  ?= $(PREFIX)/lib
+MANDIR  ?= $(PREFIX)/share/man
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(LIBDIR)/pkgconfig $(DESTDIR)$(PREFIX)/include \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(BASHCOMPDIR)
 	install -m 755 $(BUILD)/tracecat $(DESTDIR)$(PREFIX)/bin/tracecat
-	install -m 644 $(BUILD)/libtracecat.a $(DESTDIR)$(PREFIX)/lib/libtracecat.a
+	install -m 644 $(BUILD)/libtracecat.a $(DESTDIR)$(LIBDIR)/libtracecat.a
+	install -m 755 $(BUILD)/libtracecat.so.$(VERSION) $(DESTDIR)$(LIBDIR)/libtracecat.so.$(VERSION)
+	ln -sf libtracecat.so.$(VERSION) $(DESTDIR)$(LIBDIR)/$(SONAME)
+	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libtracecat.so
 	install -m 644 include/tracecat.h $(DESTDIR)$(PREFIX)/include/tracecat.h
-	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@VERSION@|$(shell sed -n 's/^#define TRACECAT_VERSION "\(.*\)"/\1/p' include/tracecat.h)|g' \
-		tracecat.pc.in > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tracecat.pc
+	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+		tracecat.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/tracecat.pc
+	install -m 644 doc/tracecat.1 $(DESTDIR)$(MANDIR)/man1/tracecat.1
+	install -m 644 completion/tracecat.bash $(DESTDIR)$(BASHCOMPDIR)/tracecat
 
 clean:
 	rm -rf $(BUILD)

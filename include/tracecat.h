@@ -61,6 +61,14 @@ extern "C" {
 
 #define TRACECAT_VERSION "0.1.0"
 
+/* Marks the functions libtracecat.so exports; it is built with every other
+ * symbol hidden, so that nothing private becomes part of its ABI. */
+#if defined(__GNUC__) && defined(TRACECAT_BUILDING_LIBRARY)
+#define TC_API __attribute__((visibility("default")))
+#else
+#define TC_API
+#endif
+
 /* ------------------------------------------------------------------------
  * Errors
  */
@@ -83,10 +91,10 @@ typedef struct tc_error {
 } tc_error;
 
 /* The last error recorded on this thread (never NULL). */
-const tc_error *tc_error_last(void);
+TC_API const tc_error *tc_error_last(void);
 
 /* Renders the last error as one line: "PATH: at byte OFFSET: MESSAGE". */
-void tc_error_format(const tc_error *err, char *buf, size_t size);
+TC_API void tc_error_format(const tc_error *err, char *buf, size_t size);
 
 /* ------------------------------------------------------------------------
  * Clocks
@@ -128,7 +136,7 @@ static inline int tc_time_cmp(tc_time a, tc_time b)
  * uses (double precision unless the clock runs at 1 GHz), so times match it
  * to the nanosecond.  Returns false only if the seconds overflow 64 bits.
  */
-bool tc_clock_cycles_to_time(const tc_clock *clk, uint64_t cycles, tc_time *t);
+TC_API bool tc_clock_cycles_to_time(const tc_clock *clk, uint64_t cycles, tc_time *t);
 
 /* ------------------------------------------------------------------------
  * Field classes (types)
@@ -301,10 +309,10 @@ struct tc_trace {
 };
 
 /* Writes UUID as 36 lowercase characters and a NUL. */
-void tc_uuid_format(const uint8_t uuid[16], char out[37]);
+TC_API void tc_uuid_format(const uint8_t uuid[16], char out[37]);
 
 /* The environment entry named KEY, or NULL. */
-const tc_env_entry *tc_trace_env(const tc_trace *trace, const char *key);
+TC_API const tc_env_entry *tc_trace_env(const tc_trace *trace, const char *key);
 
 /* ------------------------------------------------------------------------
  * Messages
@@ -359,8 +367,8 @@ typedef struct tc_input tc_input;
  * directory (its metadata files are read whole here).  Metadata is parsed;
  * stream files are opened lazily.  OPTS may be NULL.
  */
-int tc_input_open(tc_input **out, const char *path, const tc_open_options *opts);
-void tc_input_free(tc_input *in);
+TC_API int tc_input_open(tc_input **out, const char *path, const tc_open_options *opts);
+TC_API void tc_input_free(tc_input *in);
 
 /*
  * Every message of IN, stream after stream in file order, without merging
@@ -368,7 +376,7 @@ void tc_input_free(tc_input *in);
  * (statistics).  Same return values as tc_muxer_next().  Not to be mixed
  * with tc_muxer_add_input() on the same input.
  */
-int tc_input_next(tc_input *in, const tc_message **msg);
+TC_API int tc_input_next(tc_input *in, const tc_message **msg);
 
 /*
  * The streams of IN one by one, for readers that do not need time order
@@ -379,11 +387,11 @@ int tc_input_next(tc_input *in, const tc_message **msg);
  * message stays valid until the next call for the same stream.  Not to be
  * mixed with tc_input_next() or a muxer on the same input.
  */
-size_t tc_input_stream_count(const tc_input *in);
-int tc_input_stream_next(tc_input *in, size_t i, const tc_message **msg);
+TC_API size_t tc_input_stream_count(const tc_input *in);
+TC_API int tc_input_stream_next(tc_input *in, size_t i, const tc_message **msg);
 
-size_t tc_input_trace_count(const tc_input *in);
-tc_trace *tc_input_trace(const tc_input *in, size_t i);
+TC_API size_t tc_input_trace_count(const tc_input *in);
+TC_API tc_trace *tc_input_trace(const tc_input *in, size_t i);
 
 /* ------------------------------------------------------------------------
  * Merging by time
@@ -391,18 +399,18 @@ tc_trace *tc_input_trace(const tc_input *in, size_t i);
 
 typedef struct tc_muxer tc_muxer;
 
-int tc_muxer_new(tc_muxer **out);
-void tc_muxer_free(tc_muxer *mux);
+TC_API int tc_muxer_new(tc_muxer **out);
+TC_API void tc_muxer_free(tc_muxer *mux);
 
 /* Adds every stream of every trace of IN; IN must outlive the muxer. */
-int tc_muxer_add_input(tc_muxer *mux, tc_input *in);
+TC_API int tc_muxer_add_input(tc_muxer *mux, tc_input *in);
 
 /*
  * The next message in time order, with babeltrace2's rules for ties (trace
  * UUID, trace name, stream class id, stream id, message kind, event class).
  * Returns 1 and sets *msg, 0 at the end, or a negative error.
  */
-int tc_muxer_next(tc_muxer *mux, const tc_message **msg);
+TC_API int tc_muxer_next(tc_muxer *mux, const tc_message **msg);
 
 /* ------------------------------------------------------------------------
  * Filtering messages (what `print` and `convert` share)
@@ -410,8 +418,8 @@ int tc_muxer_next(tc_muxer *mux, const tc_message **msg);
 
 typedef struct tc_filter tc_filter;
 
-int tc_filter_new(tc_filter **out);
-void tc_filter_free(tc_filter *f);
+TC_API int tc_filter_new(tc_filter **out);
+TC_API void tc_filter_free(tc_filter *f);
 
 /*
  * Keeps messages from BEGIN on (up to END), written as babeltrace2's
@@ -419,18 +427,18 @@ void tc_filter_free(tc_filter *f);
  * (on the date of the first message) or "[-]SECONDS[.NNNNNNNNN]" from the
  * Unix epoch; dates and times of day in UTC when GMT, local time otherwise.
  */
-int tc_filter_set_begin(tc_filter *f, const char *text, bool gmt);
-int tc_filter_set_end(tc_filter *f, const char *text, bool gmt);
+TC_API int tc_filter_set_begin(tc_filter *f, const char *text, bool gmt);
+TC_API int tc_filter_set_end(tc_filter *f, const char *text, bool gmt);
 /* Keeps events whose name matches one of the comma-separated shell
  * patterns (fnmatch), e.g. "sched_*,irq_handler_entry". */
-int tc_filter_add_events(tc_filter *f, const char *patterns);
+TC_API int tc_filter_add_events(tc_filter *f, const char *patterns);
 /* Keeps messages of streams of the listed CPUs, e.g. "0,2-3". */
-int tc_filter_add_cpus(tc_filter *f, const char *list);
+TC_API int tc_filter_add_cpus(tc_filter *f, const char *list);
 /* Gives times of day their date, from the first message's time, before
  * messages are matched out of time order. */
-void tc_filter_set_first_time(tc_filter *f, tc_time first);
-bool tc_filter_is_empty(const tc_filter *f);
-bool tc_filter_match(tc_filter *f, const tc_message *msg);
+TC_API void tc_filter_set_first_time(tc_filter *f, tc_time first);
+TC_API bool tc_filter_is_empty(const tc_filter *f);
+TC_API bool tc_filter_match(tc_filter *f, const tc_message *msg);
 
 /* ------------------------------------------------------------------------
  * Writing CTF 1.8
@@ -443,7 +451,7 @@ bool tc_filter_match(tc_filter *f, const tc_message *msg);
  */
 
 /* Whether TRACE is CTF that tc_ctf_copy() can write packet for packet. */
-bool tc_ctf_can_copy(const tc_trace *trace);
+TC_API bool tc_ctf_can_copy(const tc_trace *trace);
 
 /*
  * Writes TRACE, one of IN's traces, without decoding it: metadata text
@@ -453,7 +461,7 @@ bool tc_ctf_can_copy(const tc_trace *trace);
  * created), so traces split over several folders by UUID stay split.  *BYTES, when not
  * NULL, grows by the bytes copied as the copy goes.
  */
-int tc_ctf_copy(tc_input *in, const tc_trace *trace, const char *dir, uint64_t *bytes);
+TC_API int tc_ctf_copy(tc_input *in, const tc_trace *trace, const char *dir, uint64_t *bytes);
 
 typedef struct tc_ctf_writer tc_ctf_writer;
 
@@ -476,22 +484,22 @@ typedef struct tc_ctf_writer_options {
  * as the model does (one leading underscore added where needed); text
  * arrays and sequences become strings.
  */
-int tc_ctf_writer_new(tc_ctf_writer **out, const char *dir, tc_trace *const *traces, size_t count,
+TC_API int tc_ctf_writer_new(tc_ctf_writer **out, const char *dir, tc_trace *const *traces, size_t count,
                       const tc_ctf_writer_options *opts);
 
 /* Encodes MSG, a message of a stream of one of the writer's traces.  The
  * messages of each stream must come in their order; streams may come in
  * any order (tc_input_next() is fine). */
-int tc_ctf_writer_write(tc_ctf_writer *w, const tc_message *msg);
+TC_API int tc_ctf_writer_write(tc_ctf_writer *w, const tc_message *msg);
 
 /* Ends every open packet and writes the metadata file: only after it
  * returns 0 does the folder hold a complete trace. */
-int tc_ctf_writer_finish(tc_ctf_writer *w);
+TC_API int tc_ctf_writer_finish(tc_ctf_writer *w);
 
 /* Bytes written to stream files so far. */
-uint64_t tc_ctf_writer_bytes(const tc_ctf_writer *w);
+TC_API uint64_t tc_ctf_writer_bytes(const tc_ctf_writer *w);
 
-void tc_ctf_writer_free(tc_ctf_writer *w);
+TC_API void tc_ctf_writer_free(tc_ctf_writer *w);
 
 /* ------------------------------------------------------------------------
  * uftrace's replay view
@@ -521,7 +529,7 @@ typedef struct tc_replay_options {
  * directory DIR, byte for byte.  OPTS may be NULL.  On an error the text
  * of the records read before it is written first.
  */
-int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out);
+TC_API int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out);
 
 /* ------------------------------------------------------------------------
  * Text output (babeltrace2's "pretty" format)
@@ -548,7 +556,7 @@ typedef struct tc_text_options {
 
 /* babeltrace2's defaults: local time, delta, payload and context names,
  * hostname, procname and vpid. */
-void tc_text_options_default(tc_text_options *opts);
+TC_API void tc_text_options_default(tc_text_options *opts);
 
 typedef struct tc_text_printer tc_text_printer;
 
@@ -556,10 +564,10 @@ typedef struct tc_text_printer tc_text_printer;
  * A printer writes event lines to OUT and discarded-item warnings to ERR,
  * buffering its output; tc_text_printer_free() flushes.
  */
-int tc_text_printer_new(tc_text_printer **out, const tc_text_options *opts, FILE *out_stream, FILE *err_stream);
-int tc_text_printer_print(tc_text_printer *p, const tc_message *msg);
-int tc_text_printer_flush(tc_text_printer *p);
-void tc_text_printer_free(tc_text_printer *p);
+TC_API int tc_text_printer_new(tc_text_printer **out, const tc_text_options *opts, FILE *out_stream, FILE *err_stream);
+TC_API int tc_text_printer_print(tc_text_printer *p, const tc_message *msg);
+TC_API int tc_text_printer_flush(tc_text_printer *p);
+TC_API void tc_text_printer_free(tc_text_printer *p);
 
 #ifdef __cplusplus
 }
