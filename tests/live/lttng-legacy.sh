@@ -118,7 +118,11 @@ round_trip() {
 	fi
 }
 
-if [ -d "$CORPUS" ] && command -v python3 >/dev/null; then
+if [ ! -d "$CORPUS" ]; then
+	echo "SKIP lttng-legacy/corpus: no corpus at $CORPUS"
+elif ! command -v python3 >/dev/null; then
+	echo "SKIP lttng-legacy/corpus: python3 is not installed"
+else
 	corpus_trace trace-1021events-nolost-1cpu 1021 6
 	corpus_trace trace-15316events_nolost_newformat 15316 302
 	corpus_trace trace-2.6 219558 284
@@ -142,14 +146,14 @@ if [ -d "$CORPUS" ] && command -v python3 >/dev/null; then
 	check 2.6/last-event "$(tail -1 "$t" | cut -c1-22) $(tail -1 "$t" | grep -o 'cpu_id = [0-9]*')" \
 		"[00000179622746865962] cpu_id = 1"
 	check 2.6/kernel-events "$(grep -c '\] kernel\.' "$t")" 148459
-else
-	echo "SKIP lttng-legacy/corpus: $CORPUS or python3 not present"
 fi
 
 if ! command -v babeltrace2 >/dev/null; then
 	echo "SKIP lttng-legacy/convert: babeltrace2 is not installed"
 	exit 0
 fi
+command -v babeltrace >/dev/null ||
+	echo "SKIP lttng-legacy/convert-babeltrace1: babeltrace 1.5 is not installed"
 for d in "$CORPUS"/*/ "$ROOT"/tests/fixtures/lttng-legacy/*/; do
 	[ -d "$d" ] || continue
 	round_trip "$(basename "$d")" "${d%/}"

@@ -14,10 +14,15 @@
 # prints and exits with the same status.  It also checks that `BIN info`
 # decodes both traces (exit status 0).
 #
+# record.sh starts a session daemon of its own for each recording (private
+# LTTNG_HOME, and as root a private /var/run/lttng) and stops it, with its
+# consumer daemons, before it returns: no daemon is shared with anything
+# else, none is left behind.
+#
 # Protocol of the test runner: one line per check, "PASS name",
 # "FAIL name: reason" or "SKIP name: reason", and exit status 0 whatever
-# happened.  Without LTTng (or when no session daemon can be started) every
-# check is reported as skipped.
+# happened.  Without LTTng, or when record.sh cannot start a session daemon
+# (its exit status 3), the checks are reported as skipped.
 set -uo pipefail
 
 bin=${1:-}
@@ -43,31 +48,10 @@ echo '#include <lttng/tracepoint.h>' | gcc -E -x c - >/dev/null 2>&1 ||
 	skip_all "LTTng-UST headers not installed"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tc-live-lttng.XXXXXX")
-started_pid=
-
 # shellcheck disable=SC2317  # only ever called from the EXIT trap
-cleanup() {
-	if [ -n "$started_pid" ]; then
-		kill -TERM "$started_pid" 2>/dev/null
-		for _ in $(seq 50); do
-			kill -0 "$started_pid" 2>/dev/null || break
-			sleep 0.1
-		done
-	fi
-	rm -rf "$work"
-}
+cleanup() { rm -rf "$work"; }
 trap cleanup EXIT
 trap 'exit 0' INT TERM HUP PIPE
-
-# Start one daemon for both recordings (record.sh reuses a running one), so
-# the daemon start cost is paid once; only this one is stopped at the end.
-if ! pgrep -x -u "$(id -u)" lttng-sessiond >/dev/null; then
-	if ! timeout 30 lttng-sessiond --daemonize --no-kernel >"$work/sessiond.log" 2>&1; then
-		skip_all "cannot start lttng-sessiond: $(head -n 1 "$work/sessiond.log")"
-	fi
-	started_pid=$(pgrep -n -x -u "$(id -u)" lttng-sessiond)
-	[ -n "$started_pid" ] || skip_all "lttng-sessiond did not stay up"
-fi
 
 # name, record.sh environment and arguments (after OUTDIR)
 traces=(
@@ -80,12 +64,16 @@ for spec in "${traces[@]}"; do
 	IFS='|' read -r name envs args <<<"$spec"
 	read -r -a argv <<<"$args"
 	read -r -a envv <<<"$envs"
-	if timeout 90 env "${envv[@]}" bash "$record" "$work/$name" "${argv[@]}" \
-		>"$work/record-$name.log" 2>&1; then
+	rc=0
+	timeout 90 env "${envv[@]}" bash "$record" "$work/$name" "${argv[@]}" \
+		>"$work/record-$name.log" 2>&1 || rc=$?
+	if [ "$rc" = 0 ]; then
 		echo "PASS $prefix/$name/record"
 		recorded+=("$name")
+	elif [ "$rc" = 3 ]; then
+		echo "SKIP $prefix/$name: $(grep -m 1 'record.sh:' "$work/record-$name.log")"
 	else
-		echo "FAIL $prefix/$name/record: $(grep -m 1 -i 'error\|record.sh:' "$work/record-$name.log" || echo 'record.sh failed')"
+		echo "FAIL $prefix/$name/record: $(grep -m 1 -i 'error\|record.sh:' "$work/record-$name.log" || echo "record.sh failed (exit $rc)")"
 	fi
 done
 

@@ -35,10 +35,13 @@ files=()
 for f in "$CORPUS"/trace-dat/*.dat "$ROOT"/tests/fixtures/tracedat/*.dat; do
 	[ -f "$f" ] && [ -f "$f.raw.txt" ] && files+=("$f")
 done
+# tests/fixtures/tracedat is committed with its .raw.txt files.
 if [ ${#files[@]} -eq 0 ]; then
-	echo "SKIP tracedat-values: no trace.dat files with a .raw.txt under $CORPUS/trace-dat or tests/fixtures/tracedat"
+	echo "FAIL tracedat-values: no trace.dat files with a .raw.txt under $CORPUS/trace-dat or tests/fixtures/tracedat"
 	exit 0
 fi
+command -v trace-cmd >/dev/null ||
+	echo "SKIP tracedat-values/kallsyms: trace-cmd is not installed (kernel symbols, %ps values, not checked)"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for f in "${files[@]}"; do

@@ -6,10 +6,20 @@
 # Used to make tracecat's CTF fixtures (tests/fixtures/ctf/), the live
 # comparison test (tests/live/lttng-ust.sh) and the benchmark traces
 # (bench/ctf-print.sh).  It builds the test program in a temporary folder,
-# starts a root session daemon only if none is running (and then stops that
-# one, and only that one, on exit), records one session into OUTDIR (a full
-# LTTng session output folder: OUTDIR/ust/uid/0/64-bit/...) and checks with
-# babeltrace2 that no event was lost.
+# starts a session daemon of its own, records one session into OUTDIR (a
+# full LTTng session output folder: OUTDIR/ust/uid/0/64-bit/...), stops the
+# daemon (and waits for it and its consumer daemons to end) and checks
+# with babeltrace2 that no event was lost.
+#
+# The daemon never meets another one: LTTNG_HOME is a private folder (a
+# user's daemon keeps its sockets in $LTTNG_HOME/.lttng), and as root,
+# whose daemon always uses /var/run/lttng, the script runs in a private
+# mount namespace (unshare) with a tmpfs of its own on /var/run/lttng.
+# The daemon is started in the background (not --daemonize), so its pid is
+# $!; it is ready when it sends SIGUSR1 (--sig-parent).  Every lttng
+# command runs with --no-sessiond, so none can spawn another daemon.
+# Exit status 3: the session daemon could not be started (the reason is
+# on stderr); 1: any other failure.
 #
 # EVENTS defaults to the events the mode emits.  Environment knobs:
 #   TC_MODE         tc_app's mode: full (every tc:* event but tc:bench),
@@ -32,6 +42,21 @@
 # (--blocking-timeout=inf plus LTTNG_UST_ALLOW_BLOCKING=1 for the app), so
 # even multi-million event recordings are complete.
 set -euo pipefail
+
+# As root: again, in a private mount namespace (see above).  Without the
+# right to make one (a container), the daemon uses the machine's
+# /var/run/lttng and fails to start if another root daemon holds it.
+# TC_RECORD_OUTER_NS tells the second run the namespace it came from.
+in_namespace=0
+if [ -n "${TC_RECORD_OUTER_NS:-}" ] && [ "$TC_RECORD_OUTER_NS" != "$(readlink /proc/self/ns/mnt)" ]; then
+	in_namespace=1
+fi
+unset TC_RECORD_OUTER_NS
+if [ "$in_namespace" = 0 ] && [ "$(id -u)" = 0 ] && command -v unshare >/dev/null &&
+	unshare --mount true 2>/dev/null; then
+	TC_RECORD_OUTER_NS=$(readlink /proc/self/ns/mnt) \
+		exec unshare --mount --propagation private -- bash "${BASH_SOURCE[0]}" "$@"
+fi
 
 usage() {
 	echo "usage: $0 OUTDIR ITERATIONS [EVENTS...]" >&2
@@ -95,42 +120,89 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 work=$(mktemp -d "${TMPDIR:-/tmp}/tc-record.XXXXXX")
 session="tc-rec-$$-${RANDOM}"
 session_created=0
-started_pid=
+sessiond_pid=
+rundir_mounted=0
+rundir_made=0
+export LTTNG_HOME=$work/home
+mkdir "$LTTNG_HOME"
+# Never spawn a daemon behind our back: only ours is talked to.
+lttng() { command lttng --no-sessiond "$@"; }
 
+# descendants PID: the pids of PID's children, theirs, and so on.
+descendants() {
+	local p
+	# shellcheck disable=SC2013  # the files hold blank-separated pids
+	for p in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
+		echo "$p"
+		descendants "$p"
+	done
+}
+# stop_sessiond: TERM to our daemon, then wait until it and the consumer
+# daemons it spawned (its descendants, read before) have ended; KILL after
+# 10 s.
+stop_sessiond() {
+	local kids k i alive
+	kids=$(descendants "$sessiond_pid")
+	kill -TERM "$sessiond_pid" 2>/dev/null || true
+	for i in $(seq 100) kill; do
+		alive=0
+		for k in "$sessiond_pid" $kids; do
+			if kill -0 "$k" 2>/dev/null; then
+				alive=1
+				[ "$i" != kill ] || kill -KILL "$k" 2>/dev/null || true
+			fi
+		done
+		[ "$alive" = 1 ] || break
+		[ "$i" = kill ] || sleep 0.1
+	done
+	wait "$sessiond_pid" 2>/dev/null || true
+	sessiond_pid=
+}
+
+# shellcheck disable=SC2317  # called from the EXIT trap
 cleanup() {
 	local rc=$?
+	set +e
 	if [ "$session_created" = 1 ]; then
-		lttng destroy "$session" >/dev/null 2>&1 || true
+		lttng destroy "$session" >/dev/null 2>&1
 	fi
-	if [ -n "$started_pid" ]; then
-		kill -TERM "$started_pid" 2>/dev/null || true
-		# The daemon tears its consumer daemons down; wait so that a
-		# following run does not find a half-dead daemon.
-		for _ in $(seq 50); do
-			kill -0 "$started_pid" 2>/dev/null || break
-			sleep 0.1
-		done
+	[ -z "$sessiond_pid" ] || stop_sessiond
+	if [ "$rundir_mounted" = 1 ]; then
+		umount /var/run/lttng
+		# only if empty: it was made for this mount
+		[ "$rundir_made" = 0 ] || rmdir /var/run/lttng 2>/dev/null
 	fi
 	rm -rf "$work"
 	exit "$rc"
 }
 trap cleanup EXIT
-trap 'exit 130' INT TERM
+trap 'exit 130' INT TERM HUP
 
 "${CC:-gcc}" -std=c11 -O2 -Wall -Wextra -I"$here" -o "$work/tc_app" \
 	"$here/tc_app.c" "$here/tc_tp.c" -llttng-ust -ldl -lpthread
 
-# Only a daemon of our own user serves our sessions and our app.
-if ! pgrep -x -u "$(id -u)" lttng-sessiond >/dev/null; then
-	# --no-kernel: we trace user space only and module probing is slow.
-	lttng-sessiond --daemonize --no-kernel
-	# --daemonize returns once the daemon is ready; it writes no pid to
-	# us, so take the newest one of our user (just started).
-	started_pid=$(pgrep -n -x -u "$(id -u)" lttng-sessiond || true)
-	if [ -z "$started_pid" ]; then
-		echo "record.sh: could not start lttng-sessiond" >&2
-		exit 1
-	fi
+# The root daemon's run directory, private to this namespace.
+if [ "$in_namespace" = 1 ]; then
+	[ -d /var/run/lttng ] || { mkdir -p /var/run/lttng && rundir_made=1; }
+	mount -t tmpfs -o mode=0755 tc-record-lttng /var/run/lttng
+	rundir_mounted=1
+fi
+
+# --no-kernel: we trace user space only and module probing is slow.
+ready=0
+trap 'ready=1' USR1
+lttng-sessiond --no-kernel --sig-parent >"$work/sessiond.log" 2>&1 &
+sessiond_pid=$!
+for _ in $(seq 300); do
+	if [ "$ready" = 1 ] || ! kill -0 "$sessiond_pid" 2>/dev/null; then break; fi
+	sleep 0.1
+done
+if [ "$ready" = 0 ]; then
+	# the first line that is not about the open files limit
+	why=$(grep -v -m 1 'open files limit' "$work/sessiond.log" || true)
+	kill -0 "$sessiond_pid" 2>/dev/null && why="not ready after 30 s"
+	echo "record.sh: cannot start lttng-sessiond: ${why:-it exited}" >&2
+	exit 3
 fi
 
 lttng create "$session" --output="$outdir" >/dev/null
@@ -155,6 +227,7 @@ end_ns=$(date +%s%N)
 lttng stop "$session" >/dev/null
 lttng destroy "$session" >/dev/null
 session_created=0
+stop_sessiond
 
 echo "record.sh: ran tc_app $TC_MODE x $iterations in $(((end_ns - start_ns) / 1000000)) ms, trace in $outdir" >&2
 
