@@ -111,6 +111,11 @@ typedef struct tc_clock {
 	uint64_t offset;     /* cycles added to offset_s, always < freq */
 	bool absolute;       /* origin is the Unix epoch for every reader */
 	bool origin_is_unix_epoch;
+	/* CTF 2: the accuracy (cycles, 0 when unknown); the clock's identity
+	 * and a custom origin's, each NULL when absent. */
+	uint64_t accuracy;
+	char *ns, *uid;      /* with name: the clock's identity */
+	char *origin_ns, *origin_name, *origin_uid;
 } tc_clock;
 
 /*
@@ -150,8 +155,23 @@ typedef enum tc_field_kind {
 	TC_FIELD_STRUCT,
 	TC_FIELD_ARRAY,      /* static length */
 	TC_FIELD_SEQUENCE,   /* length taken from an earlier field */
-	TC_FIELD_VARIANT     /* one option selected by an earlier enum field */
+	TC_FIELD_VARIANT,    /* one option selected by an earlier field */
+	/* CTF 2 only */
+	TC_FIELD_BOOL,       /* a fixed-length bit array, true when any bit is set */
+	TC_FIELD_BIT_ARRAY,  /* bits shown as a number; a bit map when it has labels */
+	TC_FIELD_BLOB,       /* bytes, of a static length or one an earlier field gives */
+	TC_FIELD_OPTIONAL    /* `element`, present or not as an earlier field says */
 } tc_field_kind;
+
+/* The encoding of CTF 2 strings (NUL-terminated, static or dynamic length:
+ * TC_FIELD_STRING, or a text array/sequence whose length counts bytes). */
+typedef enum tc_string_encoding {
+	TC_UTF8,
+	TC_UTF16LE,
+	TC_UTF16BE,
+	TC_UTF32LE,
+	TC_UTF32BE
+} tc_string_encoding;
 
 typedef enum tc_byte_order { TC_LITTLE_ENDIAN, TC_BIG_ENDIAN } tc_byte_order;
 
@@ -179,7 +199,12 @@ enum {
 	 * clock-mapped, or a compound all of whose members are hidden. */
 	TC_FIELD_HIDDEN = 1u << 0,
 	/* An array or sequence of 8-bit text characters, decoded as a string. */
-	TC_FIELD_TEXT = 1u << 1
+	TC_FIELD_TEXT = 1u << 1,
+	/* CTF 2 INT, ENUM: a variable-length (LEB128) integer; `size` is 64. */
+	TC_FIELD_VARLEN = 1u << 2,
+	/* CTF 2 fixed-length fields in the other bit order than their byte
+	 * order's: the value is the bits read, reversed over `size` bits. */
+	TC_FIELD_BIT_REVERSED = 1u << 3
 };
 
 struct tc_field_class {
@@ -187,7 +212,8 @@ struct tc_field_class {
 	uint32_t flags;
 	unsigned align;          /* bits, power of two */
 
-	/* TC_FIELD_INT, TC_FIELD_ENUM (its container), TC_FIELD_FLOAT */
+	/* TC_FIELD_INT, TC_FIELD_ENUM (its container), TC_FIELD_FLOAT,
+	 * TC_FIELD_BOOL, TC_FIELD_BIT_ARRAY */
 	unsigned size;           /* bits: 1..64; floats 32 or 64 */
 	bool is_signed;
 	tc_byte_order byte_order;
@@ -195,21 +221,36 @@ struct tc_field_class {
 	bool has_encoding;       /* UTF-8/ASCII character */
 	const tc_clock *clock;   /* the clock this integer updates, or NULL */
 
-	/* TC_FIELD_ENUM */
+	/* TC_FIELD_ENUM: its labels.  TC_FIELD_BIT_ARRAY: a bit map's flags,
+	 * whose ranges are bit indexes.  CTF 2 TC_FIELD_VARIANT: labels[i]
+	 * holds the selector ranges of option i (label_count = member_count);
+	 * CTF 2 TC_FIELD_OPTIONAL: labels[0] those of an integer selector (no
+	 * labels: a boolean selector).  CTF 1.8 variants have none. */
 	tc_enum_label *labels;
 	size_t label_count;
 
-	/* TC_FIELD_STRUCT and TC_FIELD_VARIANT (options) */
+	/* TC_FIELD_STRUCT and TC_FIELD_VARIANT (options; a CTF 2 option may
+	 * have no name: "") */
 	tc_member *members;
 	size_t member_count;
 
-	/* TC_FIELD_ARRAY and TC_FIELD_SEQUENCE */
+	/* TC_FIELD_ARRAY, TC_FIELD_SEQUENCE; TC_FIELD_OPTIONAL's field */
 	tc_field_class *element;
-	uint64_t length;         /* TC_FIELD_ARRAY */
-	char *length_ref;        /* TC_FIELD_SEQUENCE: the length field's path as written */
+	/* TC_FIELD_ARRAY (elements; bytes for text), static TC_FIELD_BLOB (bytes) */
+	uint64_t length;
+	/* TC_FIELD_SEQUENCE and dynamic TC_FIELD_BLOB: the length field's path
+	 * as written in TSDL, or (CTF 2) the absolute TSDL path of the field
+	 * its location finds */
+	char *length_ref;
 
-	/* TC_FIELD_VARIANT */
-	char *tag_ref;           /* the tag field's path as written */
+	/* TC_FIELD_VARIANT, TC_FIELD_OPTIONAL: the tag (selector) field's path,
+	 * as length_ref */
+	char *tag_ref;
+
+	/* TC_FIELD_STRING, text arrays and sequences */
+	tc_string_encoding encoding;
+	/* TC_FIELD_BLOB: its media type, NULL for application/octet-stream */
+	char *media_type;
 
 	void *priv;              /* reader-private decoding plan */
 };
@@ -223,18 +264,22 @@ typedef struct tc_field tc_field;
 struct tc_field {
 	const tc_field_class *cls;
 	union {
-		uint64_t u;          /* TC_FIELD_INT / ENUM, unsigned */
+		uint64_t u;          /* TC_FIELD_INT / ENUM, unsigned; BOOL (0 or 1),
+		                        BIT_ARRAY */
 		int64_t s;           /* TC_FIELD_INT / ENUM, signed */
 		double f;            /* TC_FIELD_FLOAT */
 		struct {
-			const char *ptr; /* not NUL-terminated */
+			const char *ptr; /* not NUL-terminated; UTF-8 whatever
+			                    the encoding read */
 			size_t len;
-		} str;               /* TC_FIELD_STRING, text arrays and sequences */
+		} str;               /* TC_FIELD_STRING, text arrays and sequences,
+		                        TC_FIELD_BLOB (the bytes) */
 		struct {
 			tc_field *items;
 			size_t count;
 		} compound;          /* STRUCT (members), ARRAY, SEQUENCE (elements),
-		                        VARIANT (count 1: the selected option) */
+		                        VARIANT (count 1: the selected option),
+		                        OPTIONAL (count 0: absent, 1: its field) */
 	} v;
 	/* TC_FIELD_VARIANT: index of the selected option in cls->members. */
 	uint32_t option;
@@ -288,6 +333,12 @@ typedef struct tc_stream {
 
 struct tc_trace {
 	const char *format;          /* "ctf", "trace.dat", "uftrace" or "lttng-legacy" */
+	/* CTF: 1 (1.8, TSDL metadata) or 2 (JSON metadata); 0 for the others.
+	 * Text follows babeltrace2 2.1.2's rules for CTF 2 traces. */
+	int ctf_major;
+	/* CTF 2: the trace class's identity (namespace, name, uid), each NULL
+	 * when absent. */
+	char *class_ns, *class_name, *class_uid;
 	char *path;                  /* the directory or file read */
 	char *name;                  /* babeltrace2's trace name: hostname/relative-dir */
 	/* The trace's folder relative to the path opened: "" for the path

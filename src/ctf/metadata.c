@@ -12,14 +12,13 @@
  * auto-mapping, resolution of lengths and tags to field paths, and which
  * fields babeltrace2 hides from the output.
  */
-#include "ctf/ctf.h"
+#include "ctf/plan.h"
 #include "ctf/tsdl.h"
 
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define METADATA_MAX_BYTES (256u << 20)
 #define PMETA_MAGIC 0x75D11D57u
 #define PMETA_HEADER_BYTES 37
 
@@ -103,27 +102,9 @@ typedef struct type_scope {
 } type_scope;
 
 typedef struct builder {
-	ctf_trace *t;
-	tc_pool *pool;
-	const char *path;
-	const tc_open_options *opts;
+	ctf_build c;
 	type_scope *scope;
-	int err;
 } builder;
-
-/* Records the first metadata error, at OFFSET and LINE (LINE 0: unknown). */
-static int berr_v(builder *b, int64_t offset, int line, const char *fmt, va_list ap)
-{
-	if (b->err)
-		return b->err;
-	char msg[512];
-	vsnprintf(msg, sizeof msg, fmt, ap);
-	if (line)
-		b->err = tc_fail(TC_EFORMAT, b->path, offset, "metadata line %d: %s", line, msg);
-	else
-		b->err = tc_fail(TC_EFORMAT, b->path, -1, "metadata: %s", msg);
-	return b->err;
-}
 
 /* An error about node N (or the metadata as a whole when N is NULL). */
 static int berr(builder *b, const ast_node *n, const char *fmt, ...) TC_PRINTF(3, 4);
@@ -131,46 +112,14 @@ static int berr(builder *b, const ast_node *n, const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
-	berr_v(b, n ? (int64_t)n->offset : -1, n ? n->line : 0, fmt, ap);
+	ctf_build_vfail(&b->c, n ? (int64_t)n->offset : -1, n ? n->line : 0, fmt, ap);
 	va_end(ap);
-	return b->err;
-}
-
-/* An error about a field class, at the place its type was written. */
-static int berr_fc(builder *b, const tc_field_class *fc, const char *fmt, ...) TC_PRINTF(3, 4);
-static int berr_fc(builder *b, const tc_field_class *fc, const char *fmt, ...)
-{
-	const ctf_plan *pl = fc->priv;
-	va_list ap;
-	va_start(ap, fmt);
-	berr_v(b, (int64_t)pl->src_offset, pl->src_line, fmt, ap);
-	va_end(ap);
-	return b->err;
-}
-
-static void *balloc(builder *b, size_t size)
-{
-	void *p = tc_pool_alloc(b->pool, size);
-	if (!p && !b->err)
-		b->err = TC_ENOMEM;
-	return p;
-}
-
-static tc_field_class *new_fc(builder *b, tc_field_kind kind)
-{
-	tc_field_class *fc = balloc(b, sizeof *fc);
-	ctf_plan *plan = balloc(b, sizeof *plan);
-	if (!fc || !plan)
-		return NULL;
-	fc->kind = kind;
-	fc->align = 1;
-	fc->priv = plan;
-	return fc;
+	return b->c.err;
 }
 
 static tc_field_class *copy_fc(builder *b, const tc_field_class *src)
 {
-	tc_field_class *fc = new_fc(b, src->kind);
+	tc_field_class *fc = ctf_build_class(&b->c, src->kind);
 	if (!fc)
 		return NULL;
 	void *plan = fc->priv;
@@ -178,7 +127,7 @@ static tc_field_class *copy_fc(builder *b, const tc_field_class *src)
 	fc->priv = plan;
 	*(ctf_plan *)plan = *plan_of(src);
 	if (src->member_count) {
-		fc->members = balloc(b, src->member_count * sizeof *fc->members);
+		fc->members = ctf_build_alloc(&b->c, src->member_count * sizeof *fc->members);
 		if (!fc->members)
 			return NULL;
 		for (size_t i = 0; i < src->member_count; i++) {
@@ -196,7 +145,7 @@ static int scope_push(builder *b)
 {
 	type_scope *s = calloc(1, sizeof *s);
 	if (!s)
-		return b->err = tc_fail_nomem();
+		return b->c.err = tc_fail_nomem();
 	s->parent = b->scope;
 	b->scope = s;
 	return 0;
@@ -229,7 +178,7 @@ static int scope_bind(builder *b, const ast_node *where, const char *name, tc_fi
 		size_t cap = s->cap ? s->cap * 2 : 16;
 		type_binding *items = realloc(s->items, cap * sizeof *items);
 		if (!items)
-			return b->err = tc_fail_nomem();
+			return b->c.err = tc_fail_nomem();
 		s->items = items;
 		s->cap = cap;
 	}
@@ -242,7 +191,7 @@ static int scope_bind(builder *b, const ast_node *where, const char *name, tc_fi
 static char *prefixed(builder *b, const char *prefix, const char *name)
 {
 	size_t a = strlen(prefix), n = strlen(name);
-	char *s = balloc(b, a + n + 1);
+	char *s = ctf_build_alloc(&b->c, a + n + 1);
 	if (s) {
 		memcpy(s, prefix, a);
 		memcpy(s + a, name, n + 1);
@@ -288,7 +237,7 @@ static int value_align(builder *b, const ast_node *a, unsigned *out)
 {
 	uint64_t v = 0;
 	if (value_u64(b, a, &v) < 0)
-		return b->err;
+		return b->c.err;
 	if (v == 0 || (v & (v - 1)) || v > (1u << 20))
 		return berr(b, a, "alignment %" PRIu64 " is not a power of two up to 2^20", v);
 	*out = (unsigned)v;
@@ -304,7 +253,7 @@ static int value_byte_order(builder *b, const ast_node *a, tc_byte_order *out, b
 	else if (value_is_ident(&a->value, be))
 		*out = TC_BIG_ENDIAN;
 	else if (allow_native && value_is_ident(&a->value, native))
-		*out = b->t->byte_order;
+		*out = b->c.t->byte_order;
 	else
 		return berr(b, a, "invalid byte_order");
 	return 0;
@@ -315,22 +264,14 @@ static const char *value_text(const ast_value *v)
 	return (v->kind == VAL_STR || v->kind == VAL_PATH) ? v->s : NULL;
 }
 
-static tc_clock *find_clock(const ctf_trace *t, const char *name)
-{
-	for (size_t i = 0; i < t->pub.clock_count; i++)
-		if (strcmp(t->pub.clocks[i]->name, name) == 0)
-			return t->pub.clocks[i];
-	return NULL;
-}
-
 static tc_field_class *build_type(builder *b, const ast_node *type, const ast_declarator *decl);
 
 static tc_field_class *build_integer(builder *b, const ast_node *n)
 {
-	tc_field_class *fc = new_fc(b, TC_FIELD_INT);
+	tc_field_class *fc = ctf_build_class(&b->c, TC_FIELD_INT);
 	if (!fc)
 		return NULL;
-	fc->byte_order = b->t->byte_order;
+	fc->byte_order = b->c.t->byte_order;
 	fc->base = 10;
 	bool have_size = false, have_align = false;
 	uint32_t seen = 0;
@@ -394,7 +335,7 @@ static tc_field_class *build_integer(builder *b, const ast_node *n)
 			if (m && ml > 12 && strncmp(m, "clock.", 6) == 0 && strcmp(m + ml - 6, ".value") == 0) {
 				char name[256];
 				snprintf(name, sizeof name, "%.*s", (int)(ml - 12), m + 6);
-				fc->clock = find_clock(b->t, name);
+				fc->clock = ctf_find_clock(b->c.t, name);
 				if (!fc->clock)
 					return berr(b, a, "integer mapped to unknown clock \"%s\"", name), NULL;
 			}
@@ -409,10 +350,10 @@ static tc_field_class *build_integer(builder *b, const ast_node *n)
 
 static tc_field_class *build_float(builder *b, const ast_node *n)
 {
-	tc_field_class *fc = new_fc(b, TC_FIELD_FLOAT);
+	tc_field_class *fc = ctf_build_class(&b->c, TC_FIELD_FLOAT);
 	if (!fc)
 		return NULL;
-	fc->byte_order = b->t->byte_order;
+	fc->byte_order = b->c.t->byte_order;
 	uint64_t exp = 0, mant = 0;
 	bool have_align = false;
 	for (size_t i = 0; i < n->child_count; i++) {
@@ -472,7 +413,7 @@ static tc_field_class *build_enum(builder *b, const ast_node *n)
 		return berr(b, n, "enumeration container is not an integer"), NULL;
 	tc_field_class *fc = container;
 	fc->kind = TC_FIELD_ENUM;
-	fc->labels = balloc(b, (n->enumerator_count ? n->enumerator_count : 1) * sizeof *fc->labels);
+	fc->labels = ctf_build_alloc(&b->c, (n->enumerator_count ? n->enumerator_count : 1) * sizeof *fc->labels);
 	if (!fc->labels)
 		return NULL;
 	int64_t next = 0;   /* value for a label without one: previous upper bound + 1 */
@@ -501,7 +442,7 @@ static tc_field_class *build_enum(builder *b, const ast_node *n)
 			l = &fc->labels[fc->label_count++];
 			l->label = e->label;
 		}
-		tc_enum_range *r = balloc(b, (l->range_count + 1) * sizeof *r);
+		tc_enum_range *r = ctf_build_alloc(&b->c, (l->range_count + 1) * sizeof *r);
 		if (!r)
 			return NULL;
 		if (l->range_count)
@@ -533,12 +474,12 @@ static tc_field_class *build_compound(builder *b, const ast_node *n)
 			return berr(b, n, "unknown %s\"%s\"", prefix, n->name), NULL;
 		fc = copy_fc(b, found);
 	} else {
-		fc = new_fc(b, is_struct ? TC_FIELD_STRUCT : TC_FIELD_VARIANT);
+		fc = ctf_build_class(&b->c, is_struct ? TC_FIELD_STRUCT : TC_FIELD_VARIANT);
 		if (!fc || scope_push(b) < 0)
 			return NULL;
 		build_members(b, n, fc);
 		scope_pop(b);
-		if (b->err)
+		if (b->c.err)
 			return NULL;
 		if (n->name) {
 			char *key = prefixed(b, prefix, n->name);
@@ -571,7 +512,7 @@ static tc_field_class *build_type_spec(builder *b, const ast_node *n)
 	case AST_INTEGER: return build_integer(b, n);
 	case AST_FLOAT: return build_float(b, n);
 	case AST_STRING: {
-		tc_field_class *fc = new_fc(b, TC_FIELD_STRING);
+		tc_field_class *fc = ctf_build_class(&b->c, TC_FIELD_STRING);
 		if (fc)
 			fc->align = 8;
 		return fc;
@@ -593,190 +534,6 @@ static tc_field_class *build_type_spec(builder *b, const ast_node *n)
 static const tc_env_entry *env_lookup(const ctf_trace *t, const char *key)
 {
 	return tc_trace_env(&t->pub, key);
-}
-
-static uint64_t sat_add(uint64_t a, uint64_t b)
-{
-	uint64_t r;
-	return tc_add_u64(a, b, &r) ? r : UINT64_MAX;
-}
-
-static uint64_t sat_mul(uint64_t a, uint64_t b)
-{
-	uint64_t r;
-	return tc_mul_u64(a, b, &r) ? r : UINT64_MAX;
-}
-
-/* Fixed-layout members: their size and alignment never change, and one
- * load reads them.  Sets *BITS to their size; returns MEMBER_OTHER for any
- * other member. */
-static ctf_member_kind fixed_layout(const tc_field_class *m, uint64_t *bits)
-{
-	if (plan_of(m)->whole_bytes) {
-		*bits = m->size;
-		if (m->kind == TC_FIELD_FLOAT)
-			return MEMBER_FLOAT;
-		bool swapped = m->size > 8 &&
-		               (m->byte_order == TC_LITTLE_ENDIAN) != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__);
-		switch (m->size) {
-		case 8: return m->is_signed ? MEMBER_S8 : MEMBER_U8;
-		case 16:
-			if (swapped)
-				return m->is_signed ? MEMBER_S16_SWAPPED : MEMBER_U16_SWAPPED;
-			return m->is_signed ? MEMBER_S16 : MEMBER_U16;
-		case 32:
-			if (swapped)
-				return m->is_signed ? MEMBER_S32_SWAPPED : MEMBER_U32_SWAPPED;
-			return m->is_signed ? MEMBER_S32 : MEMBER_U32;
-		default:
-			return swapped ? MEMBER_U64_SWAPPED : MEMBER_U64;
-		}
-	}
-	if (m->kind == TC_FIELD_ARRAY && (m->flags & TC_FIELD_TEXT) && m->length < (1u << 20)) {
-		*bits = m->length * 8;
-		return MEMBER_TEXT;
-	}
-	return MEMBER_OTHER;
-}
-
-/* A variant member named after the tag written without dots, when an
- * earlier member of the structure has that name: relative references look
- * in the innermost structure first (ctf.md 6.3), so resolve_ref resolves
- * the tag to that member, and decoding can take it from there instead of
- * following the resolved path.  Returns its index, or -1. */
-static long sibling_tag(const tc_field_class *fc, size_t i)
-{
-	const tc_field_class *m = fc->members[i].cls;
-	if (!m->tag_ref || strchr(m->tag_ref, '.'))
-		return -1;
-	for (size_t j = 0; j < i; j++)
-		if (strcmp(fc->members[j].name, m->tag_ref) == 0)
-			return fc->members[j].cls->kind == TC_FIELD_ENUM ? (long)j : -1;
-	return -1;
-}
-
-static int compile_runs(builder *b, tc_field_class *fc)
-{
-	ctf_plan *pl = plan_of(fc);
-	/* at least one, so that the decoder's end pointer of an empty
-	 * structure is never a null pointer plus 0 */
-	pl->members = balloc(b, (fc->member_count ? fc->member_count : 1) * sizeof *pl->members);
-	if (!pl->members)
-		return b->err;
-	if (!fc->member_count)
-		return 0;
-	size_t start = 0;
-	uint64_t cur = 0;
-	for (size_t i = 0; i < fc->member_count; i++) {
-		const tc_field_class *m = fc->members[i].cls;
-		ctf_member_plan *mp = &pl->members[i];
-		uint64_t bits;
-		mp->kind = (uint8_t)fixed_layout(m, &bits);
-		if (!MEMBER_IS_FIXED(mp->kind)) {
-			long tag = m->kind == TC_FIELD_VARIANT ? sibling_tag(fc, i) : -1;
-			if (m->kind == TC_FIELD_STRING) {
-				mp->kind = MEMBER_STRING;
-			} else if (tag >= 0) {
-				mp->kind = MEMBER_SIBLING_VARIANT;
-				mp->tag_member = (uint32_t)tag;
-			}
-			start = i + 1;
-			continue;
-		}
-		uint64_t off = (cur + m->align - 1) & ~(uint64_t)(m->align - 1);
-		/* Offsets are kept in 32 bits: a run that would outgrow them
-		 * ends here and a new one starts. */
-		if (start < i && off + bits >= (uint64_t)1 << 32)
-			start = i;
-		ctf_member_plan *run = &pl->members[start];
-		if (start == i) {
-			cur = off = 0;
-			run->lead_mask = m->align - 1;
-		}
-		mp->offset = (uint32_t)(off / 8);
-		cur = off + bits;
-		run->run_len = (uint32_t)(i - start + 1);
-		run->run_bits = cur;
-		if (m->align - 1 > run->align_mask)
-			run->align_mask = m->align - 1;
-	}
-	/* A structure is aligned at least as much as each of its members
-	 * (update_layout computes its alignment first), so a run starting
-	 * with its first member needs no alignment of its own. */
-	pl->members[0].lead_mask = 0;
-	pl->members[0].align_mask = 0;
-	pl->simple = pl->members[0].run_len + 1 >= fc->member_count;
-	return 0;
-}
-
-/* Flattens an enumeration's ranges for variant option selection. */
-static int compile_label_ranges(builder *b, tc_field_class *fc)
-{
-	ctf_plan *pl = plan_of(fc);
-	uint64_t bias = fc->is_signed ? (uint64_t)1 << 63 : 0;
-	size_t n = 0;
-	for (size_t l = 0; l < fc->label_count; l++)
-		n += fc->labels[l].range_count;
-	pl->label_ranges = balloc(b, (n ? n : 1) * sizeof *pl->label_ranges);
-	if (!pl->label_ranges)
-		return b->err;
-	pl->label_range_count = 0;
-	for (size_t l = 0; l < fc->label_count; l++) {
-		for (size_t r = 0; r < fc->labels[l].range_count; r++) {
-			uint64_t lo = fc->labels[l].ranges[r].lo ^ bias, hi = fc->labels[l].ranges[r].hi ^ bias;
-			if (lo > hi)
-				continue;   /* matches nothing */
-			ctf_label_range *out = &pl->label_ranges[pl->label_range_count++];
-			out->lo = lo;
-			out->span = hi - lo;
-			out->label = l;
-		}
-	}
-	return 0;
-}
-
-/* The alignment and minimum size a type inherits from what it holds. */
-static int update_layout(builder *b, tc_field_class *fc)
-{
-	ctf_plan *pl = plan_of(fc);
-	switch (fc->kind) {
-	case TC_FIELD_INT:
-	case TC_FIELD_ENUM:
-		pl->min_bits = fc->size;
-		pl->whole_bytes = fc->size % 8 == 0 && (fc->size & (fc->size - 1)) == 0 && fc->align >= 8;
-		if (fc->kind == TC_FIELD_ENUM)
-			return compile_label_ranges(b, fc);
-		break;
-	case TC_FIELD_FLOAT:
-		pl->min_bits = fc->size;
-		pl->whole_bytes = fc->align >= 8;
-		break;
-	case TC_FIELD_STRING: pl->min_bits = 8; break;
-	case TC_FIELD_STRUCT: {
-		uint64_t sum = 0;
-		for (size_t i = 0; i < fc->member_count; i++) {
-			const tc_field_class *m = fc->members[i].cls;
-			if (m->align > fc->align && m->kind != TC_FIELD_VARIANT)
-				fc->align = m->align;
-			sum = sat_add(sum, plan_of(m)->min_bits);
-		}
-		pl->min_bits = sum;
-		return compile_runs(b, fc);
-	}
-	case TC_FIELD_ARRAY:
-		fc->align = fc->element->align;
-		pl->min_bits = sat_mul(fc->length, plan_of(fc->element)->min_bits);
-		break;
-	case TC_FIELD_SEQUENCE:
-		fc->align = fc->element->align;
-		pl->min_bits = 0;
-		break;
-	case TC_FIELD_VARIANT:
-		fc->align = 1;
-		pl->min_bits = 0;
-		break;
-	}
-	return 0;
 }
 
 static tc_field_class *build_type(builder *b, const ast_node *type, const ast_declarator *decl)
@@ -803,7 +560,7 @@ static tc_field_class *build_type(builder *b, const ast_node *type, const ast_de
 		return NULL;
 	plan_of(fc)->src_offset = type->offset;
 	plan_of(fc)->src_line = type->line;
-	if (update_layout(b, fc) < 0)
+	if (ctf_layout_update(&b->c, fc) < 0)
 		return NULL;
 	if (!decl)
 		return fc;
@@ -813,16 +570,16 @@ static tc_field_class *build_type(builder *b, const ast_node *type, const ast_de
 		if (d->is_int || (d->path && strncmp(d->path, "env.", 4) == 0)) {
 			uint64_t len = d->n;
 			if (!d->is_int) {
-				const tc_env_entry *e = env_lookup(b->t, d->path + 4);
+				const tc_env_entry *e = env_lookup(b->c.t, d->path + 4);
 				if (!e || !e->is_int || e->int_value < 0)
 					return berr(b, type, "array length \"%s\" is not a non-negative integer in env", d->path), NULL;
 				len = (uint64_t)e->int_value;
 			}
-			if (!(arr = new_fc(b, TC_FIELD_ARRAY)))
+			if (!(arr = ctf_build_class(&b->c, TC_FIELD_ARRAY)))
 				return NULL;
 			arr->length = len;
 		} else if (d->path) {
-			if (!(arr = new_fc(b, TC_FIELD_SEQUENCE)))
+			if (!(arr = ctf_build_class(&b->c, TC_FIELD_SEQUENCE)))
 				return NULL;
 			arr->length_ref = d->path;
 		} else {
@@ -833,7 +590,7 @@ static tc_field_class *build_type(builder *b, const ast_node *type, const ast_de
 			arr->flags |= TC_FIELD_TEXT;
 		plan_of(arr)->src_offset = type->offset;
 		plan_of(arr)->src_line = type->line;
-		if (update_layout(b, arr) < 0)
+		if (ctf_layout_update(&b->c, arr) < 0)
 			return NULL;
 		fc = arr;
 	}
@@ -844,7 +601,7 @@ static int bind_typealias(builder *b, const ast_node *n)
 {
 	tc_field_class *fc = build_type(b, n->type, n->decl_count ? n->decls[0] : NULL);
 	if (!fc)
-		return b->err;
+		return b->c.err;
 	if (fc->kind == TC_FIELD_VARIANT && !fc->tag_ref)
 		return berr(b, n, "typealias of a variant without a tag");
 	return scope_bind(b, n, n->name, fc);
@@ -855,11 +612,11 @@ static int bind_typedef(builder *b, const ast_node *n)
 	for (size_t i = 0; i < n->decl_count; i++) {
 		tc_field_class *fc = build_type(b, n->type, n->decls[i]);
 		if (!fc)
-			return b->err;
+			return b->c.err;
 		if (fc->kind == TC_FIELD_VARIANT && !fc->tag_ref)
 			return berr(b, n, "typedef of a variant without a tag");
 		if (scope_bind(b, n, n->decls[i]->name, fc) < 0)
-			return b->err;
+			return b->c.err;
 	}
 	return 0;
 }
@@ -870,7 +627,7 @@ static int build_declaration(builder *b, const ast_node *n)
 	switch (n->kind) {
 	case AST_TYPEALIAS: return bind_typealias(b, n);
 	case AST_TYPEDEF: return bind_typedef(b, n);
-	case AST_TYPE_DECL: return build_type_spec(b, n->type) ? 0 : b->err;
+	case AST_TYPE_DECL: return build_type_spec(b, n->type) ? 0 : b->c.err;
 	default: return 0;
 	}
 }
@@ -881,21 +638,21 @@ static int build_members(builder *b, const ast_node *n, tc_field_class *fc)
 	for (size_t i = 0; i < n->child_count; i++)
 		if (n->children[i]->kind == AST_FIELD)
 			total += n->children[i]->decl_count;
-	fc->members = balloc(b, (total ? total : 1) * sizeof *fc->members);
+	fc->members = ctf_build_alloc(&b->c, (total ? total : 1) * sizeof *fc->members);
 	if (!fc->members)
-		return b->err;
+		return b->c.err;
 	for (size_t i = 0; i < n->child_count; i++) {
 		const ast_node *c = n->children[i];
 		if (c->kind != AST_FIELD) {
 			if (build_declaration(b, c) < 0)
-				return b->err;
+				return b->c.err;
 			continue;
 		}
 		for (size_t k = 0; k < c->decl_count; k++) {
 			const ast_declarator *d = c->decls[k];
 			tc_field_class *m = build_type(b, c->type, d);
 			if (!m)
-				return b->err;
+				return b->c.err;
 			if (m->kind == TC_FIELD_VARIANT && !m->tag_ref && fc->kind == TC_FIELD_STRUCT)
 				return berr(b, c, "variant \"%s\" has no tag", d->name);
 			/* babeltrace2 compares the new name as written with the
@@ -910,14 +667,14 @@ static int build_members(builder *b, const ast_node *n, tc_field_class *fc)
 			mem->cls = m;
 		}
 	}
-	return update_layout(b, fc);
+	return ctf_layout_update(&b->c, fc);
 }
 
 /* ---- top-level blocks ---- */
 
 static int build_env(builder *b, const ast_node *blk)
 {
-	ctf_trace *t = b->t;
+	ctf_trace *t = b->c.t;
 	for (size_t i = 0; i < blk->child_count; i++) {
 		const ast_node *a = blk->children[i];
 		if (a->kind != AST_ATTR)
@@ -932,9 +689,9 @@ static int build_env(builder *b, const ast_node *blk)
 		} else {
 			continue;   /* identifiers are not env values */
 		}
-		tc_env_entry *env = balloc(b, (t->pub.env_count + 1) * sizeof *env);
+		tc_env_entry *env = ctf_build_alloc(&b->c, (t->pub.env_count + 1) * sizeof *env);
 		if (!env)
-			return b->err;
+			return b->c.err;
 		if (t->pub.env_count)
 			memcpy(env, t->pub.env, t->pub.env_count * sizeof *env);
 		env[t->pub.env_count++] = e;
@@ -943,25 +700,11 @@ static int build_env(builder *b, const ast_node *blk)
 	return 0;
 }
 
-/* Keeps offset < freq by moving whole seconds, with floor semantics so a
- * negative --clock-offset-ns borrows from the seconds. */
-static void clock_normalize(tc_clock *c, __int128 cycles)
-{
-	__int128 f = c->freq;
-	__int128 s = cycles / f, r = cycles % f;
-	if (r < 0) {
-		r += f;
-		s -= 1;
-	}
-	c->offset_s += (int64_t)s;
-	c->offset = (uint64_t)r;
-}
-
 static int build_clock(builder *b, const ast_node *blk)
 {
-	tc_clock *c = balloc(b, sizeof *c);
+	tc_clock *c = ctf_build_alloc(&b->c, sizeof *c);
 	if (!c)
-		return b->err;
+		return b->c.err;
 	c->freq = 1000000000u;   /* the spec's default; babeltrace2 2.0.4 divides by zero */
 	for (size_t i = 0; i < blk->child_count; i++) {
 		const ast_node *a = blk->children[i];
@@ -980,12 +723,12 @@ static int build_clock(builder *b, const ast_node *blk)
 			c->description = (char *)text;
 		} else if (strcmp(a->name, "freq") == 0) {
 			if (value_u64(b, a, &c->freq) < 0)
-				return b->err;
+				return b->c.err;
 			if (c->freq == 0)
 				return berr(b, a, "clock frequency must be above 0");
 		} else if (strcmp(a->name, "precision") == 0) {
 			if (value_u64(b, a, &c->precision) < 0)
-				return b->err;
+				return b->c.err;
 		} else if (strcmp(a->name, "offset_s") == 0) {
 			if (a->value.kind != VAL_INT || (!a->value.negative && a->value.u > INT64_MAX) ||
 			    (a->value.negative && a->value.u > (uint64_t)INT64_MAX + 1))
@@ -993,23 +736,23 @@ static int build_clock(builder *b, const ast_node *blk)
 			c->offset_s = as_signed(&a->value);
 		} else if (strcmp(a->name, "offset") == 0) {
 			if (value_u64(b, a, &c->offset) < 0)
-				return b->err;
+				return b->c.err;
 		} else if (strcmp(a->name, "absolute") == 0) {
 			if (value_bool(b, a, &c->absolute) < 0)
-				return b->err;
+				return b->c.err;
 		}
 	}
 	if (!c->name)
 		return berr(b, blk, "clock without a name");
-	if (find_clock(b->t, c->name))
+	if (ctf_find_clock(b->c.t, c->name))
 		return berr(b, blk, "clock \"%s\" declared twice", c->name);
 	__int128 cycles = c->offset;
-	if (b->opts->clock_offset_ns)
-		cycles += (__int128)((double)b->opts->clock_offset_ns * (double)c->freq / 1e9);
-	c->offset_s += b->opts->clock_offset_s;
-	clock_normalize(c, cycles);
+	if (b->c.opts->clock_offset_ns)
+		cycles += (__int128)((double)b->c.opts->clock_offset_ns * (double)c->freq / 1e9);
+	c->offset_s += b->c.opts->clock_offset_s;
+	ctf_clock_normalize(c, cycles);
 	c->origin_is_unix_epoch = true;
-	return tc_ptr_push((void ***)&b->t->pub.clocks, &b->t->pub.clock_count, c) < 0 ? (b->err = TC_ENOMEM) : 0;
+	return tc_ptr_push((void ***)&b->c.t->pub.clocks, &b->c.t->pub.clock_count, c) < 0 ? (b->c.err = TC_ENOMEM) : 0;
 }
 
 static tc_field_class *build_scope_type(builder *b, const ast_node *a)
@@ -1022,19 +765,19 @@ static tc_field_class *build_scope_type(builder *b, const ast_node *a)
 
 static int build_trace_block(builder *b, const ast_node *blk)
 {
-	ctf_trace *t = b->t;
+	ctf_trace *t = b->c.t;
 	bool have_major = false, have_minor = false;
 	for (size_t i = 0; i < blk->child_count; i++) {
 		const ast_node *a = blk->children[i];
 		if (a->kind == AST_ATTR_TYPE) {
 			if (strcmp(a->name, "packet.header") == 0 && !(t->pub.packet_header = build_scope_type(b, a)))
-				return b->err;
+				return b->c.err;
 		} else if (a->kind == AST_ATTR) {
 			uint64_t v = 0;
 			if (strcmp(a->name, "major") == 0 || strcmp(a->name, "minor") == 0) {
 				bool major = a->name[1] == 'a';
 				if (value_u64(b, a, &v) < 0)
-					return b->err;
+					return b->c.err;
 				if (v != (major ? 1u : 8u))
 					return berr(b, a, "trace %s version is %" PRIu64 " (expected %s)", a->name, v, major ? "1" : "8");
 				*(major ? &have_major : &have_minor) = true;
@@ -1045,7 +788,7 @@ static int build_trace_block(builder *b, const ast_node *blk)
 				t->pub.has_uuid = true;
 			}
 		} else if (build_declaration(b, a) < 0) {
-			return b->err;
+			return b->c.err;
 		}
 	}
 	if (!have_major || !have_minor)
@@ -1060,7 +803,7 @@ static int block_attr_u64(builder *b, const ast_node *blk, const char *name, boo
 		const ast_node *a = blk->children[i];
 		if (a->kind == AST_ATTR && strcmp(a->name, name) == 0) {
 			if (value_u64(b, a, v) < 0)
-				return b->err;
+				return b->c.err;
 			*have = true;
 		}
 	}
@@ -1069,14 +812,14 @@ static int block_attr_u64(builder *b, const ast_node *blk, const char *name, boo
 
 static int build_stream_block(builder *b, const ast_node *blk)
 {
-	ctf_trace *t = b->t;
-	ctf_stream_class *sc = balloc(b, sizeof *sc);
+	ctf_trace *t = b->c.t;
+	ctf_stream_class *sc = ctf_build_alloc(&b->c, sizeof *sc);
 	if (!sc || scope_push(b) < 0)
-		return b->err;
+		return b->c.err;
 	bool have_id;
 	uint64_t id = 0;
 	block_attr_u64(b, blk, "id", &have_id, &id);
-	for (size_t i = 0; i < blk->child_count && !b->err; i++) {
+	for (size_t i = 0; i < blk->child_count && !b->c.err; i++) {
 		const ast_node *a = blk->children[i];
 		if (a->kind == AST_ATTR_TYPE) {
 			tc_field_class **slot = NULL;
@@ -1093,8 +836,8 @@ static int build_stream_block(builder *b, const ast_node *blk)
 		}
 	}
 	scope_pop(b);
-	if (b->err)
-		return b->err;
+	if (b->c.err)
+		return b->c.err;
 	sc->pub.id = id;
 	sc->pub.trace = &t->pub;
 	if (ctf_stream_class_by_id(t, id))
@@ -1104,21 +847,21 @@ static int build_stream_block(builder *b, const ast_node *blk)
 			if (!((ctf_stream_class *)t->pub.stream_classes[i])->has_explicit_id)
 				return berr(b, blk, "only one stream block may omit its id");
 	sc->has_explicit_id = have_id;
-	return tc_ptr_push((void ***)&t->pub.stream_classes, &t->pub.stream_class_count, sc) < 0 ? (b->err = TC_ENOMEM) : 0;
+	return tc_ptr_push((void ***)&t->pub.stream_classes, &t->pub.stream_class_count, sc) < 0 ? (b->c.err = TC_ENOMEM) : 0;
 }
 
 static int build_event_block(builder *b, const ast_node *blk)
 {
-	ctf_trace *t = b->t;
-	tc_event_class *ec = balloc(b, sizeof *ec);
+	ctf_trace *t = b->c.t;
+	tc_event_class *ec = ctf_build_alloc(&b->c, sizeof *ec);
 	if (!ec || scope_push(b) < 0)
-		return b->err;
+		return b->c.err;
 	ec->loglevel = -1;
 	bool have_id, have_sid;
 	uint64_t sid = 0;
 	block_attr_u64(b, blk, "id", &have_id, &ec->id);
 	block_attr_u64(b, blk, "stream_id", &have_sid, &sid);
-	for (size_t i = 0; i < blk->child_count && !b->err; i++) {
+	for (size_t i = 0; i < blk->child_count && !b->c.err; i++) {
 		const ast_node *a = blk->children[i];
 		if (a->kind == AST_ATTR_TYPE) {
 			if (strcmp(a->name, "context") == 0)
@@ -1142,20 +885,20 @@ static int build_event_block(builder *b, const ast_node *blk)
 		}
 	}
 	scope_pop(b);
-	if (b->err)
-		return b->err;
+	if (b->c.err)
+		return b->c.err;
 	if (!ec->name)
 		return berr(b, blk, "event without a name");
 	if (!have_sid) {
 		if (t->pub.stream_class_count > 1)
 			return berr(b, blk, "event \"%s\" has no stream_id but the trace has several stream classes", ec->name);
 		if (t->pub.stream_class_count == 0) {
-			ctf_stream_class *sc = balloc(b, sizeof *sc);
+			ctf_stream_class *sc = ctf_build_alloc(&b->c, sizeof *sc);
 			if (!sc)
-				return b->err;
+				return b->c.err;
 			sc->pub.trace = &t->pub;
 			if (tc_ptr_push((void ***)&t->pub.stream_classes, &t->pub.stream_class_count, sc) < 0)
-				return b->err = TC_ENOMEM;
+				return b->c.err = TC_ENOMEM;
 		}
 		sid = t->pub.stream_classes[0]->id;
 	}
@@ -1166,7 +909,7 @@ static int build_event_block(builder *b, const ast_node *blk)
 		if (sc->pub.event_classes[i]->id == ec->id)
 			return berr(b, blk, "event id %" PRIu64 " declared twice in stream class %" PRIu64, ec->id, sid);
 	ec->stream_class = &sc->pub;
-	return tc_ptr_push((void ***)&sc->pub.event_classes, &sc->pub.event_class_count, ec) < 0 ? (b->err = TC_ENOMEM) : 0;
+	return tc_ptr_push((void ***)&sc->pub.event_classes, &sc->pub.event_class_count, ec) < 0 ? (b->c.err = TC_ENOMEM) : 0;
 }
 
 /* ---- compiling layouts: roles, clocks, references, visibility ---- */
@@ -1231,7 +974,7 @@ static int resolve_ref(compile_ctx *cx, tc_field_class *fc, const char *ref)
 			absolute = true;
 			scope = (ctf_scope)s;
 			if (scope > cx->scope)
-				return berr_fc(b, fc, "\"%s\" refers to a scope decoded later", ref);
+				return ctf_build_fail_at(&b->c, fc, "\"%s\" refers to a scope decoded later", ref);
 			if (cx->roots[s])
 				target = descend(cx->roots[s], ref + pl, steps, &n, 128);
 			break;
@@ -1270,19 +1013,19 @@ static int resolve_ref(compile_ctx *cx, tc_field_class *fc, const char *ref)
 			target = NULL;
 	}
 	if (!target)
-		return berr_fc(b, fc, "cannot find the field \"%s\" (a %s %s) before it", ref,
+		return ctf_build_fail_at(&b->c, fc, "cannot find the field \"%s\" (a %s %s) before it", ref,
 		            fc->kind == TC_FIELD_SEQUENCE ? "sequence" : "variant",
 		            fc->kind == TC_FIELD_SEQUENCE ? "length" : "tag");
 	ctf_plan *pl = plan_of(fc);
 	if (fc->kind == TC_FIELD_SEQUENCE) {
 		if ((target->kind != TC_FIELD_INT && target->kind != TC_FIELD_ENUM) || target->is_signed)
-			return berr_fc(b, fc, "sequence length \"%s\" is not an unsigned integer", ref);
+			return ctf_build_fail_at(&b->c, fc, "sequence length \"%s\" is not an unsigned integer", ref);
 	} else {
 		if (target->kind != TC_FIELD_ENUM)
-			return berr_fc(b, fc, "variant tag \"%s\" is not an enumeration", ref);
-		pl->label_option = balloc(b, (target->label_count ? target->label_count : 1) * sizeof(int32_t));
+			return ctf_build_fail_at(&b->c, fc, "variant tag \"%s\" is not an enumeration", ref);
+		pl->label_option = ctf_build_alloc(&b->c, (target->label_count ? target->label_count : 1) * sizeof(int32_t));
 		if (!pl->label_option)
-			return b->err;
+			return b->c.err;
 		for (size_t l = 0; l < target->label_count; l++) {
 			pl->label_option[l] = -1;
 			for (size_t o = 0; o < fc->member_count; o++)
@@ -1295,9 +1038,9 @@ static int resolve_ref(compile_ctx *cx, tc_field_class *fc, const char *ref)
 	pl->ref_scope = scope;
 	pl->ref_cls = target;
 	pl->ref_len = n;
-	pl->ref_path = balloc(b, (n ? n : 1) * sizeof *pl->ref_path);
+	pl->ref_path = ctf_build_alloc(&b->c, (n ? n : 1) * sizeof *pl->ref_path);
 	if (!pl->ref_path)
-		return b->err;
+		return b->c.err;
 	memcpy(pl->ref_path, steps, n * sizeof *steps);
 	plan_of(target)->referenced = true;
 	return 0;
@@ -1308,11 +1051,11 @@ static int compile_refs(compile_ctx *cx, tc_field_class *fc)
 	if (cx->depth >= 127)
 		return berr(cx->b, NULL, "types nested too deeply");
 	if (fc->kind == TC_FIELD_SEQUENCE && resolve_ref(cx, fc, fc->length_ref) < 0)
-		return cx->b->err;
+		return cx->b->c.err;
 	if (fc->kind == TC_FIELD_VARIANT && fc->tag_ref && resolve_ref(cx, fc, fc->tag_ref) < 0)
-		return cx->b->err;
+		return cx->b->c.err;
 	if (fc->kind == TC_FIELD_VARIANT && !fc->tag_ref)
-		return berr_fc(cx->b, fc, "variant without a tag");
+		return ctf_build_fail_at(&cx->b->c, fc, "variant without a tag");
 	path_frame *f = &cx->stack[cx->depth++];
 	f->cls = fc;
 	int rc = 0;
@@ -1331,20 +1074,20 @@ static int compile_refs(compile_ctx *cx, tc_field_class *fc)
 
 static tc_clock *default_clock(builder *b)
 {
-	ctf_trace *t = b->t;
+	ctf_trace *t = b->c.t;
 	if (t->pub.clock_count == 1)
 		return t->pub.clocks[0];
 	if (t->pub.clock_count > 1)
 		return berr(b, NULL, "a timestamp is not mapped to a clock and the trace has several"), NULL;
 	/* No clock at all: babeltrace2 invents a 1 GHz one, at offset 0 even
 	 * with --clock-offset (its offsets apply to declared clocks only). */
-	tc_clock *c = balloc(b, sizeof *c);
+	tc_clock *c = ctf_build_alloc(&b->c, sizeof *c);
 	if (!c)
 		return NULL;
 	c->name = "default";
 	c->freq = 1000000000u;
 	if (tc_ptr_push((void ***)&t->pub.clocks, &t->pub.clock_count, c) < 0) {
-		b->err = TC_ENOMEM;
+		b->c.err = TC_ENOMEM;
 		return NULL;
 	}
 	return c;
@@ -1368,11 +1111,11 @@ static int mark_header(builder *b, tc_field_class *fc, int depth)
 			else if (strcmp(m->display_name, "timestamp") == 0) {
 				plan_of(m->cls)->role = ROLE_TIMESTAMP;
 				if (!m->cls->clock && !(m->cls->clock = default_clock(b)))
-					return b->err;
+					return b->c.err;
 			}
 		} else if (m->cls->kind == TC_FIELD_STRUCT || m->cls->kind == TC_FIELD_VARIANT) {
 			if (mark_header(b, m->cls, depth + 1) < 0)
-				return b->err;
+				return b->c.err;
 		}
 	}
 	return 0;
@@ -1402,13 +1145,13 @@ static int mark_top_roles(builder *b, tc_field_class *fc, bool packet_header)
 				continue;
 			}
 			if (!is_int(m->cls) || m->cls->is_signed)
-				return berr_fc(b, m->cls, "\"%s\" must be an unsigned integer", m->display_name);
+				return ctf_build_fail_at(&b->c, m->cls, "\"%s\" must be an unsigned integer", m->display_name);
 			if (roles[r].role == ROLE_MAGIC && (i != 0 || m->cls->size != 32))
-				return berr_fc(b, m->cls, "\"magic\" must be the first member and 32 bits wide");
+				return ctf_build_fail_at(&b->c, m->cls, "\"magic\" must be the first member and 32 bits wide");
 			plan_of(m->cls)->role = roles[r].role;
 			if ((roles[r].role == ROLE_TS_BEGIN || roles[r].role == ROLE_TS_END) && !m->cls->clock &&
 			    !(m->cls->clock = default_clock(b)))
-				return b->err;
+				return b->c.err;
 		}
 	}
 	return 0;
@@ -1448,22 +1191,6 @@ static bool compute_hidden(tc_field_class *fc, bool specials_hidden)
 	return hidden;
 }
 
-/* The clock an integer in FC maps, checking there is only one. */
-static int find_scope_clock(builder *b, const tc_field_class *fc, const tc_clock **clk)
-{
-	if (!fc)
-		return 0;
-	if (is_int(fc) && fc->clock) {
-		if (*clk && *clk != fc->clock)
-			return berr(b, NULL, "stream class maps integers to two different clocks");
-		*clk = fc->clock;
-	}
-	for (size_t i = 0; i < fc->member_count; i++)
-		if (find_scope_clock(b, fc->members[i].cls, clk) < 0)
-			return b->err;
-	return fc->element ? find_scope_clock(b, fc->element, clk) : 0;
-}
-
 static int compile_scope(compile_ctx *cx, ctf_scope scope, tc_field_class *fc)
 {
 	if (!fc)
@@ -1476,11 +1203,11 @@ static int compile_scope(compile_ctx *cx, ctf_scope scope, tc_field_class *fc)
 
 static int compile_stream_class(builder *b, ctf_stream_class *sc)
 {
-	ctf_trace *t = b->t;
+	ctf_trace *t = b->c.t;
 	if (sc->pub.packet_context && mark_top_roles(b, sc->pub.packet_context, false) < 0)
-		return b->err;
+		return b->c.err;
 	if (sc->pub.event_header && mark_header(b, sc->pub.event_header, 0) < 0)
-		return b->err;
+		return b->c.err;
 	compile_ctx cx = { .b = b, .sc = sc };
 	/* Lengths and tags are resolved per event class, since a stream's
 	 * contexts may refer to nothing else; the stream-level scopes are
@@ -1489,36 +1216,15 @@ static int compile_stream_class(builder *b, ctf_stream_class *sc)
 	    compile_scope(&cx, SCOPE_PACKET_CONTEXT, sc->pub.packet_context) < 0 ||
 	    compile_scope(&cx, SCOPE_EVENT_HEADER, sc->pub.event_header) < 0 ||
 	    compile_scope(&cx, SCOPE_STREAM_EVENT_CONTEXT, sc->pub.event_context) < 0)
-		return b->err;
+		return b->c.err;
 	for (size_t i = 0; i < sc->pub.event_class_count; i++) {
 		tc_event_class *ec = sc->pub.event_classes[i];
 		if (compile_scope(&cx, SCOPE_EVENT_CONTEXT, ec->context) < 0 ||
 		    compile_scope(&cx, SCOPE_PAYLOAD, ec->payload) < 0)
-			return b->err;
+			return b->c.err;
 	}
-	const tc_clock *clk = NULL;
-	if (find_scope_clock(b, sc->pub.packet_context, &clk) < 0 ||
-	    find_scope_clock(b, sc->pub.event_header, &clk) < 0 ||
-	    find_scope_clock(b, sc->pub.event_context, &clk) < 0)
-		return b->err;
-	for (size_t i = 0; i < sc->pub.event_class_count; i++)
-		if (find_scope_clock(b, sc->pub.event_classes[i]->context, &clk) < 0 ||
-		    find_scope_clock(b, sc->pub.event_classes[i]->payload, &clk) < 0)
-			return b->err;
-	sc->pub.clock = clk;
-	if (sc->pub.packet_context) {
+	if (sc->pub.packet_context)
 		compute_hidden(sc->pub.packet_context, true);
-		for (size_t i = 0; i < sc->pub.packet_context->member_count; i++) {
-			switch (plan_of(sc->pub.packet_context->members[i].cls)->role) {
-			case ROLE_TS_BEGIN: sc->has_ts_begin = true; break;
-			case ROLE_TS_END: sc->has_ts_end = true; break;
-			case ROLE_EVENTS_DISCARDED: sc->pub.has_discarded_events = true; break;
-			case ROLE_PACKET_SEQ_NUM: sc->pub.has_packet_seq_num = true; break;
-			default: break;
-			}
-		}
-	}
-	sc->pub.has_packet_times = sc->has_ts_begin && sc->has_ts_end;
 	if (sc->pub.event_context)
 		compute_hidden(sc->pub.event_context, false);
 	for (size_t i = 0; i < sc->pub.event_class_count; i++) {
@@ -1528,71 +1234,7 @@ static int compile_stream_class(builder *b, ctf_stream_class *sc)
 		if (ec->payload)
 			compute_hidden(ec->payload, false);
 	}
-	if (!sc->pub.event_header && sc->pub.event_class_count > 1)
-		return berr(b, NULL, "stream class %" PRIu64 " has several event classes but no event header with an id", sc->pub.id);
-	/* Event class lookup: a table for small ids, else a scan. */
-	uint64_t max_id = 0;
-	for (size_t i = 0; i < sc->pub.event_class_count; i++)
-		if (sc->pub.event_classes[i]->id > max_id)
-			max_id = sc->pub.event_classes[i]->id;
-	if (sc->pub.event_class_count && max_id < 65536) {
-		sc->by_id_len = (size_t)max_id + 1;
-		sc->by_id = balloc(b, sc->by_id_len * sizeof *sc->by_id);
-		if (!sc->by_id)
-			return b->err;
-		for (size_t i = 0; i < sc->pub.event_class_count; i++)
-			sc->by_id[sc->pub.event_classes[i]->id] = sc->pub.event_classes[i];
-	}
-	return 0;
-}
-
-tc_event_class *ctf_event_class_by_id(const ctf_stream_class *sc, uint64_t id)
-{
-	if (sc->by_id)
-		return id < sc->by_id_len ? sc->by_id[id] : NULL;
-	for (size_t i = 0; i < sc->pub.event_class_count; i++)
-		if (sc->pub.event_classes[i]->id == id)
-			return sc->pub.event_classes[i];
-	return NULL;
-}
-
-ctf_stream_class *ctf_stream_class_by_id(const ctf_trace *t, uint64_t id)
-{
-	for (size_t i = 0; i < t->pub.stream_class_count; i++)
-		if (t->pub.stream_classes[i]->id == id)
-			return (ctf_stream_class *)t->pub.stream_classes[i];
-	return NULL;
-}
-
-static void detect_quirks(ctf_trace *t)
-{
-	const tc_env_entry *name = tc_trace_env(&t->pub, "tracer_name");
-	const tc_env_entry *maj = tc_trace_env(&t->pub, "tracer_major");
-	const tc_env_entry *min = tc_trace_env(&t->pub, "tracer_minor");
-	const tc_env_entry *pat = tc_trace_env(&t->pub, "tracer_patch");
-	if (!pat)
-		pat = tc_trace_env(&t->pub, "tracer_patchlevel");
-	if (!name || name->is_int)
-		return;
-	int64_t M = maj && maj->is_int ? maj->int_value : -1, m = min && min->is_int ? min->int_value : -1,
-	        p = pat && pat->is_int ? pat->int_value : -1;
-	bool is_ust = strcmp(name->str_value, "lttng-ust") == 0;
-	bool is_mod = strcmp(name->str_value, "lttng-modules") == 0;
-	if (is_ust || is_mod)
-		t->quirks.lttng_crash = true;
-	if (is_ust && (M < 2 || (M == 2 && m < 11)))
-		t->quirks.lttng_event_after_packet = true;
-	if (is_mod && (M < 2 || (M == 2 && m < 9) || (M == 2 && m == 9 && p < 13) ||
-	               (M == 2 && m == 10 && p < 10)))
-		t->quirks.lttng_event_after_packet = true;
-	if (strcmp(name->str_value, "barectf") == 0 &&
-	    (M < 2 || (M == 2 && m < 3) || (M == 2 && m == 3 && p < 1)))
-		t->quirks.barectf_event_before_packet = true;
-	/* LTTng's monotonic clock is treated as absolute (ctf.md 9.1). */
-	if (strncmp(name->str_value, "lttng", 5) == 0)
-		for (size_t i = 0; i < t->pub.clock_count; i++)
-			if (strcmp(t->pub.clocks[i]->name, "monotonic") == 0)
-				t->pub.clocks[i]->absolute = true;
+	return ctf_stream_class_finish(&b->c, sc);
 }
 
 static const ast_node *find_trace_byte_order(const tsdl_doc *doc)
@@ -1613,11 +1255,11 @@ static int build_all(builder *b, const tsdl_doc *doc)
 	const ast_node *bo = find_trace_byte_order(doc);
 	if (!bo)
 		return berr(b, NULL, "the trace block has no byte_order");
-	if (value_byte_order(b, bo, &b->t->byte_order, false) < 0)
-		return b->err;
+	if (value_byte_order(b, bo, &b->c.t->byte_order, false) < 0)
+		return b->c.err;
 	static const char *const order[] = { "env", "clock", NULL, "trace", "stream", "event" };
-	for (size_t pass = 0; pass < 6 && !b->err; pass++) {
-		for (size_t i = 0; i < doc->top_count && !b->err; i++) {
+	for (size_t pass = 0; pass < 6 && !b->c.err; pass++) {
+		for (size_t i = 0; i < doc->top_count && !b->c.err; i++) {
 			const ast_node *n = doc->top[i];
 			bool is_block = n->kind == AST_BLOCK;
 			if (order[pass] == NULL) {
@@ -1635,7 +1277,7 @@ static int build_all(builder *b, const tsdl_doc *doc)
 			case 5: build_event_block(b, n); break;
 			}
 		}
-		if (pass == 3 && !b->err) {
+		if (pass == 3 && !b->c.err) {
 			size_t ntrace = 0;
 			for (size_t i = 0; i < doc->top_count; i++)
 				if (doc->top[i]->kind == AST_BLOCK && strcmp(doc->top[i]->name, "trace") == 0)
@@ -1644,11 +1286,11 @@ static int build_all(builder *b, const tsdl_doc *doc)
 				return berr(b, NULL, "expected exactly one trace block, found %zu", ntrace);
 		}
 	}
-	if (b->err)
-		return b->err;
-	ctf_trace *t = b->t;
+	if (b->c.err)
+		return b->c.err;
+	ctf_trace *t = b->c.t;
 	if (t->pub.packet_header && mark_top_roles(b, t->pub.packet_header, true) < 0)
-		return b->err;
+		return b->c.err;
 	bool header_has_stream_id = false;
 	if (t->pub.packet_header)
 		for (size_t i = 0; i < t->pub.packet_header->member_count; i++)
@@ -1660,11 +1302,8 @@ static int build_all(builder *b, const tsdl_doc *doc)
 		compute_hidden(t->pub.packet_header, true);
 	for (size_t i = 0; i < t->pub.stream_class_count; i++)
 		if (compile_stream_class(b, (ctf_stream_class *)t->pub.stream_classes[i]) < 0)
-			return b->err;
-	detect_quirks(t);
-	t->class_count = t->pub.stream_class_count;
-	for (size_t i = 0; i < t->pub.stream_class_count; i++)
-		t->class_count += t->pub.stream_classes[i]->event_class_count;
+			return b->c.err;
+	ctf_trace_finish(t);
 	return 0;
 }
 
@@ -1693,9 +1332,9 @@ int ctf_metadata_parse(ctf_trace **out, const char *dir, char *data, size_t len,
 		tsdl_doc doc;
 		rc = tsdl_parse(&doc, text.data ? text.data : "", text.len, t->metadata_path);
 		if (rc == 0) {
-			builder b = { .t = t, .pool = &t->pool, .path = t->metadata_path, .opts = opts };
+			builder b = { .c = { .t = t, .pool = &t->pool, .path = t->metadata_path, .opts = opts } };
 			scope_push(&b);
-			rc = b.err ? b.err : build_all(&b, &doc);
+			rc = b.c.err ? b.c.err : build_all(&b, &doc);
 			while (b.scope)
 				scope_pop(&b);
 		}
