@@ -17,7 +17,7 @@ _tracecat_values_report='-i -F --cpu'
 _tracecat_flags_replay='--no-args --no-merge -a --auto-args -h --help'
 _tracecat_values_replay='-d --data -f --output-fields --tid -D --depth -F --filter -N --notrace -t --time-filter'
 _tracecat_flags_convert='--force --ftrace-names --clock-gmt -h --help'
-_tracecat_values_convert='-o --output --packet-size -b --begin -e --end --events --cpu'
+_tracecat_values_convert='-o --output --ctf-version --packet-size -b --begin -e --end --events --cpu'
 _tracecat_commands=(print info report replay convert help)
 
 # The words of the line up to the cursor, with the words bash split at
@@ -92,6 +92,8 @@ _tracecat_value()
 			trace:vpid loglevel emf callsite all ;;
 	print:-c | print:--color)
 		_tracecat_choice "$value" never auto always ;;
+	convert:--ctf-version)
+		_tracecat_choice "$value" 1.8 2 ;;
 	replay:-f | replay:--output-fields)
 		_tracecat_list "$value" duration tid addr time delta elapsed none ;;
 	report:-i)

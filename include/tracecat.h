@@ -185,6 +185,9 @@ typedef struct tc_enum_label {
 	char *label;         /* shown verbatim */
 	tc_enum_range *ranges;
 	size_t range_count;
+	/* CTF 2 mappings: where babeltrace2 2.1.2 prints this label when
+	 * several match a value (labels themselves stay in document order). */
+	unsigned print_rank;
 } tc_enum_label;
 
 typedef struct tc_member {
@@ -492,17 +495,20 @@ TC_API bool tc_filter_is_empty(const tc_filter *f);
 TC_API bool tc_filter_match(tc_filter *f, const tc_message *msg);
 
 /* ------------------------------------------------------------------------
- * Writing CTF 1.8
+ * Writing CTF
  *
- * A converted trace is a folder holding a `metadata` file (plain text) and
+ * A converted trace is a folder holding a `metadata` file (CTF 1.8's TSDL
+ * text, or CTF 2's JSON text sequence) and
  * one file per stream, as babeltrace2 and Trace Compass read them.  These
  * functions write into a folder the caller created; making the result
  * appear whole (a temporary folder renamed when done) is the caller's job,
  * as `tracecat convert` does it.
  */
 
-/* Whether TRACE is CTF that tc_ctf_copy() can write packet for packet. */
-TC_API bool tc_ctf_can_copy(const tc_trace *trace);
+/* Whether TRACE is CTF that tc_ctf_copy() can write packet for packet as
+ * CTF CTF_VERSION (1 for 1.8, or 2): CTF 2 packets can only be described
+ * in CTF 2 metadata. */
+TC_API bool tc_ctf_can_copy(const tc_trace *trace, int ctf_version);
 
 /*
  * Writes TRACE, one of IN's traces, without decoding it: metadata text
@@ -512,12 +518,13 @@ TC_API bool tc_ctf_can_copy(const tc_trace *trace);
  * created), so traces split over several folders by UUID stay split.  *BYTES, when not
  * NULL, grows by the bytes copied as the copy goes.
  */
-TC_API int tc_ctf_copy(tc_input *in, const tc_trace *trace, const char *dir, uint64_t *bytes);
+TC_API int tc_ctf_copy(tc_input *in, const tc_trace *trace, const char *dir, int ctf_version, uint64_t *bytes);
 
 typedef struct tc_ctf_writer tc_ctf_writer;
 
 typedef struct tc_ctf_writer_options {
 	size_t packet_size;  /* bytes of a packet, 0 for 256 KiB; larger events get a packet of their own */
+	int ctf_version;     /* the metadata written: 1 (CTF 1.8, also for 0) or 2 (CTF 2) */
 } tc_ctf_writer_options;
 
 /*

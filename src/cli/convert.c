@@ -61,6 +61,7 @@ typedef struct job {
 typedef struct convert_state {
 	job *jobs;
 	size_t count;
+	int ctf_version;         /* of the output: 1 or 2 */
 	/* progress on stderr */
 	bool tty;
 	struct timespec start, last;
@@ -155,7 +156,7 @@ static int plan_jobs(convert_state *cs, tc_input **inputs, char **paths, int n, 
 		for (size_t k = 0; k < tc_input_trace_count(inputs[i]); k++) {
 			tc_trace *t = tc_input_trace(inputs[i], k);
 			job *j = NULL;
-			if (!filtering && tc_ctf_can_copy(t)) {
+			if (!filtering && tc_ctf_can_copy(t, cs->ctf_version)) {
 				j = &cs->jobs[cs->count++];
 				j->copy_from = inputs[i];
 			} else {
@@ -288,7 +289,7 @@ int cli_convert(int argc, char **argv)
 	const char *out = NULL;
 	bool force = false, gmt = false;
 	tc_open_options oo = { .lttng_names = true };
-	tc_ctf_writer_options wo = { 0 };
+	tc_ctf_writer_options wo = { .ctf_version = 1 };
 	cli_filter_args fa = { 0 };
 	if (!paths)
 		return 1;
@@ -311,6 +312,10 @@ int cli_convert(int argc, char **argv)
 				return free(paths), cli_usage_error("convert", "--packet-size expects bytes from 4096 to 1073741824, got \"%s\"", v);
 			}
 			wo.packet_size = (size_t)size;
+		} else if (cli_opt_value(argc, argv, &i, "--ctf-version", NULL, &v)) {
+			if (strcmp(v, "1") && strcmp(v, "1.8") && strcmp(v, "2"))
+				return free(paths), cli_usage_error("convert", "--ctf-version expects 1.8 or 2, got \"%s\"", v);
+			wo.ctf_version = v[0] == '2' ? 2 : 1;
 		} else if (cli_is_help_option(a)) {
 			cli_help("convert", stdout);
 			return free(paths), 0;
@@ -370,7 +375,7 @@ int cli_convert(int argc, char **argv)
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
 
-	convert_state cs = { .tty = isatty(2) };
+	convert_state cs = { .tty = isatty(2), .ctf_version = wo.ctf_version };
 	clock_gettime(CLOCK_MONOTONIC, &cs.start);
 	if (plan_jobs(&cs, inputs, paths, npaths, filtering, tmp) < 0) {
 		fprintf(stderr, "tracecat: %s: out of memory or paths too long\n", out);
@@ -382,7 +387,7 @@ int cli_convert(int argc, char **argv)
 			fprintf(stderr, "tracecat: %s: cannot create: %s\n", j->dir, strerror(errno));
 			status = 1;
 		} else if (j->copy_from) {
-			if (tc_ctf_copy(j->copy_from, j->traces[0], j->dir, &cs.bytes_copied) < 0)
+			if (tc_ctf_copy(j->copy_from, j->traces[0], j->dir, cs.ctf_version, &cs.bytes_copied) < 0)
 				status = 1, cli_report_error();
 			progress(&cs, false);
 		} else if (tc_ctf_writer_new(&j->writer, j->dir, j->traces, j->trace_count, &wo) < 0) {

@@ -104,13 +104,15 @@ static const command_help commands[] = {
 	  "  -a, --auto-args          accepted; recorded arguments are always shown\n"
 	  "  -h, --help               show this help\n"
 	  "  --                       the argument after it is DIR\n" },
-	{ "convert", "write any input as a CTF 1.8 trace",
+	{ "convert", "write any input as a CTF trace (1.8 or 2)",
 	  "usage: tracecat convert [OPTIONS] INPUT... -o OUTDIR\n"
-	  "Write every trace read from INPUT as CTF 1.8 under OUTDIR, which appears only\n"
+	  "Write every trace read from INPUT as CTF under OUTDIR, which appears only\n"
 	  "once complete.\n"
 	  "\n"
 	  "Options:\n"
-	  "  -o, --output=DIR         where the CTF 1.8 trace goes (refused if it exists)\n"
+	  "  -o, --output=DIR         where the CTF trace goes (refused if it exists)\n"
+	  "  --ctf-version=V          1.8 (the default: Trace Compass and babeltrace 1.5\n"
+	  "                           read only that) or 2\n"
 	  "  --force                  replace DIR if it exists, once the new trace is\n"
 	  "                           complete\n"
 	  "  --ftrace-names           trace.dat: keep ftrace's event and field names\n"

@@ -11,12 +11,21 @@
 #include <string.h>
 #include <sys/stat.h>
 
-void cli_report(const tc_error *err)
+/* "tracecat: PATH: at byte N: MSG", then HINT (when not NULL): "; try: tracecat HINT". */
+static void report_with_hint(const tc_error *err, const char *hint_command, const char *hint_path)
 {
 	char line[6144];
 	tc_error_format(err, line, sizeof line);
 	fflush(stdout);
-	fprintf(stderr, "tracecat: %s\n", line);
+	if (hint_command)
+		fprintf(stderr, "tracecat: %s; try: tracecat %s %s\n", line, hint_command, hint_path);
+	else
+		fprintf(stderr, "tracecat: %s\n", line);
+}
+
+void cli_report(const tc_error *err)
+{
+	report_with_hint(err, NULL, NULL);
 }
 
 void cli_report_error(void)
@@ -100,11 +109,9 @@ void cli_report_open_error(const char *command, const char *path)
 	/* print, info and convert read every format: only the path was wrong. */
 	if (right && strcmp(command, "report") != 0 && strcmp(command, "replay") != 0)
 		right = command;
-	size_t n = strlen(err.message);
-	if (right && (strcmp(right, command) != 0 || strcmp(target, path) != 0) &&
-	    n + strlen(target) + 32 < sizeof err.message)
-		snprintf(err.message + n, sizeof err.message - n, "; try: tracecat %s %s", right, target);
-	cli_report(&err);
+	if (right && strcmp(right, command) == 0 && strcmp(target, path) == 0)
+		right = NULL;
+	report_with_hint(&err, right, target);
 }
 
 int main(int argc, char **argv)

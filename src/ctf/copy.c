@@ -17,9 +17,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-bool tc_ctf_can_copy(const tc_trace *trace)
+/* CTF 1.8 only: CTF 2 packets (LEB128 integers, UTF-16 strings, other
+ * bit orders...) have no TSDL description, nor CTF 2's names and roles;
+ * the writer re-encodes them instead. */
+bool tc_ctf_can_copy(const tc_trace *trace, int ctf_version)
 {
-	return trace && trace->format && strcmp(trace->format, "ctf") == 0;
+	return trace && trace->format && strcmp(trace->format, "ctf") == 0 && (ctf_version == 2 || trace->ctf_major != 2);
 }
 
 static int write_all(int fd, const char *path, const char *data, size_t len)
@@ -134,12 +137,12 @@ static int make_trace_dir(const char *dir, const tc_buf *meta)
 	return ctf_write_file(dir, "metadata", meta->data, meta->len);
 }
 
-int tc_ctf_copy(tc_input *in, const tc_trace *trace, const char *dir, uint64_t *bytes)
+int tc_ctf_copy(tc_input *in, const tc_trace *trace, const char *dir, int ctf_version, uint64_t *bytes)
 {
-	if (!tc_ctf_can_copy(trace))
-		return tc_fail(TC_EINVAL, trace ? trace->path : NULL, -1, "only CTF traces are copied packet for packet");
+	if (!tc_ctf_can_copy(trace, ctf_version))
+		return tc_fail(TC_EINVAL, trace ? trace->path : NULL, -1, "CTF 2 traces are copied packet for packet into CTF 2 only");
 	tc_buf meta = { 0 };
-	int rc = ctf_tsdl_write(trace, &meta);
+	int rc = ctf_version == 2 ? ctf_json_write(trace, &meta) : ctf_tsdl_write(trace, &meta);
 	size_t copied = 0;
 	for (size_t i = 0; i < in->iter_count && rc == 0; i++) {
 		if (in->iters[i]->ops != &ctf_stream_ops)

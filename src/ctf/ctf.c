@@ -373,12 +373,29 @@ static int build_group(tc_input *in, ctf_trace *t, dir_list *dirs, size_t first,
 		if (tc_input_add_iter(in, &it->base) < 0) {
 			ctf_stream_ops.free(&it->base);
 			rc = TC_ENOMEM;
+		} else if (t->pub.ctf_major == 2) {
+			rc = ctf_check_packets(it);
 		}
 	}
 	for (size_t i = 0; i < nstreams; i++)
 		free(streams[i].files);
 	free(streams);
 	return rc;
+}
+
+static bool same_text(const char *a, const char *b)
+{
+	return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+/* Directories holding one trace: CTF 1.8's share a UUID; CTF 2's a trace
+ * class identity with both a name and a uid (ctf2.md 9.3). */
+static bool same_trace(const tc_trace *a, const tc_trace *b)
+{
+	if (a->ctf_major == 2 || b->ctf_major == 2)
+		return a->ctf_major == b->ctf_major && a->class_name && a->class_uid && same_text(a->class_ns, b->class_ns) &&
+		       same_text(a->class_name, b->class_name) && same_text(a->class_uid, b->class_uid);
+	return a->has_uuid && b->has_uuid && memcmp(a->uuid, b->uuid, 16) == 0;
 }
 
 static int ctf_open(tc_input *in, const char *path, const tc_open_options *opts)
@@ -394,13 +411,14 @@ static int ctf_open(tc_input *in, const char *path, const tc_open_options *opts)
 		rc = TC_ENOTFOUND;
 	for (size_t i = 0; i < dirs.count && rc == 0; i++)
 		rc = ctf_metadata_load(&dirs.items[i].trace, dirs.items[i].dir, opts);
-	/* Group by UUID; each group's richest metadata stands for all. */
+	/* Group the directories of one trace; each group's richest metadata
+	 * stands for all. */
 	for (size_t i = 0; i < dirs.count && rc == 0; i++) {
 		dirs.items[i].group = i;
 		const tc_trace *ti = &dirs.items[i].trace->pub;
 		for (size_t j = 0; j < i; j++) {
 			const tc_trace *tj = &dirs.items[j].trace->pub;
-			if (ti->has_uuid && tj->has_uuid && memcmp(ti->uuid, tj->uuid, 16) == 0) {
+			if (same_trace(ti, tj)) {
 				dirs.items[i].group = dirs.items[j].group;
 				break;
 			}

@@ -44,6 +44,9 @@ typedef enum ctf_scope {
 /* A step in a resolved field path: a member index, or "the element being
  * decoded" when the path crosses an array or sequence. */
 #define PATH_ELEMENT 0xFFFFu
+/* A step through a CTF 2 variant (its selected option) or optional (its
+ * field, when present). */
+#define PATH_SELECTED 0xFFFEu
 
 /*
  * How decode.c decodes a member of a structure.  Fixed-layout members
@@ -178,9 +181,17 @@ ctf_stream_class *ctf_stream_class_by_id(const ctf_trace *t, uint64_t id);
 
 /* ---- decoding ---- */
 
+/* A block of UTF-8 text converted from UTF-16/32 strings (CTF 2). */
+typedef struct ctf_text_block ctf_text_block;
+
 typedef struct ctf_arena {
 	tc_field *slots;
 	size_t cap, used;
+	/* The converted text its fields point to: blocks are chained, never
+	 * moved, so a string stays put while its field lives.  Taken from
+	 * text_cur on; reused from the first block whenever a scope starts
+	 * with the arena empty (nothing can point into them then). */
+	ctf_text_block *text, *text_cur;
 } ctf_arena;
 
 typedef struct ctf_decoder {

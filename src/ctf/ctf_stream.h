@@ -66,4 +66,10 @@ extern const tc_stream_iter_ops ctf_stream_ops;
  * instance id, beginning time).  S supplies the trace and scratch state. */
 int ctf_peek_first_packet(ctf_stream_iter *s, ctf_file *f);
 
+/* babeltrace2 2.1.2 reads the header and context of every packet of a CTF
+ * 2 trace before it shows any event, so a packet of an unknown class or
+ * with sizes that do not fit stops it with nothing shown: the same check,
+ * leaving S ready to iterate. */
+int ctf_check_packets(ctf_stream_iter *s);
+
 #endif /* TC_CTF_STREAM_H */

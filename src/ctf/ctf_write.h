@@ -1,7 +1,8 @@
 /*
- * ctf_write.h - private pieces of the CTF 1.8 writer:
+ * ctf_write.h - private pieces of the CTF writer:
  *
- *   tsdl_write.c  a trace's classes as metadata text
+ *   tsdl_write.c  a trace's classes as CTF 1.8 metadata text
+ *   json_write.c  a trace's classes as CTF 2 metadata
  *   copy.c        a CTF trace copied packet for packet (nothing filtered)
  *   writer.c      messages encoded into new packets (tc_ctf_writer)
  */
@@ -12,6 +13,8 @@
 
 /* Appends the metadata text of T (classes, environment, clocks) to B. */
 int ctf_tsdl_write(const tc_trace *t, tc_buf *b);
+/* The same as CTF 2: a JSON text sequence (json_write.c). */
+int ctf_json_write(const tc_trace *t, tc_buf *b);
 
 /* NAME made a TSDL identifier (other characters become '_'), as the
  * metadata names the clock. */

@@ -1,7 +1,11 @@
 /*
  * decode.c - turns the bytes of one packet into tc_field trees, following
  * the plans metadata.c compiled (ctf.md 8: alignment, bit packing in both
- * byte orders, strings, arrays, sequences, variants).
+ * byte orders, strings, arrays, sequences, variants), and CTF 2's kinds
+ * (ctf2.md 7, 8: booleans, bit arrays, reversed bit order, LEB128
+ * integers, UTF-16/32 strings, BLOBs, optionals, variants selected by
+ * integer ranges).  Those all take the general path (MEMBER_OTHER): the
+ * fixed-layout runs of CTF 1.8 structures are unchanged.
  *
  * Fields go into an arena of slots that is reset for every event; a
  * compound reserves its children's slots before decoding them, so each
@@ -13,6 +17,10 @@
  * Every read is checked against the decoder's limit (the packet's content
  * size) before it happens; element counts are checked against the bits
  * that remain before any slot is reserved.
+ *
+ * UTF-16 and UTF-32 strings are converted to UTF-8 into blocks of text
+ * owned by the arena (see ctf_arena): blocks are chained, never moved, so
+ * a string keeps its address for as long as its field.
  */
 #include "ctf/ctf.h"
 
@@ -22,6 +30,13 @@
 
 #define MAX_EMPTY_ELEMENTS (1u << 20)
 #define MAX_DEPTH 64          /* nesting levels decoded before giving up */
+#define TEXT_BLOCK_MIN 4096
+
+struct ctf_text_block {
+	ctf_text_block *next;
+	size_t cap, used;
+	char data[];
+};
 
 int ctf_arena_grow(ctf_arena *a)
 {
@@ -39,6 +54,52 @@ void ctf_arena_free(ctf_arena *a)
 	free(a->slots);
 	a->slots = NULL;
 	a->cap = a->used = 0;
+	for (ctf_text_block *b = a->text, *next; b; b = next) {
+		next = b->next;
+		free(b);
+	}
+	a->text = a->text_cur = NULL;
+}
+
+/* Every block free again: only when no field of the arena is in use. */
+static inline void text_reset(ctf_arena *a)
+{
+	a->text_cur = a->text;
+	if (a->text)
+		a->text->used = 0;
+}
+
+/* N bytes of text in arena A, NULL when out of memory.  Blocks before
+ * text_cur (and it) are in use, those after it are free: a block that
+ * becomes the current one starts empty. */
+static char *text_take(ctf_arena *a, size_t n)
+{
+	ctf_text_block *b = a->text_cur;
+	while (b && b->cap - b->used < n) {
+		b = b->next;
+		if (b)
+			b->used = 0;
+	}
+	if (!b) {
+		size_t cap = a->text_cur && a->text_cur->cap < SIZE_MAX / 4 ? a->text_cur->cap * 2 : TEXT_BLOCK_MIN;
+		if (cap < n)
+			cap = n;
+		if (cap > SIZE_MAX - sizeof *b || !(b = malloc(sizeof *b + cap)))
+			return NULL;
+		b->cap = cap;
+		b->used = 0;
+		if (a->text_cur) {
+			b->next = a->text_cur->next;
+			a->text_cur->next = b;
+		} else {
+			b->next = a->text;
+			a->text = b;
+		}
+	}
+	a->text_cur = b;
+	char *p = b->data + b->used;
+	b->used += n;
+	return p;
 }
 
 /* Reserves N slots at *OUT; false when the arena is full. */
@@ -58,6 +119,17 @@ static int derr(ctf_decoder *d, const char *fmt, ...)
 	va_list ap;
 	va_start(ap, fmt);
 	tc_vfail(TC_EFORMAT, d->path, (int64_t)(d->packet_offset + d->pos / 8), fmt, ap);
+	va_end(ap);
+	return TC_EFORMAT;
+}
+
+/* The same at byte BYTE of the packet. */
+static int derr_at(ctf_decoder *d, uint64_t byte, const char *fmt, ...) TC_PRINTF(3, 4);
+static int derr_at(ctf_decoder *d, uint64_t byte, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	tc_vfail(TC_EFORMAT, d->path, (int64_t)(d->packet_offset + byte), fmt, ap);
 	va_end(ap);
 	return TC_EFORMAT;
 }
@@ -183,6 +255,13 @@ static inline void update_clock(ctf_decoder *d, uint64_t v, unsigned size)
 	*cur = (*cur & ~mask) | v;
 }
 
+/* The field a length, tag or selector refers to: PL's path from its
+ * scope's root.  A step into an array or sequence (PATH_ELEMENT) is the
+ * element being decoded (or the last one decoded); into a variant its
+ * selected option (CTF 1.8: the step names it, CTF 2: PATH_SELECTED);
+ * into a CTF 2 optional (PATH_SELECTED) its field.  A path ending on a
+ * variant (CTF 2: all its options are integers) gives the selected
+ * option's field. */
 static int lookup_ref(ctf_decoder *d, const ctf_plan *pl, const tc_field **out)
 {
 	const tc_field *f = d->roots[pl->ref_scope];
@@ -190,16 +269,22 @@ static int lookup_ref(ctf_decoder *d, const ctf_plan *pl, const tc_field **out)
 		return derr(d, "a length or tag refers to a scope that was not decoded");
 	for (size_t i = 0; i < pl->ref_len; i++) {
 		uint16_t step = pl->ref_path[i];
-		if (step == PATH_ELEMENT) {
-			f = &f->v.compound.items[f->option];
-		} else if (f->cls->kind == TC_FIELD_VARIANT) {
-			if (f->option != step)
+		tc_field_kind kind = f->cls->kind;
+		if (kind == TC_FIELD_VARIANT) {
+			if (step < PATH_SELECTED && f->option != step)
 				return derr(d, "a length or tag lies in a variant option that was not selected");
 			f = &f->v.compound.items[0];
+		} else if (step >= PATH_SELECTED || TC_UNLIKELY(kind == TC_FIELD_OPTIONAL)) {
+			size_t k = kind == TC_FIELD_OPTIONAL ? 0 : f->option;
+			if (TC_UNLIKELY(k >= f->v.compound.count))
+				return derr(d, "a length or tag lies in an empty array or an absent optional");
+			f = &f->v.compound.items[k];
 		} else {
 			f = &f->v.compound.items[step];
 		}
 	}
+	while (TC_UNLIKELY(f->cls->kind == TC_FIELD_VARIANT))
+		f = &f->v.compound.items[0];
 	*out = f;
 	return 0;
 }
@@ -233,8 +318,9 @@ static inline void store_float(tc_field *out, uint64_t bits, unsigned size)
 }
 
 /* What reading an integer with a role or a clock means: an event id, a
- * special packet field, a clock update. */
-static inline void apply_special_int(ctf_decoder *d, const tc_field_class *fc, uint64_t v)
+ * special packet field, a clock update (of the low WIDTH bits: the
+ * integer's size, 7 bits a byte for a CTF 2 LEB128 one). */
+static inline void apply_special(ctf_decoder *d, const tc_field_class *fc, uint64_t v, unsigned width)
 {
 	ctf_role role = plan_of(fc)->role;
 	if (role == ROLE_EVENT_ID) {
@@ -246,7 +332,12 @@ static inline void apply_special_int(ctf_decoder *d, const tc_field_class *fc, u
 	}
 	/* timestamp_end is read but does not move the clock. */
 	if (role != ROLE_TS_END && fc->clock && fc->clock == d->clock)
-		update_clock(d, v, fc->size);
+		update_clock(d, v, width);
+}
+
+static inline void apply_special_int(ctf_decoder *d, const tc_field_class *fc, uint64_t v)
+{
+	apply_special(d, fc, v, fc->size);
 }
 
 static inline bool is_special_int(const tc_field_class *fc)
@@ -319,10 +410,149 @@ static inline bool run_fits(const ctf_decoder *d, const ctf_member_plan *run, ui
 	return (at & run->align_mask) == 0 && at + run->run_bits <= d->limit;
 }
 
+/* ---- CTF 2 strings in UTF-16 and UTF-32 (ctf2.md 8.3) ---- */
+
+static inline unsigned unit_bytes(tc_string_encoding enc)
+{
+	return enc == TC_UTF16LE || enc == TC_UTF16BE ? 2 : 4;
+}
+
+static const char *encoding_name(tc_string_encoding enc)
+{
+	switch (enc) {
+	case TC_UTF16LE: return "UTF-16LE";
+	case TC_UTF16BE: return "UTF-16BE";
+	case TC_UTF32LE: return "UTF-32LE";
+	case TC_UTF32BE: return "UTF-32BE";
+	default: return "UTF-8";
+	}
+}
+
+static inline uint32_t load_unit(const uint8_t *p, tc_string_encoding enc)
+{
+	switch (enc) {
+	case TC_UTF16LE: return (uint32_t)p[0] | (uint32_t)p[1] << 8;
+	case TC_UTF16BE: return (uint32_t)p[0] << 8 | p[1];
+	case TC_UTF32LE: return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+	default: return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+	}
+}
+
+/* How many of the N code units of US bytes at P come before the first
+ * all-zero one: N when there is none. */
+static size_t units_before_nul(const uint8_t *p, size_t n, unsigned us)
+{
+	for (size_t i = 0; i < n; i++, p += us)
+		if (p[0] == 0 && p[1] == 0 && (us == 2 || (p[2] == 0 && p[3] == 0)))
+			return i;
+	return n;
+}
+
+/* The N code units at P (byte AT of the packet), in encoding ENC, as UTF-8
+ * text of D's arena, into OUT (of class FC).  A lone surrogate, or a
+ * UTF-32 unit that is no Unicode scalar value, is an error (babeltrace2
+ * stops on what iconv refuses). */
+static int convert_text(ctf_decoder *d, const tc_field_class *fc, const uint8_t *p, size_t n, uint64_t at,
+                        tc_field *out)
+{
+	tc_string_encoding enc = fc->encoding;
+	unsigned us = unit_bytes(enc);
+	out->cls = fc;
+	out->option = 0;
+	out->v.str.ptr = "";
+	out->v.str.len = 0;
+	if (n == 0)
+		return 0;
+	/* At most 3 bytes a UTF-16 unit (4 for a pair), 4 a UTF-32 one. */
+	if (n > SIZE_MAX / 4)
+		return derr_at(d, at, "a %s string too long to convert", encoding_name(enc));
+	size_t room = n * (us == 2 ? 3 : 4);
+	char *o = text_take(d->arena, room), *start = o;
+	if (!o)
+		return tc_fail_nomem();
+	for (size_t i = 0; i < n; i++) {
+		uint32_t c = load_unit(p + i * us, enc);
+		if (us == 2 && c >= 0xD800 && c <= 0xDFFF) {
+			uint32_t lo = i + 1 < n ? load_unit(p + (i + 1) * us, enc) : 0;
+			if (c >= 0xDC00 || lo < 0xDC00 || lo > 0xDFFF)
+				return derr_at(d, at + i * us, "invalid %s string: unpaired surrogate 0x%04" PRIX32,
+				               encoding_name(enc), c);
+			c = 0x10000 + ((c - 0xD800) << 10) + (lo - 0xDC00);
+			i++;
+		} else if (us == 4 && (c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))) {
+			return derr_at(d, at + i * us, "invalid %s string: 0x%" PRIX32 " is not a Unicode scalar value",
+			               encoding_name(enc), c);
+		}
+		if (c < 0x80) {
+			*o++ = (char)c;
+		} else if (c < 0x800) {
+			*o++ = (char)(0xC0 | c >> 6);
+			*o++ = (char)(0x80 | (c & 0x3F));
+		} else if (c < 0x10000) {
+			*o++ = (char)(0xE0 | c >> 12);
+			*o++ = (char)(0x80 | ((c >> 6) & 0x3F));
+			*o++ = (char)(0x80 | (c & 0x3F));
+		} else {
+			*o++ = (char)(0xF0 | c >> 18);
+			*o++ = (char)(0x80 | ((c >> 12) & 0x3F));
+			*o++ = (char)(0x80 | ((c >> 6) & 0x3F));
+			*o++ = (char)(0x80 | (c & 0x3F));
+		}
+	}
+	/* Hand back what the text did not need: text_take's block is the
+	 * current one. */
+	d->arena->text_cur->used -= room - (size_t)(o - start);
+	out->v.str.ptr = start;
+	out->v.str.len = (size_t)(o - start);
+	return 0;
+}
+
+/* A null-terminated UTF-16/32 string: code units up to and including the
+ * first all-zero one, searched at unit boundaries. */
+static __attribute__((noinline)) int decode_wide_string(ctf_decoder *d, const tc_field_class *fc, tc_field *out)
+{
+	if (align_to(d, 8) < 0)
+		return TC_EFORMAT;
+	unsigned us = unit_bytes(fc->encoding);
+	const uint8_t *p = d->buf + d->pos / 8;
+	size_t units = (size_t)((d->limit - d->pos) / 8) / us;
+	size_t n = units_before_nul(p, units, us);
+	if (n == units)
+		return derr(d, "%s string without a terminating NUL code unit before the end of the packet content",
+		            encoding_name(fc->encoding));
+	int rc = convert_text(d, fc, p, n, d->pos / 8, out);
+	if (rc)
+		return rc;
+	d->pos += (uint64_t)(n + 1) * us * 8;
+	return 0;
+}
+
+/* A static- or dynamic-length UTF-16/32 string of BYTES bytes (checked to
+ * fit): the text stops at the first all-zero code unit; without one, the
+ * bytes must be whole units. */
+static __attribute__((noinline)) int decode_wide_text(ctf_decoder *d, const tc_field_class *fc, tc_field *out,
+                                                      uint64_t bytes)
+{
+	unsigned us = unit_bytes(fc->encoding);
+	const uint8_t *p = d->buf + d->pos / 8;
+	size_t units = (size_t)bytes / us;
+	size_t n = units_before_nul(p, units, us);
+	if (n == units && bytes % us)
+		return derr_at(d, d->pos / 8 + units * us, "a %s string of %" PRIu64 " bytes ends in the middle of a code unit",
+		               encoding_name(fc->encoding), bytes);
+	int rc = convert_text(d, fc, p, n, d->pos / 8, out);
+	if (rc)
+		return rc;
+	d->pos += bytes * 8;
+	return 0;
+}
+
 static int decode_field(ctf_decoder *d, const tc_field_class *fc, tc_field *out, int depth);
 
 static inline int decode_string(ctf_decoder *d, const tc_field_class *fc, tc_field *out)
 {
+	if (TC_UNLIKELY(fc->encoding != TC_UTF8))
+		return decode_wide_string(d, fc, out);
 	if (align_to(d, 8) < 0)
 		return TC_EFORMAT;
 	const char *p = (const char *)d->buf + d->pos / 8;
@@ -379,6 +609,36 @@ static inline void decode_fixed_member(ctf_decoder *d, const ctf_member_plan *mp
 }
 
 static int decode_struct(ctf_decoder *d, const tc_field_class *fc, tc_field *out, tc_field *items, int depth);
+
+/* Whether one of L's ranges holds V, compared as signed when IS_SIGNED. */
+static bool ranges_hold(const tc_enum_label *l, bool is_signed, uint64_t v)
+{
+	for (size_t r = 0; r < l->range_count; r++) {
+		const tc_enum_range *x = &l->ranges[r];
+		if (is_signed ? (int64_t)x->lo <= (int64_t)v && (int64_t)v <= (int64_t)x->hi : x->lo <= v && v <= x->hi)
+			return true;
+	}
+	return false;
+}
+
+/* The option of CTF 2 variant FC that selector field SEL selects: the one
+ * whose ranges (labels[i]) hold its value; -1 (error recorded) when none
+ * does. */
+static __attribute__((noinline)) int32_t select_ranged_option(ctf_decoder *d, const tc_field_class *fc,
+                                                              const tc_field *sel)
+{
+	while (sel->cls->kind == TC_FIELD_VARIANT)
+		sel = &sel->v.compound.items[0];
+	bool is_signed = sel->cls->is_signed;
+	for (size_t o = 0; o < fc->label_count && o < fc->member_count; o++)
+		if (ranges_hold(&fc->labels[o], is_signed, sel->v.u))
+			return (int32_t)o;
+	if (is_signed)
+		derr(d, "no variant field option selected by the selector value %" PRId64, sel->v.s);
+	else
+		derr(d, "no variant field option selected by the selector value %" PRIu64, sel->v.u);
+	return -1;
+}
 
 static inline int decode_variant(ctf_decoder *d, const tc_field_class *fc, const tc_field *tag, tc_field *out,
                                  int depth);
@@ -444,8 +704,12 @@ static inline int decode_variant(ctf_decoder *d, const tc_field_class *fc, const
 	const ctf_plan *pl = plan_of(fc);
 	if (depth > MAX_DEPTH)
 		return derr(d, "fields nested too deeply");
-	int32_t opt = select_option(pl, pl->ref_cls, tag->v.u);
-	if (opt < 0) {
+	int32_t opt;
+	if (TC_UNLIKELY(fc->labels != NULL)) {
+		/* CTF 2: options by selector ranges */
+		if ((opt = select_ranged_option(d, fc, tag)) < 0)
+			return TC_EFORMAT;
+	} else if ((opt = select_option(pl, pl->ref_cls, tag->v.u)) < 0) {
 		if (pl->ref_cls->is_signed)
 			return derr(d, "variant tag value %" PRId64 " selects no option", tag->v.s);
 		return derr(d, "variant tag value %" PRIu64 " selects no option", tag->v.u);
@@ -516,12 +780,22 @@ static int decode_elements(ctf_decoder *d, const tc_field_class *fc, tc_field *o
 	out->cls = fc;
 	out->option = 0;
 	out->v.compound.count = 0;
-	if (align_to(d, el->align) < 0)
+	/* CTF 2 arrays may be aligned more than their elements, even when
+	 * empty (ctf2.md 4.5). */
+	if (align_to(d, fc->align > el->align ? fc->align : el->align) < 0)
 		return TC_EFORMAT;
 	uint64_t left = d->limit - d->pos;
 	if (fc->flags & TC_FIELD_TEXT) {
+		/* Text is byte-aligned (CTF 2 strings say so by kind). */
+		if (TC_UNLIKELY(d->pos & 7)) {
+			if (align_to(d, 8) < 0)
+				return TC_EFORMAT;
+			left = d->limit - d->pos;
+		}
 		if (n > left / 8)
 			return derr(d, "a text array of %" PRIu64 " bytes runs past the end of the packet content", n);
+		if (TC_UNLIKELY(fc->encoding != TC_UTF8))
+			return decode_wide_text(d, fc, out, n);
 		const char *p = (const char *)d->buf + d->pos / 8;
 		out->v.str.ptr = p;
 		out->v.str.len = text_len(p, (size_t)n);
@@ -545,6 +819,153 @@ static int decode_elements(ctf_decoder *d, const tc_field_class *fc, tc_field *o
 	return 0;
 }
 
+/* ---- CTF 2 numbers, BLOBs, optionals ---- */
+
+/* The low N (1..64) bits of V in the reverse order (ctf2.md 7). */
+static inline uint64_t reverse_bits(uint64_t v, unsigned n)
+{
+	v = ((v >> 1) & UINT64_C(0x5555555555555555)) | ((v & UINT64_C(0x5555555555555555)) << 1);
+	v = ((v >> 2) & UINT64_C(0x3333333333333333)) | ((v & UINT64_C(0x3333333333333333)) << 2);
+	v = ((v >> 4) & UINT64_C(0x0F0F0F0F0F0F0F0F)) | ((v & UINT64_C(0x0F0F0F0F0F0F0F0F)) << 4);
+	return __builtin_bswap64(v) >> (64 - n);
+}
+
+/* A LEB128 integer (ctf2.md 8.2) into *OUT, sign-extended when FC is
+ * signed; *WIDTH gets its bits (7 a byte, at most 64).  At most 10 bytes,
+ * the 10th the last and holding exactly what fits in 64 bits, as
+ * babeltrace2 requires. */
+static int read_varlen(ctf_decoder *d, const tc_field_class *fc, uint64_t *out, unsigned *width)
+{
+	if (align_to(d, 8) < 0)
+		return TC_EFORMAT;
+	const uint8_t *p = d->buf + d->pos / 8;
+	uint64_t avail = (d->limit - d->pos) / 8, v = 0;
+	unsigned n = 0;
+	for (;;) {
+		if (n == avail)
+			return derr(d, "a variable-length integer runs past the end of the packet content");
+		uint8_t b = p[n];
+		if (n == 9) {
+			uint8_t last = b & 0x7F;
+			if ((b & 0x80) || (fc->is_signed ? last != 0 && last != 0x7F : last != 1))
+				return derr(d, "unsupported oversized (more than 64 bits of data) variable-length integer field");
+			v |= (uint64_t)last << 63;
+			n++;
+			break;
+		}
+		v |= (uint64_t)(b & 0x7F) << (7 * n);
+		n++;
+		if (!(b & 0x80))
+			break;
+	}
+	unsigned bits = 7 * n;
+	if (fc->is_signed && bits < 64 && (v >> (bits - 1)) & 1)
+		v |= ~(uint64_t)0 << bits;
+	d->pos += (uint64_t)n * 8;
+	*out = v;
+	*width = bits < 64 ? bits : 64;
+	return 0;
+}
+
+/* A CTF 2 integer that is LEB128 or read in reversed bit order. */
+static __attribute__((noinline)) int decode_int_ctf2(ctf_decoder *d, const tc_field_class *fc, tc_field *out)
+{
+	uint64_t v = 0;
+	unsigned width = fc->size;
+	if (fc->flags & TC_FIELD_VARLEN) {
+		if (read_varlen(d, fc, &v, &width) < 0)
+			return TC_EFORMAT;
+	} else {
+		if (read_bit_array(d, fc, &v) < 0)
+			return TC_EFORMAT;
+		v = reverse_bits(v, fc->size);
+		if (fc->is_signed && fc->size < 64 && (v >> (fc->size - 1)) & 1)
+			v |= ~(uint64_t)0 << fc->size;
+	}
+	out->cls = fc;
+	out->option = 0;
+	out->v.u = v;
+	if (is_special_int(fc))
+		apply_special(d, fc, v, width);
+	return 0;
+}
+
+/* A boolean (0 or 1) or a bit array, in either bit order. */
+static int decode_bits(ctf_decoder *d, const tc_field_class *fc, tc_field *out)
+{
+	uint64_t v;
+	if (read_bit_array(d, fc, &v) < 0)
+		return TC_EFORMAT;
+	if (fc->kind == TC_FIELD_BOOL)
+		v = v != 0;   /* any bit set, whatever their order */
+	else if (fc->flags & TC_FIELD_BIT_REVERSED)
+		v = reverse_bits(v, fc->size);
+	out->cls = fc;
+	out->option = 0;
+	out->v.u = v;
+	return 0;
+}
+
+/* Bytes: LENGTH of them, or as many as the length field says. */
+static int decode_blob(ctf_decoder *d, const tc_field_class *fc, tc_field *out)
+{
+	uint64_t n = fc->length;
+	if (fc->length_ref) {
+		const tc_field *len;
+		if (lookup_ref(d, plan_of(fc), &len) < 0)
+			return TC_EFORMAT;
+		n = len->v.u;
+	}
+	if (align_to(d, 8) < 0)
+		return TC_EFORMAT;
+	uint64_t left = (d->limit - d->pos) / 8;
+	if (n > left)
+		return derr(d, "a BLOB of %" PRIu64 " bytes runs past the end of the packet content (%" PRIu64 " bytes left)",
+		            n, left);
+	out->cls = fc;
+	out->option = 0;
+	out->v.str.ptr = (const char *)d->buf + d->pos / 8;
+	out->v.str.len = (size_t)n;
+	d->pos += n * 8;
+	return 0;
+}
+
+/* Whether optional FC's selector field SEL makes it present: a boolean
+ * that is true, or an integer in its ranges (labels[0]). */
+static bool optional_present(const tc_field_class *fc, const tc_field *sel)
+{
+	if (sel->cls->kind == TC_FIELD_BOOL || !fc->labels || !fc->label_count)
+		return sel->v.u != 0;
+	return ranges_hold(&fc->labels[0], sel->cls->is_signed, sel->v.u);
+}
+
+/* An optional: count 1 and its field when the selector says so, else
+ * count 0 and no bits. */
+static int decode_optional(ctf_decoder *d, const tc_field_class *fc, tc_field *out, int depth)
+{
+	const tc_field *sel;
+	if (depth > MAX_DEPTH)
+		return derr(d, "fields nested too deeply");
+	if (lookup_ref(d, plan_of(fc), &sel) < 0)
+		return TC_EFORMAT;
+	out->cls = fc;
+	out->option = 0;
+	out->v.compound.items = NULL;
+	out->v.compound.count = 0;
+	if (!optional_present(fc, sel))
+		return 0;
+	const tc_field_class *el = fc->element;
+	bool is_struct = el->kind == TC_FIELD_STRUCT;
+	tc_field *item;
+	if (!arena_take(d, 1 + (is_struct ? el->member_count : 0), &item))
+		return CTF_ARENA_RETRY;
+	out->v.compound.items = item;
+	out->v.compound.count = 1;
+	if (is_struct)
+		return decode_any_struct(d, el, item, item + 1, depth + 1);
+	return decode_field(d, el, item, depth + 1);
+}
+
 /* Any field, at nesting DEPTH. */
 static int decode_field(ctf_decoder *d, const tc_field_class *fc, tc_field *out, int depth)
 {
@@ -557,6 +978,8 @@ static int decode_field(ctf_decoder *d, const tc_field_class *fc, tc_field *out,
 		if (pl->whole_bytes && (d->pos & (fc->align - 1)) == 0 && d->limit - d->pos >= fc->size) {
 			v = load_whole(d->buf + d->pos / 8, fc->size, fc->byte_order);
 			d->pos += fc->size;
+		} else if (TC_UNLIKELY(fc->flags & (TC_FIELD_VARLEN | TC_FIELD_BIT_REVERSED))) {
+			return decode_int_ctf2(d, fc, out);
 		} else if (read_bit_array(d, fc, &v) < 0) {
 			return TC_EFORMAT;
 		}
@@ -569,6 +992,8 @@ static int decode_field(ctf_decoder *d, const tc_field_class *fc, tc_field *out,
 		uint64_t v;
 		if (read_bit_array(d, fc, &v) < 0)
 			return TC_EFORMAT;
+		if (TC_UNLIKELY(fc->flags & TC_FIELD_BIT_REVERSED))
+			v = reverse_bits(v, fc->size);
 		out->cls = fc;
 		out->option = 0;
 		store_float(out, v, fc->size);
@@ -596,6 +1021,13 @@ static int decode_field(ctf_decoder *d, const tc_field_class *fc, tc_field *out,
 			return TC_EFORMAT;
 		return decode_variant(d, fc, tag, out, depth);
 	}
+	case TC_FIELD_BOOL:
+	case TC_FIELD_BIT_ARRAY:
+		return decode_bits(d, fc, out);
+	case TC_FIELD_BLOB:
+		return decode_blob(d, fc, out);
+	case TC_FIELD_OPTIONAL:
+		return decode_optional(d, fc, out, depth);
 	}
 	return derr(d, "unknown field kind");
 }
@@ -605,6 +1037,9 @@ int ctf_decode_scope(ctf_decoder *d, ctf_scope scope, const tc_field_class *cls,
 	/* The root's slot, and its members' if it is a structure. */
 	bool is_struct = cls->kind == TC_FIELD_STRUCT;
 	tc_field *slot;
+	/* An empty arena: no field points into its text any more. */
+	if (d->arena->used == 0)
+		text_reset(d->arena);
 	if (!arena_take(d, 1 + (is_struct ? cls->member_count : 0), &slot))
 		return CTF_ARENA_RETRY;
 	d->roots[scope] = slot;

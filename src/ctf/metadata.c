@@ -12,7 +12,7 @@
  * auto-mapping, resolution of lengths and tags to field paths, and which
  * fields babeltrace2 hides from the output.
  */
-#include "ctf/plan.h"
+#include "ctf/json_meta.h"
 #include "ctf/tsdl.h"
 
 #include <inttypes.h>
@@ -679,23 +679,12 @@ static int build_env(builder *b, const ast_node *blk)
 		const ast_node *a = blk->children[i];
 		if (a->kind != AST_ATTR)
 			continue;
-		tc_env_entry e = { 0 };
-		e.key = a->name;
-		if (a->value.kind == VAL_INT) {
-			e.is_int = true;
-			e.int_value = as_signed(&a->value);
-		} else if (a->value.kind == VAL_STR) {
-			e.str_value = a->value.s;
-		} else {
-			continue;   /* identifiers are not env values */
-		}
-		tc_env_entry *env = ctf_build_alloc(&b->c, (t->pub.env_count + 1) * sizeof *env);
-		if (!env)
-			return b->c.err;
-		if (t->pub.env_count)
-			memcpy(env, t->pub.env, t->pub.env_count * sizeof *env);
-		env[t->pub.env_count++] = e;
-		t->pub.env = env;
+		/* identifiers are not env values */
+		if (a->value.kind != VAL_INT && a->value.kind != VAL_STR)
+			continue;
+		bool is_int = a->value.kind == VAL_INT;
+		if (tc_trace_env_add(&t->pub, &t->pool, a->name, is_int ? NULL : a->value.s, is_int ? as_signed(&a->value) : 0) < 0)
+			return b->c.err = TC_ENOMEM;
 	}
 	return 0;
 }
@@ -889,6 +878,10 @@ static int build_event_block(builder *b, const ast_node *blk)
 		return b->c.err;
 	if (!ec->name)
 		return berr(b, blk, "event without a name");
+	/* babeltrace2 shows an empty name as it shows a CTF 2 event record
+	 * class without one. */
+	if (!ec->name[0])
+		ec->name = (char *)"<unknown>";
 	if (!have_sid) {
 		if (t->pub.stream_class_count > 1)
 			return berr(b, blk, "event \"%s\" has no stream_id but the trace has several stream classes", ec->name);
@@ -1326,6 +1319,18 @@ int ctf_metadata_parse(ctf_trace **out, const char *dir, char *data, size_t len,
 		return tc_fail_nomem();
 	}
 	tc_buf_free(&path);
+	/* CTF 2: a JSON text sequence, told by its first byte (ctf2.md 2.1). */
+	if (len > 0 && data[0] == 0x1E) {
+		ctf_build cb = { .t = t, .pool = &t->pool, .path = t->metadata_path, .opts = opts };
+		rc = ctf2_metadata_build(&cb, data, len);
+		free(data);
+		if (rc < 0) {
+			ctf_trace_free(t);
+			return rc;
+		}
+		*out = t;
+		return 0;
+	}
 	tc_buf text = { 0 };
 	rc = metadata_text(t->metadata_path, data, len, &text);
 	if (rc == 0) {
@@ -1348,6 +1353,7 @@ int ctf_metadata_parse(ctf_trace **out, const char *dir, char *data, size_t len,
 		ctf_trace_free(t);
 		return rc;
 	}
+	t->pub.ctf_major = 1;
 	*out = t;
 	return 0;
 }
@@ -1369,6 +1375,7 @@ void ctf_trace_free(ctf_trace *t)
 	if (!t)
 		return;
 	free(t->pub.clocks);
+	free(t->pub.env);
 	for (size_t i = 0; i < t->pub.stream_class_count; i++)
 		free(t->pub.stream_classes[i]->event_classes);
 	free(t->pub.stream_classes);

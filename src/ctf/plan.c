@@ -126,7 +126,7 @@ static ctf_member_kind fixed_layout(const tc_field_class *m, uint64_t *bits)
 			return swapped ? MEMBER_U64_SWAPPED : MEMBER_U64;
 		}
 	}
-	if (m->kind == TC_FIELD_ARRAY && (m->flags & TC_FIELD_TEXT) && m->length < (1u << 20)) {
+	if (m->kind == TC_FIELD_ARRAY && (m->flags & TC_FIELD_TEXT) && m->encoding == TC_UTF8 && m->length < (1u << 20)) {
 		*bits = m->length * 8;
 		return MEMBER_TEXT;
 	}
@@ -355,6 +355,23 @@ static void detect_quirks(ctf_trace *t)
 				t->pub.clocks[i]->absolute = true;
 }
 
+/* What the packet context's roles tell of every packet (CTF 2 roles may
+ * be at any depth; CTF 1.8's are top-level members). */
+static void note_packet_roles(ctf_stream_class *sc, const tc_field_class *fc, int depth)
+{
+	if (!fc || depth > 64)
+		return;
+	switch (plan_of(fc)->role) {
+	case ROLE_TS_BEGIN: sc->has_ts_begin = true; break;
+	case ROLE_TS_END: sc->has_ts_end = true; break;
+	case ROLE_EVENTS_DISCARDED: sc->pub.has_discarded_events = true; break;
+	case ROLE_PACKET_SEQ_NUM: sc->pub.has_packet_seq_num = true; break;
+	default: break;
+	}
+	for (size_t i = 0; i < fc->member_count; i++)
+		note_packet_roles(sc, fc->members[i].cls, depth + 1);
+}
+
 int ctf_stream_class_finish(ctf_build *b, ctf_stream_class *sc)
 {
 	const tc_clock *clk = NULL;
@@ -367,15 +384,7 @@ int ctf_stream_class_finish(ctf_build *b, ctf_stream_class *sc)
 		    find_scope_clock(b, sc->pub.event_classes[i]->payload, &clk) < 0)
 			return b->err;
 	sc->pub.clock = clk;
-	for (size_t i = 0; sc->pub.packet_context && i < sc->pub.packet_context->member_count; i++) {
-		switch (plan_of(sc->pub.packet_context->members[i].cls)->role) {
-		case ROLE_TS_BEGIN: sc->has_ts_begin = true; break;
-		case ROLE_TS_END: sc->has_ts_end = true; break;
-		case ROLE_EVENTS_DISCARDED: sc->pub.has_discarded_events = true; break;
-		case ROLE_PACKET_SEQ_NUM: sc->pub.has_packet_seq_num = true; break;
-		default: break;
-		}
-	}
+	note_packet_roles(sc, sc->pub.packet_context, 0);
 	sc->pub.has_packet_times = sc->has_ts_begin && sc->has_ts_end;
 	if (!sc->pub.event_header && sc->pub.event_class_count > 1)
 		return ctf_build_fail(b, -1, 0, "stream class %" PRIu64 " has several event classes but no event header with an id", sc->pub.id);

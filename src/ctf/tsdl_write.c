@@ -7,7 +7,10 @@
  * field is written explicitly (size, alignment, byte order, signedness,
  * base, encoding, clock mapping), so nothing depends on defaults or on the
  * trace's native byte order.  Field names, sequence lengths and variant
- * tags are written as the model holds them.
+ * tags are written as the model holds them.  CTF 2's own kinds (booleans,
+ * bit arrays, BLOBs, optionals, LEB128 integers...) have no TSDL: the
+ * writer maps them to CTF 1.8 types first (writer.c), and a CTF 2 trace is
+ * never copied packet for packet (copy.c).
  */
 #include "ctf/ctf_write.h"
 
@@ -54,6 +57,20 @@ void ctf_clock_identifier(const char *name, char *out, size_t size)
 	out[n] = '\0';
 }
 
+static bool is_keyword(const char *s)
+{
+	static const char *const keywords[] = {
+		"align", "callsite", "char", "clock", "const", "double", "enum", "env", "event",
+		"floating_point", "float", "integer", "int", "long", "short", "signed", "stream",
+		"string", "struct", "trace", "typealias", "typedef", "unsigned", "variant", "void",
+		"_Bool", "_Complex", "_Imaginary", NULL,
+	};
+	for (const char *const *k = keywords; *k; k++)
+		if (strcmp(*k, s) == 0)
+			return true;
+	return false;
+}
+
 /* "\tKEY = "VALUE";" on a line of its own. */
 static int quoted_attr(tc_buf *b, const char *key, const char *value)
 {
@@ -70,6 +87,8 @@ static const char *byte_order_name(tc_byte_order bo)
 
 static int write_integer(tc_buf *b, const tc_field_class *fc)
 {
+	if (fc->flags & (TC_FIELD_VARLEN | TC_FIELD_BIT_REVERSED))
+		return tc_fail(TC_EUNSUPPORTED, NULL, -1, "a CTF 2 integer layout has no CTF 1.8 metadata");
 	int rc = tc_buf_printf(b, "integer { size = %u; align = %u; signed = %s; byte_order = %s; base = %u;",
 	                       fc->size, fc->align, fc->is_signed ? "true" : "false", byte_order_name(fc->byte_order),
 	                       fc->base ? fc->base : 10);
@@ -142,7 +161,14 @@ static int write_type(tc_buf *b, const tc_field_class *fc, int depth)
 	case TC_FIELD_ARRAY:
 	case TC_FIELD_SEQUENCE:
 		break;
+	case TC_FIELD_BOOL:
+	case TC_FIELD_BIT_ARRAY:
+	case TC_FIELD_BLOB:
+	case TC_FIELD_OPTIONAL:
+		return tc_fail(TC_EUNSUPPORTED, NULL, -1, "a CTF 2 field type has no CTF 1.8 metadata");
 	}
+	if (fc->kind != TC_FIELD_ARRAY && fc->kind != TC_FIELD_SEQUENCE)
+		return tc_fail(TC_EUNSUPPORTED, NULL, -1, "a field type has no CTF 1.8 metadata");
 	return tc_fail(TC_EINVAL, NULL, -1, "an array type has no name to be written with");
 }
 
@@ -180,7 +206,10 @@ static int write_env(tc_buf *b, const tc_trace *t)
 	int rc = tc_buf_printf(b, "env {\n");
 	for (size_t i = 0; i < t->env_count && rc == 0; i++) {
 		const tc_env_entry *e = &t->env[i];
-		rc = tc_buf_printf(b, "\t%s = ", e->key);
+		/* A key made an identifier (CTF 2 keys are any text). */
+		char key[256];
+		ctf_clock_identifier(e->key ? e->key : "", key, sizeof key);
+		rc = tc_buf_printf(b, "\t%s%s = ", is_keyword(key) ? "_" : "", key);
 		if (rc == 0)
 			rc = e->is_int ? tc_buf_printf(b, "%" PRId64, e->int_value) : quoted(b, e->str_value ? e->str_value : "");
 		if (rc == 0)
@@ -211,8 +240,10 @@ static int write_clock(tc_buf *b, const tc_clock *c)
 static int write_event_class(tc_buf *b, const tc_event_class *ec, bool stream_ids, uint64_t stream_id)
 {
 	int rc = tc_buf_printf(b, "event {\n\tname = ");
+	/* babeltrace2 shows an empty name as a missing one (CTF 2 allows
+	 * none); TSDL requires one. */
 	if (rc == 0)
-		rc = quoted(b, ec->name);
+		rc = quoted(b, ec->name ? ec->name : "");
 	if (rc == 0)
 		rc = tc_buf_printf(b, ";\n\tid = %" PRIu64 ";\n", ec->id);
 	if (rc == 0 && stream_ids)

@@ -501,7 +501,7 @@ static tc_field_class *model_class(tc_pool *pool, const lg_type *t)
 			if (!r)
 				return NULL;
 			r->lo = r->hi = (uint64_t)t->labels[i].value;
-			c->labels[i] = (tc_enum_label){ t->labels[i].name, r, 1 };
+			c->labels[i] = (tc_enum_label){ .label = t->labels[i].name, .ranges = r, .range_count = 1 };
 		}
 		c->label_count = t->label_count;
 		break;

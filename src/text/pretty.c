@@ -23,6 +23,11 @@
  * hand (format.h); strings are copied with a table-driven escape check;
  * the broken-down wall-clock time is computed once per distinct second.
  *
+ * Events of CTF 2 traces (tc_trace.ctf_major 2) are printed as
+ * babeltrace2 2.1.2 prints them (shared/specs/ctf2.md 10): booleans, bit
+ * arrays and maps, BLOBs, optionals, several enumeration labels in braces,
+ * and UIDs instead of UUIDs in warnings; everything else is common.
+ *
  * Output is bit-for-bit what babeltrace2 gives, including its oddities:
  * the first negative time falling back to seconds, the hexadecimal mask of
  * 61 to 63-bit integers, the "-f trace" name glued to the next item, and
@@ -60,6 +65,7 @@ struct tc_text_printer {
 	int failed;         /* sticky: TC_EIO once a write came up short,
 	                       TC_ENOMEM once a plan could not be made */
 
+	bool ctf2;          /* the event being printed is of a CTF 2 trace */
 	bool neg_warned;    /* the once-per-run negative time warning (§3.5) */
 	uint64_t last_ns, delta_ns;    /* NO_TIME until known (§4) */
 	uint64_t last_cyc, delta_cyc;
@@ -419,7 +425,8 @@ seconds:
 
 struct plan_slot {
 	uintptr_t key;      /* the class's address; | 1: a structure's plan
-	                       with names (classes are aligned) */
+	                       with names, | 2: a bit map's (classes are
+	                       aligned) */
 	void *plan;         /* malloc()ed, freed with the printer */
 };
 
@@ -548,36 +555,99 @@ static bool range_has(const tc_field *f, const tc_enum_range *r)
 	return r->lo <= f->v.u && f->v.u <= r->hi;
 }
 
-/* "( "A", "B" : container = N )": every matching label, no braces (§7.5). */
+/* Whether F's value is in one of label L's ranges. */
+static bool label_has(const tc_field *f, const tc_enum_label *l)
+{
+	size_t j;
+
+	for (j = 0; j < l->range_count; j++)
+		if (range_has(f, &l->ranges[j]))
+			return true;
+	return false;
+}
+
+/* A label quoted, bold when coloured. */
+static char *w_label(tc_text_printer *p, char *d, const char *label)
+{
+	if (!label)
+		label = "";
+	if (p->color)
+		d = w_str(p, d, p->c_bold);
+	d = w_quoted(p, d, label, strlen(label));
+	if (p->color)
+		d = w_str(p, d, p->c_rst);
+	return d;
+}
+
+static char *w_unknown_label(tc_text_printer *p, char *d)
+{
+	if (p->color)
+		d = w_str(p, d, p->c_unknown);
+	d = W_LIT(p, d, "<unknown>");
+	if (p->color)
+		d = w_str(p, d, p->c_rst);
+	return d;
+}
+
+/* CTF 2 (ctf2.md 10.5): the matching labels in the order of their
+ * print_rank, two or more of them in braces: "( { "A", "B" } : ...". */
+static __attribute__((noinline)) char *w_enum_labels_ctf2(tc_text_printer *p, char *d, const tc_field *f)
+{
+	const tc_field_class *c = f->cls;
+	size_t local[16], *match = local, n = 0, i, j;
+
+	for (i = 0; i < c->label_count; i++)
+		n += label_has(f, &c->labels[i]);
+	if (n == 0)
+		return w_unknown_label(p, d);
+	if (n > sizeof(local) / sizeof(local[0]) && !(match = malloc(n * sizeof(*match)))) {
+		p->failed = TC_ENOMEM;
+		return d;
+	}
+	/* Insertion by rank; equal ranks keep the labels' order. */
+	for (i = 0, n = 0; i < c->label_count; i++) {
+		if (!label_has(f, &c->labels[i]))
+			continue;
+		for (j = n++; j > 0 && c->labels[match[j - 1]].print_rank > c->labels[i].print_rank; j--)
+			match[j] = match[j - 1];
+		match[j] = i;
+	}
+	if (n > 1)
+		d = W_LIT(p, d, "{ ");
+	for (i = 0; i < n; i++) {
+		if (i)
+			d = W_LIT(p, d, ", ");
+		d = w_label(p, d, c->labels[match[i]].label);
+	}
+	if (n > 1)
+		d = W_LIT(p, d, " }");
+	if (match != local)
+		free(match);
+	return d;
+}
+
+/* "( "A", "B" : container = N )": every matching label in declaration
+ * order, no braces (§7.5); CTF 2 traces as w_enum_labels_ctf2() says. */
 static char *w_enum(tc_text_printer *p, char *d, const tc_field *f)
 {
 	const tc_field_class *c = f->cls;
-	size_t i, j, shown = 0;
+	size_t i, shown = 0;
 
 	d = W_LIT(p, d, "( ");
-	for (i = 0; i < c->label_count; i++) {
-		const tc_enum_label *l = &c->labels[i];
-		const char *label = l->label ? l->label : "";
+	if (p->ctf2) {
+		d = w_enum_labels_ctf2(p, d, f);
+	} else {
+		for (i = 0; i < c->label_count; i++) {
+			const tc_enum_label *l = &c->labels[i];
 
-		for (j = 0; j < l->range_count; j++)
-			if (range_has(f, &l->ranges[j]))
-				break;
-		if (j == l->range_count)
-			continue;
-		if (shown++)
-			d = W_LIT(p, d, ", ");
-		if (p->color)
-			d = w_str(p, d, p->c_bold);
-		d = w_quoted(p, d, label, strlen(label));
-		if (p->color)
-			d = w_str(p, d, p->c_rst);
-	}
-	if (shown == 0) {
-		if (p->color)
-			d = w_str(p, d, p->c_unknown);
-		d = W_LIT(p, d, "<unknown>");
-		if (p->color)
-			d = w_str(p, d, p->c_rst);
+			if (!label_has(f, l))
+				continue;
+			if (shown++)
+				d = W_LIT(p, d, ", ");
+			d = w_label(p, d, l->label);
+		}
+		if (shown == 0)
+			d = w_unknown_label(p, d);
 	}
 	d = W_LIT(p, d, " : container = ");
 	d = w_int(p, d, f);
@@ -617,6 +687,121 @@ static char *w_float(tc_text_printer *p, char *d, double v)
 }
 
 static char *w_field(tc_text_printer *p, char *d, const tc_field *f, bool names);
+
+/* ---- CTF 2 kinds (ctf2.md 10.3, 10.6) ---- */
+
+/* "true" or "false", bold when coloured. */
+static char *w_bool(tc_text_printer *p, char *d, const tc_field *f)
+{
+	if (p->color)
+		d = w_str(p, d, p->c_bold);
+	d = f->v.u ? W_LIT(p, d, "true") : W_LIT(p, d, "false");
+	if (p->color)
+		d = w_str(p, d, p->c_rst);
+	return d;
+}
+
+/* A bit map's flags sorted by name (strcmp), each with the mask of its
+ * bits: a flag is active when any of them is set. */
+struct bitmap_plan {
+	size_t count;
+	struct bitmap_flag {
+		uint64_t mask;
+		const char *name;
+	} flag[];
+};
+
+static int cmp_flag(const void *a, const void *b)
+{
+	return strcmp(((const struct bitmap_flag *)a)->name, ((const struct bitmap_flag *)b)->name);
+}
+
+static const struct bitmap_plan *bitmap_plan_of(tc_text_printer *p, const tc_field_class *c)
+{
+	uintptr_t key = (uintptr_t)c | 2;
+	struct bitmap_plan *pl = plan_get(p, key);
+	size_t i, r;
+
+	if (pl)
+		return pl;
+	pl = calloc(1, sizeof(*pl) + c->label_count * sizeof(pl->flag[0]));
+	if (!pl) {
+		p->failed = TC_ENOMEM;
+		return NULL;
+	}
+	pl->count = c->label_count;
+	for (i = 0; i < c->label_count; i++) {
+		const tc_enum_label *l = &c->labels[i];
+
+		pl->flag[i].name = l->label ? l->label : "";
+		for (r = 0; r < l->range_count; r++) {
+			uint64_t lo = l->ranges[r].lo, hi = l->ranges[r].hi;
+
+			if (lo > 63 || lo > hi)
+				continue;
+			if (hi > 63)
+				hi = 63;
+			/* bits lo..hi */
+			pl->flag[i].mask |= (hi == 63 ? ~UINT64_C(0) : (UINT64_C(1) << (hi + 1)) - 1) &
+					    ~((UINT64_C(1) << lo) - 1);
+		}
+	}
+	qsort(pl->flag, pl->count, sizeof(pl->flag[0]), cmp_flag);
+	if (!plan_set(p, key, pl)) {
+		p->failed = TC_ENOMEM;
+		return NULL;
+	}
+	return pl;
+}
+
+/* "0x" and the value in uppercase hexadecimal, unmasked; for a bit map,
+ * then " { "A", "B" }" with its active flags, if any. */
+static char *w_bit_array(tc_text_printer *p, char *d, const tc_field *f)
+{
+	const tc_field_class *c = f->cls;
+	const struct bitmap_plan *pl;
+	size_t i, shown = 0;
+
+	if (p->color)
+		d = w_str(p, d, p->c_bold);
+	d = room(p, d, 18);
+	d[0] = '0';
+	d[1] = 'x';
+	d += 2 + tc_fmt_hex_upper(d + 2, f->v.u);
+	if (p->color)
+		d = w_str(p, d, p->c_rst);
+	if (!c->label_count || !(pl = bitmap_plan_of(p, c)))
+		return d;
+	for (i = 0; i < pl->count; i++) {
+		if (!(f->v.u & pl->flag[i].mask))
+			continue;
+		d = shown++ ? W_LIT(p, d, ", ") : W_LIT(p, d, " { ");
+		if (p->color)
+			d = w_str(p, d, p->c_bold);
+		d = w_quoted(p, d, pl->flag[i].name, strlen(pl->flag[i].name));
+		if (p->color)
+			d = w_str(p, d, p->c_rst);
+	}
+	return shown ? W_LIT(p, d, " }") : d;
+}
+
+/* "{ de ad }": each byte in lowercase hexadecimal and a space. */
+static char *w_blob(tc_text_printer *p, char *d, const tc_field *f)
+{
+	static const char hex[16] = "0123456789abcdef";
+	const unsigned char *b = (const unsigned char *)f->v.str.ptr;
+	size_t n = b ? f->v.str.len : 0, i;
+
+	d = W_LIT(p, d, "{ ");
+	for (i = 0; i < n; i++) {
+		d = room(p, d, 3);
+		d[0] = hex[b[i] >> 4];
+		d[1] = hex[b[i] & 15];
+		d[2] = ' ';
+		d += 3;
+	}
+	return W_LIT(p, d, "}");
+}
 
 /* How a member or element value is written: the common leaves without
  * colour directly, everything else through w_field(). */
@@ -839,6 +1024,18 @@ static char *w_field(tc_text_printer *p, char *d, const tc_field *f, bool names)
 		if (f->v.compound.count > 0)
 			d = w_field(p, d, &f->v.compound.items[0], names);
 		return W_LIT(p, d, " }");
+	case TC_FIELD_BOOL:
+		return w_bool(p, d, f);
+	case TC_FIELD_BIT_ARRAY:
+		return w_bit_array(p, d, f);
+	case TC_FIELD_BLOB:
+		return w_blob(p, d, f);
+	case TC_FIELD_OPTIONAL:
+		if (f->v.compound.count == 0)
+			return W_LIT(p, d, "<none>");
+		d = W_LIT(p, d, "{ ");
+		d = w_field(p, d, &f->v.compound.items[0], names);
+		return W_LIT(p, d, " }");
 	}
 	return d;
 }
@@ -896,12 +1093,14 @@ static void find_env(const tc_trace *t, struct env_fields *e)
 }
 
 /* Starts one item of the "HOST:PROC:(VPID)" group: ", " after a named
- * header item, ":" between bare items, nothing before the first (§5). */
+ * header item, ":" between bare items, nothing before the first (§5) nor,
+ * as in babeltrace2, between items shown with their names on a line that
+ * starts without a time. */
 static char *w_env_sep(tc_text_printer *p, char *d, bool start_line, bool dom)
 {
 	if (!start_line)
 		return W_LIT(p, d, ", ");
-	if (dom)
+	if (dom && !p->o.names_header)
 		return W_LIT(p, d, ":");
 	return d;
 }
@@ -1139,7 +1338,10 @@ static void print_event(tc_text_printer *p, const tc_message *m)
 	char tbuf[96];
 	size_t tlen = 0, k;
 	char *d;
+	const tc_stream *st = m->stream;
+	const tc_trace *tr = !st ? NULL : st->trace ? st->trace : st->stream_class ? st->stream_class->trace : NULL;
 
+	p->ctf2 = tr && tr->ctf_major == 2;
 	/* The time first: formatting it may print the negative-time warning,
 	 * which must not land in the middle of this line. */
 	if (m->has_time) {
@@ -1235,7 +1437,16 @@ static void print_discarded(tc_text_printer *p, const tc_message *m, const char 
 	d = W_LIT(p, d, " in trace \"");
 	d = w_str(p, d, t && t->name ? t->name : "");
 	d = W_LIT(p, d, "\" ");
-	if (t && t->has_uuid) {
+	if (t && t->ctf_major == 2) {
+		/* babeltrace2 2.1.2 names CTF 2 traces by their UID. */
+		if (t->class_uid) {
+			d = W_LIT(p, d, "(UID: ");
+			d = w_str(p, d, t->class_uid);
+			d = W_LIT(p, d, ") ");
+		} else {
+			d = W_LIT(p, d, "(no UID) ");
+		}
+	} else if (t && t->has_uuid) {
 		static const char hex[16] = "0123456789abcdef";
 		size_t i;
 

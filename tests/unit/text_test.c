@@ -1008,7 +1008,8 @@ static void test_env(void)
 	o = defaults();
 	o.names_header = true;
 	r = render(&o, &m, 1);
-	check("env.names_header_no_clock", "trace:hostname = h:trace:procname = pname = ev, \n", r.out);
+	/* babeltrace2 2.0.4 and 2.1.2 both leave out the ':' here. */
+	check("env.names_header_no_clock", "trace:hostname = htrace:procname = pname = ev, \n", r.out);
 }
 
 static void test_times(void)
