@@ -131,6 +131,27 @@ check_reads() {
 	done
 }
 
+# Where babeltrace2 2.1.2 crashes: exit 0 (read in full) or 1 with one
+# error line, and no sanitizer report.
+check_no_crash() {
+	local name=$1 dir=$2 trace=$3
+	local bin tag rc
+	for bin in "${BINS[@]}"; do
+		tag=$(bin_tag "$bin")
+		(cd "$dir" && timeout 120 "$bin" print --clock-gmt "$trace" >"$TMP/out" 2>"$TMP/err")
+		rc=$?
+		if [ $rc -ne 0 ] && [ $rc -ne 1 ]; then
+			bad "$name [$tag]: exit $rc: $(head -c 300 "$TMP/err")"
+		elif [ $rc -eq 1 ] && { [ "$(wc -l <"$TMP/err")" -ne 1 ] || ! grep -q '^tracecat: ' "$TMP/err"; }; then
+			bad "$name [$tag]: expected one error line, got: $(head -c 300 "$TMP/err")"
+		elif grep -q -e "runtime error" -e "Sanitizer" "$TMP/err"; then
+			bad "$name [$tag]: sanitizer report"
+		else
+			ok "$name [$tag]"
+		fi
+	done
+}
+
 # Expected: exit 1, stdout equal to $want_out (how=partial: the events
 # before the defect) or to its start (how=intact: $want_out is the intact
 # trace's lines), and stderr equal to $want_err.  The rest are the print
@@ -157,15 +178,51 @@ check_damaged() {
 	done
 }
 
+# Every NAME[.OPTS].SUFFIX (expected text) in DIR, as check_output.
+check_text_fixtures() {
+	local tag=$1 dir=$2 suffix=$3 exp base trace opts
+	for exp in "$dir"/*."$suffix"; do
+		[ -e "$exp" ] || continue
+		base=$(basename "$exp" ".$suffix")
+		trace=${base%%.*}
+		opts=""
+		[ "$base" != "$trace" ] && opts=$(opts_from_name "${base#*.}")
+		# shellcheck disable=SC2086
+		check_output "$tag/$base" "$dir" "$trace" "$ROOT/$exp" $opts
+	done
+}
+
+# CTF 2 traces babeltrace2 2.1.2 refuses only because it cannot relate
+# their clocks across traces or stream classes; tracecat merges them as it
+# does CTF 1.8 traces (README: "Where tracecat differs").
+CTF2_VALID_REFUSED="mux-clock-and-no-clock two-traces-different-origins two-traces-unrelated-clocks"
+# A packet whose context ends past its content size: babeltrace2 2.1.2
+# prints an event read beyond the content before it fails; tracecat
+# refuses the packet before any event.
+CTF2_REFUSED_SOONER="content-before-context-end"
+
 # ---- 1 and 2: committed fixtures ----
-for exp in tests/fixtures/ctf/*.bt2.txt; do
-	[ -e "$exp" ] || continue
-	base=$(basename "$exp" .bt2.txt)
-	trace=${base%%.*}
-	opts=""
-	[ "$base" != "$trace" ] && opts=$(opts_from_name "${base#*.}")
-	# shellcheck disable=SC2086
-	check_output "fixture/$base" tests/fixtures/ctf "$trace" "$ROOT/$exp" $opts
+check_text_fixtures fixture tests/fixtures/ctf bt2.txt
+# CTF 2: hand-made traces (tests/ctf2/mktraces.py), CTF 1.8 fixtures
+# converted by babeltrace2 2.1.2, and LTTng 2.15 recordings
+# (tests/lttng2/record.sh), with 2.1.2's text; the traces it refuses
+# (NAME.bt21.err, output before the error NAME.bt21.partial.txt) and those
+# it crashes on (NAME.expect-error): exit 1 and one line.
+check_text_fixtures fixture-ctf2 tests/fixtures/ctf2 bt21.txt
+check_text_fixtures fixture-ctf2-from-ctf1 tests/fixtures/ctf2-from-ctf1 bt21.txt
+check_text_fixtures fixture-ctf2-lttng tests/fixtures/ctf2-lttng bt21.txt
+for d in tests/fixtures/ctf2-bad/*/; do
+	[ -d "$d" ] || continue
+	n=$(basename "$d")
+	if [ -f "tests/fixtures/ctf2-bad/$n.expect-error" ]; then
+		check_no_crash "fixture-ctf2-crash/$n" tests/fixtures/ctf2-bad "$n"
+	elif printf '%s\n' $CTF2_VALID_REFUSED | grep -qx "$n"; then
+		check_reads "fixture-ctf2-valid/$n" tests/fixtures/ctf2-bad "$n"
+	elif printf '%s\n' $CTF2_REFUSED_SOONER | grep -qx "$n"; then
+		check_error "fixture-ctf2-bad/$n" tests/fixtures/ctf2-bad "$n" /dev/null
+	else
+		check_error "fixture-ctf2-bad/$n" tests/fixtures/ctf2-bad "$n" "$ROOT/tests/fixtures/ctf2-bad/$n.bt21.partial.txt"
+	fi
 done
 for d in tests/fixtures/ctf-bad/*/; do
 	[ -d "$d" ] || continue
@@ -274,6 +331,24 @@ if [ -d "$CORPUS/ctf" ]; then
 	echo "corpus: $ctf_same/$ctf_total CTF traces byte-identical to babeltrace2 (both builds)"
 else
 	skipped "corpus: $CORPUS not present"
+fi
+# CTF 2 (babeltrace2 2.1.2's text): every .bt21.txt byte for byte, every
+# .bt21.err trace refused with the output before the error.
+if [ -d "$CORPUS/ctf2" ]; then
+	for group in babeltrace/succeed babeltrace/intersection babeltrace/fail; do
+		gdir="$CORPUS/ctf2/$group"
+		[ -d "$gdir" ] || continue
+		for t in "$gdir"/*/; do
+			n=$(basename "$t")
+			if [ -f "$gdir/$n.bt21.txt" ]; then
+				check_output "corpus-ctf2/${group#babeltrace/}/$n" "$gdir" "$n" "$gdir/$n.bt21.txt"
+			elif [ -f "$gdir/$n.bt21.err" ]; then
+				check_error "corpus-ctf2/${group#babeltrace/}/$n" "$gdir" "$n" "$gdir/$n.bt21.partial.txt"
+			fi
+		done
+	done
+else
+	skipped "corpus-ctf2: $CORPUS/ctf2 not present"
 fi
 
 # ---- 4: unit test programs ----
