@@ -208,6 +208,15 @@ check_text_fixtures fixture tests/fixtures/ctf bt2.txt
 # (tests/lttng2/record.sh), with 2.1.2's text; the traces it refuses
 # (NAME.bt21.err, output before the error NAME.bt21.partial.txt) and those
 # it crashes on (NAME.expect-error): exit 1 and one line.
+if ! command -v python3 >/dev/null; then
+	skipped "fixture-ctf2/generated: python3 is not installed"
+elif python3 tests/ctf2/mktraces.py "$TMP/ctf2gen" >"$TMP/ctf2gen.log" 2>&1 &&
+	diff -r -x '*.bt21.*' -x '*.md' -x '*.expect-error' "$TMP/ctf2gen/ctf2" tests/fixtures/ctf2 >"$TMP/ctf2gen.diff" &&
+	diff -r -x '*.bt21.*' -x '*.md' -x '*.expect-error' "$TMP/ctf2gen/ctf2-bad" tests/fixtures/ctf2-bad >>"$TMP/ctf2gen.diff"; then
+	ok "fixture-ctf2/generated"
+else
+	bad "fixture-ctf2/generated: tests/ctf2/mktraces.py does not reproduce tests/fixtures/ctf2*: $(head -c 300 "$TMP/ctf2gen.log" "$TMP/ctf2gen.diff")"
+fi
 check_text_fixtures fixture-ctf2 tests/fixtures/ctf2 bt21.txt
 check_text_fixtures fixture-ctf2-from-ctf1 tests/fixtures/ctf2-from-ctf1 bt21.txt
 check_text_fixtures fixture-ctf2-lttng tests/fixtures/ctf2-lttng bt21.txt

@@ -176,36 +176,8 @@ mkdir -p "$LTTNG_HOME" "$LTTNG_UST_CTL_PATH"
 export LD_LIBRARY_PATH=$P/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 lttng() { "$P/bin/lttng" --no-sessiond "$@"; }
 
-# descendants PID: the pids of PID's children, theirs, and so on.
-descendants() {
-	local p
-	# shellcheck disable=SC2013  # the files hold blank-separated pids
-	for p in $(cat /proc/"$1"/task/*/children 2>/dev/null); do
-		echo "$p"
-		descendants "$p"
-	done
-}
-# stop_sessiond: TERM to our daemon, then wait until it and the processes
-# it spawned (run-as helper, consumer daemon: its descendants, read
-# before) have ended; KILL after 10 s.
-stop_sessiond() {
-	local kids k i alive
-	kids=$(descendants "$sessiond_pid")
-	kill -TERM "$sessiond_pid" 2>/dev/null || true
-	for i in $(seq 100) kill; do
-		alive=0
-		for k in "$sessiond_pid" $kids; do
-			if kill -0 "$k" 2>/dev/null; then
-				alive=1
-				[ "$i" != kill ] || kill -KILL "$k" 2>/dev/null || true
-			fi
-		done
-		[ "$alive" = 1 ] || break
-		[ "$i" = kill ] || sleep 0.1
-	done
-	wait "$sessiond_pid" 2>/dev/null || true
-	sessiond_pid=
-}
+# shellcheck source=tests/lttng/sessiond.sh
+. "$(dirname "${BASH_SOURCE[0]}")/../lttng/sessiond.sh"
 
 # shellcheck disable=SC2317  # called from the EXIT trap
 cleanup() {
