@@ -200,6 +200,18 @@ int ctf_peek_first_packet(ctf_stream_iter *s, ctf_file *f)
 	return rc;
 }
 
+/* Hands the pages of the current file before UPTO back to the kernel,
+ * every DONTNEED_STEP bytes, so that the resident size stays flat. */
+static void give_back_pages(ctf_stream_iter *s, uint64_t upto)
+{
+	if (upto - s->dontneed_mark < DONTNEED_STEP)
+		return;
+	uint64_t start = s->dontneed_mark & ~(uint64_t)4095, end = upto & ~(uint64_t)4095;
+	if (end > start)
+		madvise((void *)(s->map + start), (size_t)(end - start), MADV_DONTNEED);
+	s->dontneed_mark = end;
+}
+
 int ctf_check_packets(ctf_stream_iter *s)
 {
 	int rc = 0;
@@ -211,8 +223,10 @@ int ctf_check_packets(ctf_stream_iter *s)
 		/* A context running past the content, or a packet of another
 		 * stream class, is found while decoding, after the events
 		 * before it, as babeltrace2 finds them. */
+		s->dontneed_mark = 0;
 		for (uint64_t off = 0; off < s->map_size && rc == 0; off += s->pkt.packet_bits / 8) {
 			s->sc = NULL;
+			give_back_pages(s, off);
 			rc = read_packet_start(s, off, false);
 		}
 		unmap_file(s);
@@ -220,6 +234,7 @@ int ctf_check_packets(ctf_stream_iter *s)
 	s->sc = first;
 	s->cur_file = 0;
 	s->clock_value = 0;
+	s->dontneed_mark = 0;
 	return rc;
 }
 
@@ -310,12 +325,7 @@ static int next_packet(ctf_stream_iter *s)
 		s->file_open = false;
 		s->cur_file++;
 	}
-	if (s->offset - s->dontneed_mark >= DONTNEED_STEP) {
-		uint64_t start = s->dontneed_mark & ~(uint64_t)4095, end = s->offset & ~(uint64_t)4095;
-		if (end > start)
-			madvise((void *)(s->map + start), (size_t)(end - start), MADV_DONTNEED);
-		s->dontneed_mark = end;
-	}
+	give_back_pages(s, s->offset);
 	int rc = read_packet_start(s, s->offset, true);
 	if (rc < 0)
 		return rc;
