@@ -17,12 +17,55 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* CTF 1.8 only: CTF 2 packets (LEB128 integers, UTF-16 strings, other
- * bit orders...) have no TSDL description, nor CTF 2's names and roles;
- * the writer re-encodes them instead. */
+/* Whether FC, a CTF 1.8 class shown by readers (in the packet context,
+ * the contexts or the payload), hides nothing: CTF 1.8 readers hide
+ * clock-mapped integers and the compounds all of whose members they hide,
+ * which CTF 2 has no way to hide.  PACKET_CONTEXT: FC is the packet
+ * context, whose special members become roles, which CTF 2 readers hide
+ * as well. */
+static bool shows_all(const tc_field_class *fc, bool packet_context)
+{
+	if (!fc)
+		return true;
+	if ((fc->flags & TC_FIELD_HIDDEN) && !packet_context)
+		return false;
+	for (size_t i = 0; i < fc->member_count; i++) {
+		const tc_field_class *m = fc->members[i].cls;
+		if (packet_context && (m->flags & TC_FIELD_HIDDEN)) {
+			ctf_role r = m->priv ? plan_of(m)->role : ROLE_NONE;
+			bool timed = r == ROLE_TS_BEGIN || r == ROLE_TS_END;
+			if ((m->kind != TC_FIELD_INT && m->kind != TC_FIELD_ENUM) || m->is_signed || (timed && !m->clock) ||
+			    !(timed || r == ROLE_PACKET_SIZE || r == ROLE_CONTENT_SIZE || r == ROLE_EVENTS_DISCARDED ||
+			      r == ROLE_PACKET_SEQ_NUM))
+				return false;
+		} else if (!shows_all(m, false)) {
+			return false;
+		}
+	}
+	return !fc->element || shows_all(fc->element, false);
+}
+
+/* CTF 2 packets (LEB128 integers, UTF-16 strings, other bit orders...)
+ * have no TSDL description, nor CTF 2's names and roles: the writer
+ * re-encodes them for CTF 1.8.  CTF 1.8 packets have a CTF 2 description,
+ * but what a CTF 1.8 reader hides outside the headers (clock-mapped
+ * integers of the payload, say) a CTF 2 reader would show: the writer
+ * re-encodes those without it. */
 bool tc_ctf_can_copy(const tc_trace *trace, int ctf_version)
 {
-	return trace && trace->format && strcmp(trace->format, "ctf") == 0 && (ctf_version == 2 || trace->ctf_major != 2);
+	if (!trace || !trace->format || strcmp(trace->format, "ctf") != 0)
+		return false;
+	if (trace->ctf_major == 2 || ctf_version != 2)
+		return ctf_version == 2 || trace->ctf_major != 2;
+	for (size_t i = 0; i < trace->stream_class_count; i++) {
+		const tc_stream_class *sc = trace->stream_classes[i];
+		if (!shows_all(sc->packet_context, true) || !shows_all(sc->event_context, false))
+			return false;
+		for (size_t e = 0; e < sc->event_class_count; e++)
+			if (!shows_all(sc->event_classes[e]->context, false) || !shows_all(sc->event_classes[e]->payload, false))
+				return false;
+	}
+	return true;
 }
 
 static int write_all(int fd, const char *path, const char *data, size_t len)
@@ -140,7 +183,10 @@ static int make_trace_dir(const char *dir, const tc_buf *meta)
 int tc_ctf_copy(tc_input *in, const tc_trace *trace, const char *dir, int ctf_version, uint64_t *bytes)
 {
 	if (!tc_ctf_can_copy(trace, ctf_version))
-		return tc_fail(TC_EINVAL, trace ? trace->path : NULL, -1, "CTF 2 traces are copied packet for packet into CTF 2 only");
+		return tc_fail(TC_EINVAL, trace ? trace->path : NULL, -1,
+		               trace && trace->ctf_major == 2 ? "CTF 2 traces are copied packet for packet into CTF 2 only"
+		                                               : "this trace cannot be copied packet for packet as CTF %d",
+		               ctf_version);
 	tc_buf meta = { 0 };
 	int rc = ctf_version == 2 ? ctf_json_write(trace, &meta) : ctf_tsdl_write(trace, &meta);
 	size_t copied = 0;

@@ -5,12 +5,16 @@
  * model says (the writer's own, or a CTF trace's copied unchanged).
  *
  * What CTF 1.8 says with names, CTF 2 says with roles: a model read from
- * TSDL (or built by the writer, which follows CTF 1.8's conventions) gets
- * its roles from the special member names, and its names with one leading
- * underscore removed, as babeltrace2 shows them; a model read from CTF 2
- * keeps its roles and names.  Lengths and tags, written in TSDL as paths,
- * become absolute field locations.  Each clock class is written once, even
- * when several stream classes share it.
+ * TSDL gets its roles from the special member names, and its names with
+ * one leading underscore removed, as babeltrace2 shows them; a CTF 2
+ * model (read from CTF 2, or built by the writer for CTF 2 output, whose
+ * classes carry plans too) keeps its roles and names.  Lengths and
+ * selectors become absolute field locations: a TSDL model's paths are
+ * followed by name (through structures, arrays, optionals and named
+ * variant options), a CTF 2 model's from the paths its plans hold
+ * (member indexes, arrays, optionals, and variants: the option the path
+ * gives, or the one being written).  Each clock class is written once,
+ * even when several stream classes share it.
  */
 #include "ctf/ctf.h"
 #include "ctf/ctf_write.h"
@@ -51,14 +55,19 @@ static int put(jw *w, const char *s)
 }
 
 /* A JSON string: quotes, backslashes and control bytes escaped; other
- * bytes as they are. */
+ * bytes as they are.  Control bytes get their short escapes where JSON
+ * has one: babeltrace2 2.1.2 reads `\uXXXX` escapes wrongly (it parses
+ * the four digits and whatever follows them in its memory). */
 static int json_string(tc_buf *b, const char *s)
 {
 	int rc = tc_buf_append(b, "\"", 1);
 	for (; *s && rc == 0; s++) {
 		unsigned char c = (unsigned char)*s;
+		const char *e = c == '\b' ? "b" : c == '\f' ? "f" : c == '\n' ? "n" : c == '\r' ? "r" : c == '\t' ? "t" : NULL;
 		if (c == '"' || c == '\\')
 			rc = tc_buf_printf(b, "\\%c", c);
+		else if (e)
+			rc = tc_buf_printf(b, "\\%s", e);
 		else if (c < 0x20)
 			rc = tc_buf_printf(b, "\\u%04x", c);
 		else
@@ -191,25 +200,90 @@ static const tc_field_class *member_named(const tc_field_class *s, const char *n
 }
 
 /* Appends to the location's path the output names along the dotted names
- * REST from FC (arrays crossed); the class found, or NULL. */
+ * REST from FC; the class found, or NULL.  Arrays and optionals are
+ * crossed (CTF 2 paths name neither), and a variant by the option REST
+ * names next (TSDL names it, CTF 2 does not). */
 static const tc_field_class *follow(jw *w, const tc_field_class *fc, const char *rest, tc_buf *path)
 {
 	while (*rest && fc) {
-		while (fc->kind == TC_FIELD_ARRAY || fc->kind == TC_FIELD_SEQUENCE)
+		while (fc->kind == TC_FIELD_ARRAY || fc->kind == TC_FIELD_SEQUENCE || fc->kind == TC_FIELD_OPTIONAL)
 			fc = fc->element;
-		if (fc->kind != TC_FIELD_STRUCT)
+		if (fc->kind != TC_FIELD_STRUCT && fc->kind != TC_FIELD_VARIANT)
 			return NULL;
 		const char *dot = strchr(rest, '.');
 		size_t len = dot ? (size_t)(dot - rest) : strlen(rest), i;
 		const tc_field_class *m = member_named(fc, rest, len, SIZE_MAX, &i);
 		if (!m)
 			return NULL;
-		if (path_append(path, out_name(w, fc, i)) < 0)
+		if (fc->kind == TC_FIELD_STRUCT && path_append(path, out_name(w, fc, i)) < 0)
 			return NULL;
 		fc = m;
 		rest = dot ? dot + 1 : rest + len;
 	}
 	return fc;
+}
+
+/* The option of variant V whose field is being written (the frame of V
+ * on the stack), or PATH_SELECTED when none is. */
+static uint16_t option_written(const jw *w, const tc_field_class *v)
+{
+	for (size_t lvl = w->depth; lvl-- > 0;)
+		if (w->stack[lvl].cls == v)
+			return (uint16_t)w->stack[lvl].child;
+	return PATH_SELECTED;
+}
+
+/* The location of FC's length or selector from its plan (a model read
+ * from CTF 2, or the writer's CTF 2 output): the path resolved by the
+ * reader, from the root of its scope, as member names.  Arrays and
+ * optionals add nothing; a variant adds nothing either, its option
+ * being the one the step gives (the writer's) or (PATH_SELECTED, the
+ * reader's) the one holding the field being written; a path may end on
+ * a variant, whose options are then integers.  *KEY is the key's class
+ * (a variant's: its first option's). */
+static int write_plan_location(jw *w, const char *k, const tc_field_class *fc, const tc_field_class **key_cls)
+{
+	const ctf_plan *pl = plan_of(fc);
+	const tc_field_class *c = pl->ref_scope < SCOPE_COUNT ? w->roots[pl->ref_scope] : NULL;
+	tc_buf path = { 0 };
+	int rc = 0;
+	for (size_t i = 0; c && rc == 0 && i < pl->ref_len; i++) {
+		uint16_t step = pl->ref_path[i];
+		switch (c->kind) {
+		case TC_FIELD_STRUCT:
+			if (step < c->member_count)
+				rc = path_append(&path, out_name(w, c, step));
+			c = step < c->member_count ? c->members[step].cls : NULL;
+			break;
+		case TC_FIELD_ARRAY:
+		case TC_FIELD_SEQUENCE:
+			c = step == PATH_ELEMENT ? c->element : NULL;
+			break;
+		case TC_FIELD_OPTIONAL:
+			c = step == PATH_SELECTED ? c->element : NULL;
+			break;
+		case TC_FIELD_VARIANT:
+			if (step == PATH_SELECTED)
+				step = i + 1 == pl->ref_len ? 0 : option_written(w, c);
+			c = step < c->member_count ? c->members[step].cls : NULL;
+			break;
+		default:
+			c = NULL;
+			break;
+		}
+	}
+	if (rc == 0 && (!c || !path.len))
+		rc = tc_fail(TC_EUNSUPPORTED, NULL, -1, "cannot write the CTF 2 location of the %s of a %s field",
+		             fc->kind == TC_FIELD_VARIANT || fc->kind == TC_FIELD_OPTIONAL ? "selector" : "length",
+		             scope_origin[pl->ref_scope < SCOPE_COUNT ? pl->ref_scope : 0]);
+	if (rc == 0)
+		rc = key(w, k);
+	if (rc == 0)
+		rc = tc_buf_printf(w->b, "{\"origin\":\"%s\",\"path\":[%.*s]}", scope_origin[pl->ref_scope], (int)path.len,
+		                   path.data);
+	tc_buf_free(&path);
+	*key_cls = c;
+	return rc;
 }
 
 /* The field REF (a TSDL path: absolute, or relative to the structures
@@ -258,6 +332,15 @@ static int write_location(jw *w, const char *k, const char *ref, const tc_field_
 	tc_buf_free(&path);
 	*key_cls = found;
 	return rc;
+}
+
+/* The location of FC's length or selector, REF in TSDL: from FC's plan
+ * when the model is a CTF 2 one with it resolved. */
+static int write_ref(jw *w, const char *k, const tc_field_class *fc, const char *ref, const tc_field_class **key_cls)
+{
+	if (!w->tsdl_model && fc->priv && plan_of(fc)->ref_len)
+		return write_plan_location(w, k, fc, key_cls);
+	return write_location(w, k, ref ? ref : "", key_cls);
 }
 
 /* ---- field classes ---- */
@@ -352,12 +435,13 @@ static int write_struct(jw *w, const tc_field_class *fc)
 }
 
 /* Arrays, optionals and variants are frames too: relative TSDL paths from
- * inside them look outwards past them. */
-static int write_inner(jw *w, const tc_field_class *holder, const tc_field_class *inner, const char *name)
+ * inside them look outwards past them; a variant's records the option
+ * being written (CHILD). */
+static int write_inner(jw *w, const tc_field_class *holder, size_t child, const tc_field_class *inner, const char *name)
 {
 	if (w->depth >= MAX_DEPTH)
 		return tc_fail(TC_EUNSUPPORTED, NULL, -1, "field classes nested too deeply to write");
-	w->stack[w->depth++] = (write_frame){ holder, 0 };
+	w->stack[w->depth++] = (write_frame){ holder, child };
 	int rc = write_fc(w, inner, name);
 	w->depth--;
 	return rc;
@@ -368,7 +452,7 @@ static int write_variant(jw *w, const tc_field_class *fc)
 	const tc_field_class *tag = NULL;
 	int rc = put(w, "{\"type\":\"variant\"");
 	if (rc == 0)
-		rc = write_location(w, "selector-field-location", fc->tag_ref ? fc->tag_ref : "", &tag);
+		rc = write_ref(w, "selector-field-location", fc, fc->tag_ref, &tag);
 	if (rc == 0 && (!tag || (tag->kind != TC_FIELD_INT && tag->kind != TC_FIELD_ENUM)))
 		rc = tc_fail(TC_EUNSUPPORTED, NULL, -1, "a variant tag that is not an integer cannot be written as CTF 2");
 	if (rc == 0)
@@ -408,7 +492,7 @@ static int write_variant(jw *w, const tc_field_class *fc)
 		if (rc == 0)
 			rc = key(w, "field-class");
 		if (rc == 0)
-			rc = write_inner(w, fc, fc->members[i].cls, fc->members[i].name);
+			rc = write_inner(w, fc, i, fc->members[i].cls, fc->members[i].name);
 		if (rc == 0)
 			rc = put(w, "}");
 	}
@@ -453,7 +537,7 @@ static int write_fc(jw *w, const tc_field_class *fc, const char *name)
 			return put(w, "{\"type\":\"static-length-blob\",\"length\":16,\"roles\":[\"metadata-stream-uuid\"]}");
 		rc = tc_buf_printf(w->b, "{\"type\":\"%s-length-%s\"", dynamic ? "dynamic" : "static", text ? "string" : "array");
 		if (rc == 0 && dynamic)
-			rc = write_location(w, "length-field-location", fc->length_ref ? fc->length_ref : "", &key_cls);
+			rc = write_ref(w, "length-field-location", fc, fc->length_ref, &key_cls);
 		else if (rc == 0)
 			rc = tc_buf_printf(w->b, ",\"length\":%" PRIu64, fc->length * (text ? fc->element->size / 8 : 1));
 		if (rc == 0 && text && fc->encoding != TC_UTF8)
@@ -461,7 +545,7 @@ static int write_fc(jw *w, const tc_field_class *fc, const char *name)
 		if (rc == 0 && !text) {
 			rc = key(w, "element-field-class");
 			if (rc == 0)
-				rc = write_inner(w, fc, fc->element, name);
+				rc = write_inner(w, fc, 0, fc->element, name);
 			if (rc == 0 && fc->align > fc->element->align)
 				rc = tc_buf_printf(w->b, ",\"minimum-alignment\":%u", fc->align);
 		}
@@ -470,7 +554,7 @@ static int write_fc(jw *w, const tc_field_class *fc, const char *name)
 	case TC_FIELD_BLOB:
 		rc = tc_buf_printf(w->b, "{\"type\":\"%s-length-blob\"", fc->length_ref ? "dynamic" : "static");
 		if (rc == 0 && fc->length_ref)
-			rc = write_location(w, "length-field-location", fc->length_ref, &key_cls);
+			rc = write_ref(w, "length-field-location", fc, fc->length_ref, &key_cls);
 		else if (rc == 0)
 			rc = tc_buf_printf(w->b, ",\"length\":%" PRIu64, fc->length);
 		if (rc == 0 && fc->media_type)
@@ -481,7 +565,7 @@ static int write_fc(jw *w, const tc_field_class *fc, const char *name)
 	case TC_FIELD_OPTIONAL:
 		rc = put(w, "{\"type\":\"optional\"");
 		if (rc == 0)
-			rc = write_location(w, "selector-field-location", fc->tag_ref ? fc->tag_ref : "", &key_cls);
+			rc = write_ref(w, "selector-field-location", fc, fc->tag_ref, &key_cls);
 		if (rc == 0 && fc->label_count) {
 			rc = put(w, ",\"selector-field-ranges\":");
 			if (rc == 0)
@@ -490,7 +574,7 @@ static int write_fc(jw *w, const tc_field_class *fc, const char *name)
 		if (rc == 0)
 			rc = key(w, "field-class");
 		if (rc == 0)
-			rc = write_inner(w, fc, fc->element, name);
+			rc = write_inner(w, fc, 0, fc->element, name);
 		return rc ? rc : put(w, "}");
 	case TC_FIELD_VARIANT:
 		return write_variant(w, fc);

@@ -1,46 +1,65 @@
 /*
- * writer.c - tc_ctf_writer: messages of any input encoded into CTF 1.8
- * packets, with LTTng's packet and event-header layouts (tracecat.h says
- * what the trace looks like).
+ * writer.c - tc_ctf_writer: messages of any input encoded into new CTF
+ * packets (CTF 1.8, or CTF 2 with ctf_version 2), with LTTng's packet and
+ * event-header layouts (tracecat.h says what the trace looks like).
  *
  * At creation every input class gets an output class: the same tree with
  * little-endian numbers, text arrays and sequences as strings, and names
- * spelled so that a reader shows what the model shows (made TSDL
- * identifiers: "_" and the shown name with other characters as '_',
- * unique).  Encoding walks a decoded field tree beside its output class.
- * Each output stream keeps one packet in memory, bounded by the packet
- * size, and appends it to its file when full, when its visible packet
- * context changes, or when events were lost (a new packet carries the new
- * discarded-event total, which is how CTF says so).  The metadata is
- * written last, by finish.
+ * spelled so that a reader shows what the model shows.  Encoding walks a
+ * decoded field tree beside its output class.  Each output stream keeps
+ * one packet in memory, bounded by the packet size, and appends it to its
+ * file when full, when its visible packet context changes, or when events
+ * were lost (a new packet carries the new discarded-event total, which is
+ * how CTF says so).  The metadata is written last, by finish.
  *
- * CTF 2 inputs have kinds CTF 1.8 lacks; each becomes the nearest CTF 1.8
- * type (see conv_class): booleans and bit arrays become unsigned integers
- * (base 16 for bit arrays; a bit map's flag names are lost), LEB128
- * integers 64-bit ones, strings of any encoding UTF-8 `string`s, BLOBs
- * arrays or sequences of hexadecimal bytes.  An optional or a variant
- * selected by integer ranges becomes a structure { tag; value } whose
- * `tag`, a generated enumeration (one label per option; "none" and
- * "some" for an optional), selects the `value` variant's option:
- * babeltrace2 2.0.4 then shows `o = { tag = ( "some" : container = 1 ),
- * value = { 42 } }` where 2.1.2 shows `o = { 42 }`, and an absent
- * optional as `value = { { } }` (its "none" option, an empty structure).
- * TSDL cannot select by a plain integer, by ranges, nor name a tag
- * outside the variant's scope, so the tag has to be written next to it;
- * the structure keeps it with its variant wherever that is (in arrays, in
- * other variants), and a sequence of 0 or 1 element would need such a
- * generated length as well while showing `[ [0] = 42 ]`, further from
- * 2.1.2's text.
+ * CTF 1.8 output (conv_class): names are made TSDL identifiers ("_" and
+ * the shown name with other characters as '_', unique).  CTF 2 inputs
+ * have kinds CTF 1.8 lacks; each becomes the nearest CTF 1.8 type:
+ * booleans and bit arrays become unsigned integers (base 16 for bit
+ * arrays; a bit map's flag names are lost), LEB128 integers 64-bit ones,
+ * strings of any encoding UTF-8 `string`s, BLOBs arrays or sequences of
+ * hexadecimal bytes.  An optional or a variant selected by integer ranges
+ * becomes a structure { tag; value } whose `tag`, a generated enumeration
+ * (one label per option; "none" and "some" for an optional), selects the
+ * `value` variant's option: babeltrace2 2.0.4 then shows `o = { tag = (
+ * "some" : container = 1 ), value = { 42 } }` where 2.1.2 shows `o = { 42
+ * }`, and an absent optional as `value = { { } }` (its "none" option, an
+ * empty structure).  TSDL cannot select by a plain integer, by ranges,
+ * nor name a tag outside the variant's scope, so the tag has to be written
+ * next to it; the structure keeps it with its variant wherever that is (in
+ * arrays, in other variants), and a sequence of 0 or 1 element would need
+ * such a generated length as well while showing `[ [0] = 42 ]`, further
+ * from 2.1.2's text.  A static array keeps its element's alignment (TSDL
+ * has no other), a structure the largest of its members'.
  *
- * Lengths: a sequence keeps its length field when the output has it where
- * a CTF 1.8 reader can find it (CTF 2: as a sibling, by name, or by an
- * absolute path through structures and arrays, with the output's names).
- * A length in a scope the writer replaces (the packet and event headers)
- * is written again as a member "lengthN" of the output's event header,
- * which readers never show; any other one (CTF 2 lengths behind a
- * variant, or that are variants) makes the sequence a structure
- * { length; value[length] } of its own.  (babeltrace2 logs a warning
- * about such a user field of an event header, and ignores it.)
+ * CTF 2 output (conv_class2) keeps CTF 2's kinds as they are: booleans,
+ * bit arrays and bit maps (with their flags), BLOBs, optionals and
+ * variants selected by ranges, with the input's sizes and alignments in
+ * little-endian byte order and the default bit order; LEB128 integers
+ * become 64-bit fixed-length ones and strings of any encoding UTF-8
+ * null-terminated ones, as babeltrace2's own writer does (it shows the
+ * same text).  Names are written as the model shows them, and fields the
+ * model hides (CTF 2 fields with roles, CTF 1.8's clock-mapped integers)
+ * are left out, so that babeltrace2 2.1.2 shows what it shows of the
+ * input: a structure left with no member is `{ }`, as there.  The output
+ * classes carry a plan (out_info) with their roles and where their length
+ * or selector is, which json_write.c writes as field locations.
+ *
+ * Lengths and selectors: a sequence (dynamic BLOB; CTF 2: optional,
+ * variant) keeps its key field when the output has it where a reader can
+ * find it (CTF 1.8: as a sibling, by name, or by an absolute path through
+ * structures and arrays; CTF 2: anywhere before it, through structures,
+ * arrays, optionals and the variant holding it, with the output's
+ * indexes).  A key in a scope the writer replaces (the packet and event
+ * headers), or one the output cannot reach, is written again as a member
+ * "lengthN" of the output's event header (of its packet header for the
+ * packet context's fields), which readers never show: a length, 1 for a
+ * present optional, or the option of a variant (whose ranges become
+ * [N, N]).  CTF 1.8 output does so for lengths in the replaced scopes
+ * only; any other one it cannot name (CTF 2 lengths behind a variant, or
+ * that are variants) makes the sequence a structure { length;
+ * value[length] } of its own.  (babeltrace2 logs a warning about such a
+ * user field of an event header, and ignores it.)
  */
 #include "ctf/ctf.h"
 #include "ctf/ctf_write.h"
@@ -58,24 +77,29 @@
 
 /* The packet header: magic, the trace UUID (when the trace has one: a
  * trace read without one keeps none, which readers order traces by),
- * stream_id, stream_instance_id; all packed, little-endian. */
-#define HEADER_BYTES(w) ((w)->out.has_uuid ? 32u : 16u)
+ * stream_id, stream_instance_id, then the 64-bit keys of packet context
+ * fields (see the top); all packed, little-endian. */
+#define HEADER_FIXED_BYTES(w) ((w)->out.has_uuid ? 32u : 16u)
+#define HEADER_BYTES(w) (HEADER_FIXED_BYTES(w) + 8 * (w)->pkt_key_count)
 
 typedef struct out_stream_class {
 	tc_stream_class pub;
 	const tc_stream_class *src;
-	/* Lengths the output's event header carries (see the top): the
-	 * input's reference of each, and their count. */
+	/* Keys the output's event header carries (see the top): what each
+	 * is the key of (NULL: one field's own), and their count. */
 	const char **extra_keys;
 	size_t extra_count;
 	bool compact;                /* 5-bit ids; else 16-bit */
 	bool full_times;             /* fields other than the header set the clock */
-	/* the input's visible packet context members: their indexes */
+	/* the input's visible packet context members: their indexes, after
+	 * the writer's own PC_SPECIALS members */
 	size_t *pc_members;
 	size_t pc_member_count;
+	size_t pc_specials;
+	bool pc_deep;                /* one of them is not a number */
 	bool *used;                  /* per event class: written at least once */
-	size_t ts_end_off;           /* byte offsets of fields patched when a packet ends */
-	size_t content_off;
+	size_t ts_end_off;           /* byte offsets in the packet context of */
+	size_t content_off;          /* fields patched when a packet ends */
 } out_stream_class;
 
 typedef struct out_stream {
@@ -94,8 +118,16 @@ typedef struct out_stream {
 	/* Losses before the first packet: CTF counts them from a previous
 	 * packet, so an empty one counting none goes first. */
 	bool lead_packet;
-	const tc_field *src_context; /* the packet context of the packet being written */
-	size_t context_start, context_end;   /* its visible members' bytes */
+	/* The packet being written: whether it has an input packet context,
+	 * the numbers of its visible members (the others are compared as
+	 * encoded), and their bytes. */
+	bool has_context;
+	uint64_t *context_values;
+	size_t context_start, context_end;
+	/* The packet header's keys: where they are (bits from the packet
+	 * start), and their values (w->pkt_key_count). */
+	uint64_t pkt_key_pos;
+	uint64_t *pkt_key_val;
 	/* The event being written: where its header's lengths are (bits from
 	 * the packet start), and their values (sc->extra_count). */
 	uint64_t extra_pos;
@@ -124,6 +156,7 @@ struct tc_ctf_writer {
 	ptr_map stream_of;           /* input stream -> streams index */
 	ptr_map names_of;            /* input structure (| 1: as a packet
 	                                context) -> its members' output names */
+	size_t pkt_key_count;        /* the packet header's keys (see the top) */
 	out_stream *last;
 	uint64_t bytes;
 	char **file_names;
@@ -384,25 +417,67 @@ static bool has_inner_clock(const tc_field_class *fc)
 /* What encoding must know of an output class beyond the model (its
  * priv; NULL for most). */
 typedef enum out_kind {
-	OUT_LENGTH_IN_HEADER = 1, /* ARRAY/SEQUENCE: its count is event header length EXTRA */
+	OUT_PLAIN,
+	OUT_KEY_IN_HEADER,        /* its length (ARRAY, SEQUENCE, BLOB) or, CTF 2,
+	                             selector (OPTIONAL: 1 when present; VARIANT:
+	                             the option) is header key EXTRA (see the top) */
 	OUT_WRAP_VARIANT,         /* STRUCT { tag; value } for a CTF 2 variant */
 	OUT_WRAP_OPTIONAL,        /* STRUCT { tag; value } for an optional */
 	OUT_WRAP_LENGTH           /* STRUCT { length; value[length] } for a sequence or BLOB */
 } out_kind;
 
 typedef struct out_info {
+	/* CTF 2 output: the class's role and, for a length or selector, the
+	 * path of its key field in the output (ref_scope, ref_path, ref_len),
+	 * which json_write.c writes as its location. */
+	ctf_plan plan;
 	out_kind kind;
+	bool packet_key;          /* OUT_KEY_IN_HEADER: in the packet header */
 	size_t extra;
+	/* CTF 2 STRUCT: the input member of each member, when hidden input
+	 * members were left out (NULL otherwise). */
+	const size_t *src_index;
 } out_info;
+
+/* FC's out_info, made when it has none; NULL when out of memory. */
+static out_info *info_of(tc_ctf_writer *w, tc_field_class *fc)
+{
+	if (!fc->priv)
+		fc->priv = tc_pool_alloc(&w->pool, sizeof(out_info));
+	return fc->priv;
+}
 
 static int set_info(tc_ctf_writer *w, tc_field_class *fc, out_kind kind, size_t extra)
 {
-	out_info *i = tc_pool_alloc(&w->pool, sizeof *i);
+	out_info *i = info_of(w, fc);
 	if (!i)
 		return TC_ENOMEM;
 	i->kind = kind;
 	i->extra = extra;
-	fc->priv = i;
+	return 0;
+}
+
+/* CTF 2 output: FC, one of the writer's own fields, has ROLE. */
+static int set_role(tc_ctf_writer *w, tc_field_class *fc, ctf_role role)
+{
+	out_info *i = w->ctf_version == 2 && fc ? info_of(w, fc) : NULL;
+	if (i)
+		i->plan.role = role;
+	return w->ctf_version != 2 || i ? 0 : TC_ENOMEM;
+}
+
+/* CTF 2 output: FC's length or selector is the field at the N steps PATH
+ * from the root of SCOPE of the output. */
+static int set_ref(tc_ctf_writer *w, tc_field_class *fc, ctf_scope scope, const uint16_t *path, size_t n)
+{
+	out_info *i = info_of(w, fc);
+	uint16_t *p = tc_pool_alloc(&w->pool, (n ? n : 1) * sizeof *p);
+	if (!i || !p)
+		return TC_ENOMEM;
+	memcpy(p, path, n * sizeof *p);
+	i->plan.ref_scope = scope;
+	i->plan.ref_path = p;
+	i->plan.ref_len = n;
 	return 0;
 }
 
@@ -505,9 +580,42 @@ static char *absolute_ref(conv *cv, const ctf_plan *pl)
 	return s;
 }
 
+/* A key of the writer's own for OC (see the top), the output of a field
+ * at CV's position: in the packet header for the packet context's fields,
+ * else in the event header, shared with the other fields whose key is
+ * SHARED (NULL: none); its index in *K and whether in the packet header
+ * in *PACKET. */
+static int header_key(conv *cv, const char *shared, tc_field_class *oc, size_t *k, bool *packet)
+{
+	tc_ctf_writer *w = cv->w;
+	*packet = cv->scope <= SCOPE_PACKET_CONTEXT;
+	if (*packet) {
+		*k = w->pkt_key_count++;
+	} else {
+		out_stream_class *sc = cv->sc;
+		*k = 0;
+		while (*k < sc->extra_count && !(shared && sc->extra_keys[*k] && strcmp(sc->extra_keys[*k], shared) == 0))
+			(*k)++;
+		if (*k == sc->extra_count) {
+			const char **keys = tc_pool_alloc(&w->pool, (*k + 1) * sizeof *keys);
+			if (!keys)
+				return TC_ENOMEM;
+			if (*k)
+				memcpy(keys, sc->extra_keys, *k * sizeof *keys);
+			keys[*k] = shared;
+			sc->extra_keys = keys;
+			sc->extra_count = *k + 1;
+		}
+	}
+	int rc = set_info(w, oc, OUT_KEY_IN_HEADER, *k);
+	if (rc == 0)
+		((out_info *)oc->priv)->packet_key = *packet;
+	return rc;
+}
+
 /* The length reference of OC, the output of sequence or dynamic BLOB
- * SRC: set on OC (or OC's length moved to the event header), or *WRAP
- * set when OC needs a length of its own. */
+ * SRC: set on OC (or OC's length moved to a header), or *WRAP set when OC
+ * needs a length of its own. */
 static int conv_length(conv *cv, const tc_field_class *src, tc_field_class *oc, bool *wrap)
 {
 	*wrap = false;
@@ -522,29 +630,14 @@ static int conv_length(conv *cv, const tc_field_class *src, tc_field_class *oc, 
 	}
 	const ctf_plan *pl = plan_of(src);
 	if (ref_replaced(cv, pl)) {
-		if (cv->scope <= SCOPE_PACKET_CONTEXT)
-			return tc_fail(TC_EUNSUPPORTED, NULL, -1,
-			               "a sequence of the packet context whose length is in the packet header or hidden (%s) cannot be written",
-			               src->length_ref ? src->length_ref : "?");
-		out_stream_class *sc = cv->sc;
-		size_t k = 0;
-		while (k < sc->extra_count && strcmp(sc->extra_keys[k], src->length_ref) != 0)
-			k++;
-		if (k == sc->extra_count) {
-			const char **keys = tc_pool_alloc(&cv->w->pool, (k + 1) * sizeof *keys);
-			if (!keys)
-				return TC_ENOMEM;
-			if (k)
-				memcpy(keys, sc->extra_keys, k * sizeof *keys);
-			keys[k] = src->length_ref;
-			sc->extra_keys = keys;
-			sc->extra_count = k + 1;
-		}
+		size_t k;
+		bool packet;
+		int rc = header_key(cv, src->length_ref, oc, &k, &packet);
+		if (rc < 0)
+			return rc;
 		char ref[64];
-		snprintf(ref, sizeof ref, "stream.event.header.length%zu", k);
-		if (!(oc->length_ref = tc_pool_strdup(&cv->w->pool, ref)))
-			return TC_ENOMEM;
-		return set_info(cv->w, oc, OUT_LENGTH_IN_HEADER, k);
+		snprintf(ref, sizeof ref, "%s.length%zu", packet ? "trace.packet.header" : "stream.event.header", k);
+		return (oc->length_ref = tc_pool_strdup(&cv->w->pool, ref)) ? 0 : TC_ENOMEM;
 	}
 	if (cv->ctf_major == 1) {
 		/* CTF 1.8 names are written as they are. */
@@ -646,12 +739,16 @@ static tc_field_class *wrap_length(tc_ctf_writer *w, tc_field_class *seq)
 	return set_info(w, wrap, OUT_WRAP_LENGTH, 0) < 0 ? NULL : wrap;
 }
 
+static tc_field_class *conv_class2(conv *cv, const tc_field_class *src);
+
 /* The output class of input class SRC at CV's position (see the top). */
 static tc_field_class *conv_class(conv *cv, const tc_field_class *src)
 {
 	tc_ctf_writer *w = cv->w;
 	if (!src)
 		return NULL;
+	if (w->ctf_version == 2)
+		return conv_class2(cv, src);
 	if ((src->kind == TC_FIELD_ARRAY || src->kind == TC_FIELD_SEQUENCE) && (src->flags & TC_FIELD_TEXT))
 		return new_class(w, TC_FIELD_STRING, 8);
 	if ((src->kind == TC_FIELD_VARIANT && src->labels) || src->kind == TC_FIELD_OPTIONAL)
@@ -707,6 +804,11 @@ static tc_field_class *conv_class(conv *cv, const tc_field_class *src)
 			if (conv_child(cv, (uint16_t)i, src->kind == TC_FIELD_STRUCT ? &in : NULL, src->members[i].cls,
 			               &fc->members[i].cls) < 0)
 				return NULL;
+			/* members may align more than the input's (a wrapped
+			 * optional), and a reader aligns a structure to its
+			 * largest member's alignment */
+			if (src->kind == TC_FIELD_STRUCT && fc->members[i].cls->align > fc->align)
+				fc->align = fc->members[i].cls->align;
 		}
 		break;
 	}
@@ -725,6 +827,10 @@ static tc_field_class *conv_class(conv *cv, const tc_field_class *src)
 			return tc_fail(TC_EUNSUPPORTED, NULL, -1, "a sequence without a length field cannot be written"), NULL;
 		} else if (conv_child(cv, PATH_ELEMENT, cv->inner, src->element, &fc->element) < 0) {
 			return NULL;
+		} else {
+			/* TSDL aligns an array as its element (a CTF 2
+			 * minimum alignment has no TSDL) */
+			fc->align = fc->element->align;
 		}
 		if (fc->kind == TC_FIELD_SEQUENCE && conv_length(cv, src, fc, &wrap) < 0)
 			return NULL;
@@ -734,6 +840,331 @@ static tc_field_class *conv_class(conv *cv, const tc_field_class *src)
 		break;
 	}
 	return fc;
+}
+
+/* ---- CTF 2 output classes ---- */
+
+/* CTF 2 output: the names of the members (options) of ST, as the model
+ * shows them: verbatim, made unique ("_2", "_3"... added) since CTF 2
+ * requires it; "" stays "" for options (no name). */
+static char **names2(tc_ctf_writer *w, const tc_field_class *st)
+{
+	size_t v;
+	if (map_get(&w->names_of, st, &v))
+		return (char **)(uintptr_t)v;
+	size_t n = st->member_count;
+	char **names = tc_pool_alloc(&w->pool, (n ? n : 1) * sizeof *names);
+	if (!names)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		const tc_member *m = &st->members[i];
+		const char *shown = m->display_name ? m->display_name : m->name ? m->name : "";
+		char *c = (char *)shown;
+		for (unsigned k = 2;; k++) {
+			size_t j = 0;
+			while (j < i && (strcmp(names[j], c) != 0 || (st->kind == TC_FIELD_VARIANT && !*c)))
+				j++;
+			if (j == i)
+				break;
+			size_t len = strlen(shown) + 16;
+			if (!(c = tc_pool_alloc(&w->pool, len)))
+				return NULL;
+			snprintf(c, len, "%s_%u", shown, k);
+		}
+		names[i] = c;
+	}
+	if (map_put(&w->names_of, st, (size_t)(uintptr_t)names) < 0)
+		return NULL;
+	return names;
+}
+
+/* CTF 2 output: the index in the output of member I of input structure
+ * ST, the root of SCOPE when ROOT: hidden members are left out, and the
+ * packet context starts with the writer's own. */
+static uint16_t out_member2(const conv *cv, ctf_scope scope, bool root, const tc_field_class *st, size_t i)
+{
+	size_t k = root && scope == SCOPE_PACKET_CONTEXT ? cv->sc->pc_specials : 0;
+	for (size_t j = 0; j < i; j++)
+		if (!(st->members[j].cls->flags & TC_FIELD_HIDDEN))
+			k++;
+	return (uint16_t)k;
+}
+
+/* CTF 2 output: the output path of the input field at the N steps IN
+ * from the root of SCOPE, as a field at CV's position (the dependent)
+ * finds it: through structures (to members the output keeps), arrays,
+ * optionals and the variant option holding the dependent; a variant
+ * option is written as its index.  False when the output has no such
+ * field a CTF 2 location reaches: in a scope the writer replaces, left
+ * out, or in another option of a variant. */
+static bool out_location2(const conv *cv, ctf_scope scope, const uint16_t *in, size_t n, uint16_t *out)
+{
+	if (scope == SCOPE_PACKET_HEADER || scope == SCOPE_EVENT_HEADER || !n)
+		return false;
+	const tc_field_class *c = cv->roots[scope];
+	/* whether C holds the dependent too (CV's path goes through it) */
+	bool holds = scope == cv->scope;
+	for (size_t i = 0; i < n; i++) {
+		uint16_t step = in[i];
+		if (!c || (c->flags & TC_FIELD_HIDDEN))
+			return false;
+		holds = holds && i < cv->path_len;
+		uint16_t mine = holds ? cv->path[i] : PATH_ELEMENT;
+		switch (c->kind) {
+		case TC_FIELD_STRUCT:
+			if (step >= c->member_count)
+				return false;
+			out[i] = out_member2(cv, scope, i == 0, c, step);
+			holds = holds && mine == step;
+			c = c->members[step].cls;
+			break;
+		case TC_FIELD_ARRAY:
+		case TC_FIELD_SEQUENCE:
+			if ((c->flags & TC_FIELD_TEXT) || step != PATH_ELEMENT)
+				return false;
+			out[i] = PATH_ELEMENT;
+			holds = holds && mine == PATH_ELEMENT;
+			c = c->element;
+			break;
+		case TC_FIELD_OPTIONAL:
+			if (step != PATH_SELECTED)
+				return false;
+			out[i] = PATH_SELECTED;
+			holds = holds && mine == PATH_SELECTED;
+			c = c->element;
+			break;
+		case TC_FIELD_VARIANT:
+			if (step == PATH_SELECTED && i + 1 == n) {
+				/* the key is the variant itself (integer options) */
+				out[i] = PATH_SELECTED;
+				return true;
+			}
+			if (!holds || mine >= c->member_count || (step != PATH_SELECTED && step != mine))
+				return false;
+			out[i] = mine;
+			c = c->members[mine].cls;
+			break;
+		default:
+			return false;
+		}
+	}
+	return c && !(c->flags & TC_FIELD_HIDDEN) &&
+	       (c->kind == TC_FIELD_INT || c->kind == TC_FIELD_ENUM || c->kind == TC_FIELD_BOOL);
+}
+
+/* CTF 2 output: ranges [I, I] for each option of OC (a variant whose
+ * selector is the writer's key), or [1, 1] for an optional. */
+static int key_ranges(tc_ctf_writer *w, tc_field_class *oc)
+{
+	size_t n = oc->kind == TC_FIELD_VARIANT ? oc->member_count : 1;
+	tc_enum_label *labels = tc_pool_alloc(&w->pool, (n ? n : 1) * sizeof *labels);
+	tc_enum_range *ranges = tc_pool_alloc(&w->pool, (n ? n : 1) * sizeof *ranges);
+	if (!labels || !ranges)
+		return TC_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		ranges[i].lo = ranges[i].hi = oc->kind == TC_FIELD_VARIANT ? i : 1;
+		labels[i].label = "";
+		labels[i].ranges = &ranges[i];
+		labels[i].range_count = 1;
+	}
+	oc->labels = labels;
+	oc->label_count = n;
+	return 0;
+}
+
+/* CTF 2 output: where OC, the output of SRC (a sequence, dynamic BLOB,
+ * optional or variant at CV's position), finds its length or selector
+ * (see the top). */
+static int conv_key2(conv *cv, const tc_field_class *src, tc_field_class *oc)
+{
+	uint16_t in[CONV_MAX_PATH], out[CONV_MAX_PATH];
+	size_t n = 0;
+	ctf_scope scope = cv->scope;
+	if (cv->ctf_major) {
+		const ctf_plan *pl = plan_of(src);
+		if (pl->ref_len <= CONV_MAX_PATH) {
+			n = pl->ref_len;
+			scope = pl->ref_scope;
+			memcpy(in, pl->ref_path, n * sizeof *in);
+		}
+	} else if (cv->inner && src->length_ref && cv->inner->path_len < CONV_MAX_PATH) {
+		/* other inputs name an earlier sibling */
+		const conv_struct *st = cv->inner;
+		for (size_t i = 0; i < st->child && !n; i++)
+			if (st->cls->members[i].name && strcmp(st->cls->members[i].name, src->length_ref) == 0) {
+				memcpy(in, cv->path, st->path_len * sizeof *in);
+				in[st->path_len] = (uint16_t)i;
+				n = st->path_len + 1;
+			}
+	}
+	if (n && out_location2(cv, scope, in, n, out))
+		return set_ref(cv->w, oc, scope, out, n);
+	if (!n && !src->length_ref && !src->tag_ref)
+		return tc_fail(TC_EUNSUPPORTED, NULL, -1, "a %s without its %s cannot be written",
+		               src->kind == TC_FIELD_OPTIONAL || src->kind == TC_FIELD_VARIANT ? "selection" : "sequence",
+		               src->kind == TC_FIELD_OPTIONAL || src->kind == TC_FIELD_VARIANT ? "selector" : "length");
+	/* The writer's own key: lengths of one field share one. */
+	char *shared = NULL;
+	if (src->kind == TC_FIELD_SEQUENCE || src->kind == TC_FIELD_BLOB) {
+		tc_buf b = { 0 };
+		int rc = tc_buf_printf(&b, "%d", (int)scope);
+		for (size_t i = 0; i < n && rc == 0; i++)
+			rc = tc_buf_printf(&b, ",%u", in[i]);
+		if (rc == 0 && !n)
+			rc = tc_buf_printf(&b, ":%s", src->length_ref);
+		shared = rc == 0 ? tc_pool_strdup(&cv->w->pool, b.data) : NULL;
+		tc_buf_free(&b);
+		if (!shared)
+			return TC_ENOMEM;
+	}
+	size_t k;
+	bool packet;
+	int rc = header_key(cv, shared, oc, &k, &packet);
+	uint16_t at = (uint16_t)(k + (packet ? (cv->w->out.has_uuid ? 4 : 3) : cv->sc->pub.event_header->member_count));
+	if (rc == 0)
+		rc = set_ref(cv->w, oc, packet ? SCOPE_PACKET_HEADER : SCOPE_EVENT_HEADER, &at, 1);
+	if (rc == 0 && (oc->kind == TC_FIELD_OPTIONAL || oc->kind == TC_FIELD_VARIANT))
+		rc = key_ranges(cv->w, oc);
+	return rc;
+}
+
+/* CTF 2 output: the selector ranges of each option of OC, the output of
+ * CTF 1.8 variant SRC: those of the labels of its tag that select it. */
+static int tag_ranges(tc_ctf_writer *w, const tc_field_class *src, tc_field_class *oc)
+{
+	const ctf_plan *pl = plan_of(src);
+	const tc_field_class *tag = pl->ref_cls;
+	size_t n = src->member_count;
+	tc_enum_label *labels = tc_pool_alloc(&w->pool, (n ? n : 1) * sizeof *labels);
+	if (!labels || !tag || !pl->label_option)
+		return labels ? tc_fail(TC_EUNSUPPORTED, NULL, -1, "a variant without its tag cannot be written") : TC_ENOMEM;
+	for (size_t o = 0; o < n; o++) {
+		size_t count = 0;
+		for (size_t l = 0; l < tag->label_count; l++)
+			if (pl->label_option[l] == (int32_t)o)
+				count += tag->labels[l].range_count;
+		tc_enum_range *r = tc_pool_alloc(&w->pool, (count ? count : 1) * sizeof *r);
+		if (!r)
+			return TC_ENOMEM;
+		labels[o].label = "";
+		labels[o].ranges = r;
+		for (size_t l = 0; l < tag->label_count; l++)
+			if (pl->label_option[l] == (int32_t)o)
+				for (size_t i = 0; i < tag->labels[l].range_count; i++)
+					r[labels[o].range_count++] = tag->labels[l].ranges[i];
+	}
+	oc->labels = labels;
+	oc->label_count = n;
+	return 0;
+}
+
+/* The output class of input class SRC at CV's position, for CTF 2 output
+ * (see the top). */
+static tc_field_class *conv_class2(conv *cv, const tc_field_class *src)
+{
+	tc_ctf_writer *w = cv->w;
+	if ((src->kind == TC_FIELD_ARRAY || src->kind == TC_FIELD_SEQUENCE) && (src->flags & TC_FIELD_TEXT))
+		return new_class(w, TC_FIELD_STRING, 8);
+	tc_field_class *fc = tc_pool_alloc(&w->pool, sizeof *fc);
+	if (!fc)
+		return NULL;
+	*fc = *src;
+	fc->priv = NULL;
+	fc->flags = 0;
+	fc->byte_order = TC_LITTLE_ENDIAN;
+	fc->encoding = TC_UTF8;
+	fc->clock = NULL;
+	fc->has_encoding = false;
+	if (src->kind != TC_FIELD_BLOB)
+		fc->media_type = NULL;
+	switch (src->kind) {
+	case TC_FIELD_INT:
+	case TC_FIELD_ENUM:
+		if (src->flags & TC_FIELD_VARLEN) {
+			fc->size = 64;
+			if (fc->align < 8)
+				fc->align = 8;
+		}
+		if (src->kind == TC_FIELD_ENUM && !src->label_count) {
+			fc->kind = TC_FIELD_INT;
+			fc->labels = NULL;
+		}
+		return fc;
+	case TC_FIELD_BOOL:
+	case TC_FIELD_BIT_ARRAY:
+		fc->is_signed = false;
+		return fc;
+	case TC_FIELD_FLOAT:
+		return fc;
+	case TC_FIELD_STRING:
+		fc->align = 8;
+		return fc;
+	case TC_FIELD_STRUCT: {
+		size_t n = src->member_count, k = 0;
+		char **names = names2(w, src);
+		size_t *from = tc_pool_alloc(&w->pool, (n ? n : 1) * sizeof *from);
+		if (!names || !from || (n && !(fc->members = tc_pool_alloc(&w->pool, n * sizeof *fc->members))))
+			return NULL;
+		conv_struct in = { src, names, cv->path_len, 0 };
+		for (size_t i = 0; i < n; i++) {
+			if (src->members[i].cls->flags & TC_FIELD_HIDDEN)
+				continue;
+			in.child = i;
+			from[k] = i;
+			fc->members[k].name = names[i];
+			fc->members[k].display_name = names[i];
+			if (conv_child(cv, (uint16_t)i, &in, src->members[i].cls, &fc->members[k].cls) < 0)
+				return NULL;
+			if (fc->members[k].cls->align > fc->align)
+				fc->align = fc->members[k].cls->align;
+			k++;
+		}
+		fc->member_count = k;
+		if (k < n) {
+			out_info *info = info_of(w, fc);
+			if (!info)
+				return NULL;
+			info->src_index = from;
+		}
+		return fc;
+	}
+	case TC_FIELD_VARIANT: {
+		size_t n = src->member_count;
+		char **names = names2(w, src);
+		if (!n || (!src->labels && !cv->ctf_major))
+			return tc_fail(TC_EUNSUPPORTED, NULL, -1, "a variant without options or ranges cannot be written"), NULL;
+		if (!names || !(fc->members = tc_pool_alloc(&w->pool, n * sizeof *fc->members)))
+			return NULL;
+		fc->align = 1;
+		if (!src->labels && tag_ranges(w, src, fc) < 0)
+			return NULL;
+		if (conv_key2(cv, src, fc) < 0)
+			return NULL;
+		for (size_t i = 0; i < n; i++) {
+			fc->members[i].name = names[i];
+			fc->members[i].display_name = names[i];
+			if (conv_child(cv, (uint16_t)i, NULL, src->members[i].cls, &fc->members[i].cls) < 0)
+				return NULL;
+		}
+		return fc;
+	}
+	case TC_FIELD_OPTIONAL:
+		fc->align = 1;
+		if (conv_key2(cv, src, fc) < 0 || conv_child(cv, PATH_SELECTED, NULL, src->element, &fc->element) < 0)
+			return NULL;
+		return fc;
+	case TC_FIELD_BLOB:
+		fc->align = 8;
+		return !src->length_ref || conv_key2(cv, src, fc) == 0 ? fc : NULL;
+	case TC_FIELD_ARRAY:
+	case TC_FIELD_SEQUENCE:
+		if (conv_child(cv, PATH_ELEMENT, cv->inner, src->element, &fc->element) < 0)
+			return NULL;
+		if (fc->element->align > fc->align)
+			fc->align = fc->element->align;
+		return src->kind == TC_FIELD_ARRAY || conv_key2(cv, src, fc) == 0 ? fc : NULL;
+	}
+	return tc_fail(TC_EUNSUPPORTED, NULL, -1, "a field of an unknown kind cannot be written"), NULL;
 }
 
 /* A new position at the root of SCOPE of stream class SC (and event
@@ -780,9 +1211,10 @@ static tc_field_class *event_header_class(tc_ctf_writer *w, bool compact, const 
 		if (!s || !m || !(m->cls = int_class(w, 32, 8, NULL)))
 			return NULL;
 		m->name = "id";
+		m->display_name = "id";
 		s->members = m;
 		s->member_count = 1;
-		return s;
+		return set_role(w, m->cls, ROLE_EVENT_ID) < 0 ? NULL : s;
 	}
 	unsigned id_bits = compact ? 5 : 16;
 	tc_field_class *id = new_class(w, TC_FIELD_ENUM, compact ? 1 : 8);
@@ -821,6 +1253,14 @@ static tc_field_class *event_header_class(tc_ctf_writer *w, bool compact, const 
 	var->tag_ref = "id";
 	hdr->members = &mem[5];
 	hdr->member_count = 2;
+	if (w->ctf_version == 2) {
+		/* roles instead of names; the variant's selector is `id` */
+		static const uint16_t to_id[] = { 0 };
+		if (set_role(w, id, ROLE_EVENT_ID) < 0 || set_role(w, mem[0].cls, ROLE_TIMESTAMP) < 0 ||
+		    set_role(w, mem[1].cls, ROLE_EVENT_ID) < 0 || set_role(w, mem[2].cls, ROLE_TIMESTAMP) < 0 ||
+		    set_ref(w, var, SCOPE_EVENT_HEADER, to_id, 1) < 0)
+			return NULL;
+	}
 	return hdr;
 }
 
@@ -850,7 +1290,35 @@ static tc_field_class *packet_header_class(tc_ctf_writer *w)
 	}
 	s->members = m;
 	s->member_count = w->out.has_uuid ? 4 : 3;
+	if (set_role(w, m[0].cls, ROLE_MAGIC) < 0 ||
+	    (w->out.has_uuid && set_role(w, uuid, ROLE_UUID) < 0) ||
+	    set_role(w, m[s->member_count - 2].cls, ROLE_STREAM_ID) < 0 ||
+	    set_role(w, m[s->member_count - 1].cls, ROLE_STREAM_INSTANCE_ID) < 0)
+		return NULL;
 	return s;
+}
+
+/* The packet context fields' keys of the packet header (see the top):
+ * 64-bit members "lengthN" after its own. */
+static int add_packet_keys(tc_ctf_writer *w)
+{
+	tc_field_class *hdr = w->out.packet_header;
+	size_t n = hdr->member_count + w->pkt_key_count;
+	tc_member *m = tc_pool_alloc(&w->pool, n * sizeof *m);
+	if (!m)
+		return TC_ENOMEM;
+	memcpy(m, hdr->members, hdr->member_count * sizeof *m);
+	for (size_t i = 0; i < w->pkt_key_count; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "length%zu", i);
+		tc_member *x = &m[hdr->member_count + i];
+		if (!(x->name = tc_pool_strdup(&w->pool, name)) || !(x->cls = int_class(w, 64, 8, NULL)))
+			return TC_ENOMEM;
+		x->display_name = x->name;
+	}
+	hdr->members = m;
+	hdr->member_count = n;
+	return 0;
 }
 
 /* The special fields, then the input's visible packet context fields. */
@@ -858,25 +1326,51 @@ static int packet_context_class(tc_ctf_writer *w, out_stream_class *sc)
 {
 	static const char *const timed[] = { "timestamp_begin", "timestamp_end" };
 	static const char *const counts[] = { "content_size", "packet_size", "packet_seq_num", "events_discarded" };
+	static const ctf_role roles[] = { ROLE_TS_BEGIN, ROLE_TS_END, ROLE_CONTENT_SIZE, ROLE_PACKET_SIZE,
+	                                  ROLE_PACKET_SEQ_NUM, ROLE_EVENTS_DISCARDED };
 	const tc_field_class *src = sc->src->packet_context;
 	const tc_clock *clk = sc->src->clock;
 	size_t extra = 0;
 	if (src && src->member_count && !(sc->pc_members = tc_pool_alloc(&w->pool, src->member_count * sizeof(size_t))))
 		return TC_ENOMEM;
 	for (size_t i = 0; src && i < src->member_count; i++)
-		if (!(src->members[i].cls->flags & TC_FIELD_HIDDEN))
+		if (!(src->members[i].cls->flags & TC_FIELD_HIDDEN)) {
+			tc_field_kind kind = src->members[i].cls->kind;
 			sc->pc_members[extra++] = i;
+			if (kind != TC_FIELD_INT && kind != TC_FIELD_ENUM && kind != TC_FIELD_BOOL && kind != TC_FIELD_BIT_ARRAY)
+				sc->pc_deep = true;
+		}
 	sc->pc_member_count = extra;
-	size_t n = (clk ? 2 : 0) + 4 + extra, k = 0;
+	sc->pc_specials = (clk ? 2 : 0) + 4;
+	size_t n = sc->pc_specials + extra, k = 0;
 	tc_field_class *s = new_class(w, TC_FIELD_STRUCT, 8);
 	tc_member *m = tc_pool_alloc(&w->pool, n * sizeof *m);
 	if (!s || !m)
 		return TC_ENOMEM;
-	for (size_t i = 0; clk && i < 2; i++, k++)
-		m[k] = (tc_member){ (char *)timed[i], timed[i], int_class(w, 64, 8, clk) };
-	for (size_t i = 0; i < 4; i++, k++)
-		m[k] = (tc_member){ (char *)counts[i], counts[i], int_class(w, 64, 8, NULL) };
-	char **names = extra ? out_names(w, src, true) : NULL;
+	char **names = NULL;
+	if (extra)
+		names = w->ctf_version == 2 ? names2(w, src) : out_names(w, src, true);
+	for (size_t i = 0; i < 6; i++) {
+		if (i < 2 && !clk)
+			continue;
+		const char *name = i < 2 ? timed[i] : counts[i - 2];
+		/* CTF 2: a name of the input's (theirs are shown as they are),
+		 * but these are known by their roles */
+		for (size_t j = 0; w->ctf_version == 2 && j < extra; j++)
+			if (strcmp(names[sc->pc_members[j]], name) == 0) {
+				size_t len = strlen(name) + 2;
+				char *c = tc_pool_alloc(&w->pool, len);
+				if (!c)
+					return TC_ENOMEM;
+				snprintf(c, len, "_%s", name);
+				name = c;
+				j = (size_t)-1;
+			}
+		m[k] = (tc_member){ (char *)name, name, int_class(w, 64, 8, i < 2 ? clk : NULL) };
+		if (set_role(w, m[k].cls, roles[i]) < 0)
+			return TC_ENOMEM;
+		k++;
+	}
 	conv *cv = extra ? conv_new(w, sc, NULL, SCOPE_PACKET_CONTEXT) : NULL;
 	if (extra && (!names || !cv)) {
 		free(cv);
@@ -888,7 +1382,7 @@ static int packet_context_class(tc_ctf_writer *w, out_stream_class *sc)
 		const tc_member *sm = &src->members[sc->pc_members[i]];
 		in.child = sc->pc_members[i];
 		m[k].name = names[in.child];
-		m[k].display_name = sm->display_name;
+		m[k].display_name = w->ctf_version == 2 ? names[in.child] : sm->display_name;
 		rc = conv_child(cv, (uint16_t)in.child, &in, sm->cls, &m[k].cls);
 	}
 	free(cv);
@@ -900,8 +1394,8 @@ static int packet_context_class(tc_ctf_writer *w, out_stream_class *sc)
 	s->members = m;
 	s->member_count = n;
 	sc->pub.packet_context = s;
-	sc->ts_end_off = HEADER_BYTES(w) + 8;
-	sc->content_off = HEADER_BYTES(w) + (clk ? 16 : 0);
+	sc->ts_end_off = 8;
+	sc->content_off = clk ? 16 : 0;
 	return 0;
 }
 
@@ -930,6 +1424,13 @@ static int add_header_lengths(tc_ctf_writer *w, out_stream_class *sc)
 	return 0;
 }
 
+/* Whether the output has scope FC: CTF 2 output leaves out a scope the
+ * model hides (CTF 1.8 readers do not show it, CTF 2 readers would). */
+static bool shown(const tc_ctf_writer *w, const tc_field_class *fc)
+{
+	return fc && (w->ctf_version != 2 || !(fc->flags & TC_FIELD_HIDDEN));
+}
+
 static int add_stream_class(tc_ctf_writer *w, const tc_stream_class *src, uint64_t id)
 {
 	out_stream_class *sc = tc_pool_alloc(&w->pool, sizeof *sc);
@@ -947,7 +1448,7 @@ static int add_stream_class(tc_ctf_writer *w, const tc_stream_class *src, uint64
 		return rc;
 	if (!(sc->pub.event_header = event_header_class(w, sc->compact, src->clock)))
 		return TC_ENOMEM;
-	if (src->event_context &&
+	if (shown(w, src->event_context) &&
 	    !(sc->pub.event_context = out_scope(w, sc, NULL, SCOPE_STREAM_EVENT_CONTEXT, src->event_context)))
 		return tc_error_last()->code ? tc_error_last()->code : TC_ENOMEM;
 	if (src->event_class_count &&
@@ -962,8 +1463,9 @@ static int add_stream_class(tc_ctf_writer *w, const tc_stream_class *src, uint64
 		*ec = *se;
 		ec->id = i;
 		ec->stream_class = &sc->pub;
-		if ((se->context && !(ec->context = out_scope(w, sc, se, SCOPE_EVENT_CONTEXT, se->context))) ||
-		    (se->payload && !(ec->payload = out_scope(w, sc, se, SCOPE_PAYLOAD, se->payload))))
+		ec->context = ec->payload = NULL;
+		if ((shown(w, se->context) && !(ec->context = out_scope(w, sc, se, SCOPE_EVENT_CONTEXT, se->context))) ||
+		    (shown(w, se->payload) && !(ec->payload = out_scope(w, sc, se, SCOPE_PAYLOAD, se->payload))))
 			return tc_error_last()->code ? tc_error_last()->code : TC_ENOMEM;
 		sc->full_times = sc->full_times || has_inner_clock(se->context) || has_inner_clock(se->payload);
 		sc->pub.event_classes[i] = ec;
@@ -986,6 +1488,34 @@ static int add_clock(tc_ctf_writer *w, tc_clock *c)
 		if (strcmp(w->out.clocks[i]->name, c->name) == 0)
 			return 0;
 	return tc_ptr_push((void ***)&w->out.clocks, &w->out.clock_count, c);
+}
+
+/* CTF 2 output: the trace class's identity.  One CTF 2 trace keeps its
+ * own; other traces get what json_write.c gives a CTF 1.8 model (LTTng's
+ * namespace and an empty name, so that folders of one trace merge, and
+ * the UUID as uid). */
+static int trace_identity(tc_ctf_writer *w, tc_trace *const *traces, size_t count)
+{
+	const tc_trace *t = traces[0];
+	w->out.ctf_major = 2;
+	if (count == 1 && t->ctf_major == 2 && strcmp(t->format, "ctf") == 0) {
+		w->out.class_ns = t->class_ns;
+		w->out.class_name = t->class_name;
+		w->out.class_uid = t->class_uid;
+		return 0;
+	}
+	if (!w->out.has_uuid)
+		return 0;
+	char uid[37];
+	tc_uuid_format(w->out.uuid, uid);
+	if (!(w->out.class_uid = tc_pool_strdup(&w->pool, uid)))
+		return TC_ENOMEM;
+	const tc_env_entry *e = tc_trace_env(t, "tracer_name");
+	if (e && !e->is_int && e->str_value && strncmp(e->str_value, "lttng", 5) == 0) {
+		w->out.class_ns = "lttng.org,2009";
+		w->out.class_name = "";
+	}
+	return 0;
 }
 
 int tc_ctf_writer_new(tc_ctf_writer **out, const char *dir, tc_trace *const *traces, size_t count,
@@ -1028,6 +1558,10 @@ int tc_ctf_writer_new(tc_ctf_writer **out, const char *dir, tc_trace *const *tra
 			rc = add_stream_class(w, src, count == 1 ? src->id : next_id++);
 		}
 	}
+	if (rc == 0 && w->pkt_key_count)
+		rc = add_packet_keys(w);
+	if (rc == 0 && w->ctf_version == 2)
+		rc = trace_identity(w, traces, count);
 	if (rc < 0) {
 		tc_ctf_writer_free(w);
 		return rc;
@@ -1139,15 +1673,27 @@ static int encode_wrapped(out_stream *s, const tc_field_class *oc, const tc_fiel
 	}
 }
 
+/* The value of a header key (see out_info) of the field being encoded. */
+static void set_key(out_stream *s, const out_info *info, uint64_t v)
+{
+	uint64_t *vals = info->packet_key ? s->pkt_key_val : s->extra_val;
+	if (vals)
+		vals[info->extra] = v;
+}
+
 static int encode(out_stream *s, const tc_field_class *oc, const tc_field *f)
 {
 	int rc = align_to(s, oc->align);
 	if (rc < 0)
 		return rc;
+	const out_info *info = oc->priv;
 	switch (oc->kind) {
 	case TC_FIELD_INT:
 	case TC_FIELD_ENUM:
+	case TC_FIELD_BIT_ARRAY:
 		return put_bits(s, f->v.u, oc->size);
+	case TC_FIELD_BOOL:
+		return put_bits(s, f->v.u != 0, oc->size);
 	case TC_FIELD_FLOAT:
 		if (oc->size == 32) {
 			float x = (float)f->v.f;
@@ -1171,35 +1717,58 @@ static int encode(out_stream *s, const tc_field_class *oc, const tc_field *f)
 		return put_bits(s, 0, 8);
 	}
 	case TC_FIELD_STRUCT:
-		if (oc->priv)
+		if (info && info->kind >= OUT_WRAP_VARIANT)
 			return encode_wrapped(s, oc, f);
+		if (info && info->src_index) {
+			for (size_t i = 0; i < oc->member_count && rc == 0; i++)
+				rc = encode(s, oc->members[i].cls, &f->v.compound.items[info->src_index[i]]);
+			return rc;
+		}
 		for (size_t i = 0; i < oc->member_count && rc == 0; i++)
 			rc = encode(s, oc->members[i].cls, &f->v.compound.items[i]);
 		return rc;
 	case TC_FIELD_ARRAY:
 	case TC_FIELD_SEQUENCE: {
 		bool blob = f->cls && f->cls->kind == TC_FIELD_BLOB;
-		const out_info *info = oc->priv;
-		if (info && info->kind == OUT_LENGTH_IN_HEADER)
-			s->extra_val[info->extra] = blob ? f->v.str.len : f->v.compound.count;
+		if (info && info->kind == OUT_KEY_IN_HEADER)
+			set_key(s, info, blob ? f->v.str.len : f->v.compound.count);
 		if (blob)
 			return put_bytes(s, f->v.str.ptr, f->v.str.len);
 		for (size_t i = 0; i < f->v.compound.count && rc == 0; i++)
 			rc = encode(s, oc->element, &f->v.compound.items[i]);
 		return rc;
 	}
+	case TC_FIELD_BLOB:
+		if (info && info->kind == OUT_KEY_IN_HEADER)
+			set_key(s, info, f->v.str.len);
+		return put_bytes(s, f->v.str.ptr, f->v.str.len);
 	case TC_FIELD_VARIANT:
 		if (f->option >= oc->member_count || !f->v.compound.count)
 			return tc_fail(TC_EINVAL, NULL, -1, "a variant value without its option");
+		if (info && info->kind == OUT_KEY_IN_HEADER)
+			set_key(s, info, f->option);
 		return encode(s, oc->members[f->option].cls, &f->v.compound.items[0]);
-	default:
-		/* CTF 2 kinds: output classes never have them (conv_class) */
-		return tc_fail(TC_EINVAL, NULL, -1, "a field of a kind CTF 1.8 lacks");
+	case TC_FIELD_OPTIONAL:
+		if (info && info->kind == OUT_KEY_IN_HEADER)
+			set_key(s, info, f->v.compound.count ? 1 : 0);
+		return f->v.compound.count ? encode(s, oc->element, &f->v.compound.items[0]) : 0;
 	}
+	return tc_fail(TC_EINVAL, NULL, -1, "a field of an unknown kind");
+}
+
+/* Whether one of L's ranges holds 0. */
+static bool holds_zero(const tc_enum_label *l)
+{
+	for (size_t r = 0; r < l->range_count; r++)
+		if (l->ranges[r].lo == 0 || ((int64_t)l->ranges[r].lo <= 0 && (int64_t)l->ranges[r].hi >= 0 &&
+		                             (int64_t)l->ranges[r].lo <= (int64_t)l->ranges[r].hi))
+			return true;
+	return false;
 }
 
 /* A scope the reader does not hand out because nothing of it is shown
- * (all hidden): zeros, which no reader displays either. */
+ * (all hidden): zeros, which no reader displays either (with the options
+ * a zero selector selects). */
 static int encode_zero(out_stream *s, const tc_field_class *oc)
 {
 	int rc = align_to(s, oc->align);
@@ -1207,6 +1776,8 @@ static int encode_zero(out_stream *s, const tc_field_class *oc)
 	case TC_FIELD_INT:
 	case TC_FIELD_ENUM:
 	case TC_FIELD_FLOAT:
+	case TC_FIELD_BOOL:
+	case TC_FIELD_BIT_ARRAY:
 		return rc ? rc : put_bits(s, 0, oc->size);
 	case TC_FIELD_STRING:
 		return rc ? rc : put_bits(s, 0, 8);
@@ -1218,10 +1789,18 @@ static int encode_zero(out_stream *s, const tc_field_class *oc)
 		for (uint64_t i = 0; i < oc->length && rc == 0; i++)
 			rc = encode_zero(s, oc->element);
 		return rc;
-	case TC_FIELD_SEQUENCE:
+	case TC_FIELD_BLOB:
+		for (uint64_t i = 0; !oc->length_ref && i < oc->length && rc == 0; i++)
+			rc = put_bits(s, 0, 8);
 		return rc;
-	case TC_FIELD_VARIANT:
-		return oc->member_count && rc == 0 ? encode_zero(s, oc->members[0].cls) : rc;
+	case TC_FIELD_VARIANT: {
+		size_t o = 0;
+		while (oc->labels && o < oc->member_count && o < oc->label_count && !holds_zero(&oc->labels[o]))
+			o++;
+		return o < oc->member_count && rc == 0 ? encode_zero(s, oc->members[o].cls) : rc;
+	}
+	case TC_FIELD_OPTIONAL:
+		return oc->label_count && holds_zero(&oc->labels[0]) && rc == 0 ? encode_zero(s, oc->element) : rc;
 	default:
 		return rc;
 	}
@@ -1262,10 +1841,11 @@ static int close_packet(tc_ctf_writer *w, out_stream *s)
 		return 0;
 	uint64_t content = s->pos;
 	uint64_t bytes = (content + 7) / 8;
+	uint8_t *pc = s->buf + HEADER_BYTES(w);
 	if (s->sc->pub.clock)
-		put_u64_at(s->buf + s->sc->ts_end_off, s->last_ts);
-	put_u64_at(s->buf + s->sc->content_off, content);
-	put_u64_at(s->buf + s->sc->content_off + 8, bytes * 8);
+		put_u64_at(pc + s->sc->ts_end_off, s->last_ts);
+	put_u64_at(pc + s->sc->content_off, content);
+	put_u64_at(pc + s->sc->content_off + 8, bytes * 8);
 	s->in_packet = false;
 	s->seq++;
 	int rc = write_out(w, s, s->buf, (size_t)bytes);
@@ -1274,21 +1854,42 @@ static int close_packet(tc_ctf_writer *w, out_stream *s)
 	return rc;
 }
 
+static bool is_number(const tc_field *f)
+{
+	tc_field_kind k = f->cls->kind;
+	return k == TC_FIELD_INT || k == TC_FIELD_ENUM || k == TC_FIELD_BOOL || k == TC_FIELD_BIT_ARRAY;
+}
+
+/* The input's visible packet context members of PC (NULL: zeros) at S's
+ * position. */
+static int encode_context(out_stream *s, const tc_field *pc)
+{
+	const tc_field_class *oc = s->sc->pub.packet_context;
+	size_t first = s->sc->pc_specials;
+	int rc = 0;
+	for (size_t i = 0; i < s->sc->pc_member_count && rc == 0; i++) {
+		const tc_field *sf = pc ? &pc->v.compound.items[s->sc->pc_members[i]] : NULL;
+		rc = encode_scope(s, oc->members[first + i].cls, sf);
+	}
+	return rc;
+}
+
 static int open_packet(tc_ctf_writer *w, out_stream *s, const tc_message *msg)
 {
 	s->pos = 0;
-	uint8_t header[32];
-	size_t n = 0;
-	for (int i = 0; i < 4; i++)
-		header[n++] = (uint8_t)(CTF_MAGIC >> (8 * i));
-	if (w->out.has_uuid) {
-		memcpy(header + n, w->out.uuid, 16);
-		n += 16;
+	int rc = put_bits(s, CTF_MAGIC, 32);
+	if (rc == 0 && w->out.has_uuid)
+		rc = put_bytes(s, w->out.uuid, 16);
+	if (rc == 0)
+		rc = put_bits(s, s->sc->pub.id, 32);
+	if (rc == 0)
+		rc = put_bits(s, s->src->id, 64);
+	/* the packet context's keys, patched once it is written */
+	s->pkt_key_pos = s->pos;
+	for (size_t i = 0; i < w->pkt_key_count && rc == 0; i++) {
+		s->pkt_key_val[i] = 0;
+		rc = put_bits(s, 0, 64);
 	}
-	for (int i = 0; i < 4; i++)
-		header[n++] = (uint8_t)(s->sc->pub.id >> (8 * i));
-	put_u64_at(header + n, s->src->id);
-	int rc = put_bytes(s, header, n + 8);
 	if (rc < 0)
 		return rc;
 	uint64_t ts = msg->has_time ? msg->cycles : s->last_ts;
@@ -1302,38 +1903,44 @@ static int open_packet(tc_ctf_writer *w, out_stream *s, const tc_message *msg)
 	    (rc = put_bits(s, s->discarded, 64)) < 0)
 		return rc;
 	s->context_start = (size_t)(s->pos / 8);
-	const tc_field_class *pc = s->sc->pub.packet_context;
-	size_t first = pc->member_count - s->sc->pc_member_count;
-	for (size_t i = 0; i < s->sc->pc_member_count && rc == 0; i++) {
-		const tc_field *sf = msg->packet_context ? &msg->packet_context->v.compound.items[s->sc->pc_members[i]] : NULL;
-		rc = encode_scope(s, pc->members[first + i].cls, sf);
-	}
-	if (rc < 0)
+	if ((rc = encode_context(s, msg->packet_context)) < 0)
 		return rc;
 	s->context_end = (size_t)((s->pos + 7) / 8);
-	s->src_context = msg->packet_context;
+	for (size_t i = 0; i < w->pkt_key_count; i++)
+		put_u64_at(s->buf + s->pkt_key_pos / 8 + 8 * i, s->pkt_key_val[i]);
+	/* what context_changed() compares the next events' contexts with */
+	s->has_context = msg->packet_context != NULL;
+	for (size_t i = 0; s->has_context && i < s->sc->pc_member_count; i++) {
+		const tc_field *f = &msg->packet_context->v.compound.items[s->sc->pc_members[i]];
+		s->context_values[i] = is_number(f) ? f->v.u : 0;
+	}
 	s->in_packet = true;
 	s->events_in_packet = 0;
 	return 0;
 }
 
-/* Whether MSG's visible packet context differs from the open packet's. */
+/* Whether MSG's visible packet context differs from the open packet's:
+ * its numbers, and the others as encoded (a reader may hand out the next
+ * packet's context in the same fields). */
 static bool context_changed(out_stream *s, const tc_message *msg)
 {
-	if (!s->sc->pc_member_count || msg->packet_context == s->src_context)
+	if (!s->sc->pc_member_count)
 		return false;
-	if (!msg->packet_context || !s->src_context)
-		return true;
+	if (!msg->packet_context || !s->has_context)
+		return msg->packet_context || s->has_context;
 	for (size_t i = 0; i < s->sc->pc_member_count; i++) {
-		const tc_field *a = &msg->packet_context->v.compound.items[s->sc->pc_members[i]];
-		const tc_field *b = &s->src_context->v.compound.items[s->sc->pc_members[i]];
-		bool scalar = a->cls->kind == TC_FIELD_INT || a->cls->kind == TC_FIELD_ENUM ||
-		              a->cls->kind == TC_FIELD_BOOL || a->cls->kind == TC_FIELD_BIT_ARRAY;
-		if (!scalar || a->v.u != b->v.u)
+		const tc_field *f = &msg->packet_context->v.compound.items[s->sc->pc_members[i]];
+		if (is_number(f) && f->v.u != s->context_values[i])
 			return true;
 	}
-	s->src_context = msg->packet_context;
-	return false;
+	if (!s->sc->pc_deep)
+		return false;
+	/* encoded where the open packet has it, and compared */
+	out_stream t = { .sc = s->sc, .pos = (uint64_t)s->context_start * 8 };
+	bool changed = encode_context(&t, msg->packet_context) < 0 || (t.pos + 7) / 8 != s->context_end ||
+	               memcmp(t.buf + s->context_start, s->buf + s->context_start, s->context_end - s->context_start) != 0;
+	free(t.buf);
+	return changed;
 }
 
 static int file_name(tc_ctf_writer *w, const out_stream *s, char *out, size_t size)
@@ -1384,7 +1991,12 @@ static int stream_of(tc_ctf_writer *w, const tc_stream *src, out_stream **out)
 	s->src = src;
 	s->sc = w->classes[ci];
 	s->fd = -1;
-	if (s->sc->extra_count && !(s->extra_val = calloc(s->sc->extra_count, sizeof *s->extra_val))) {
+	if ((s->sc->extra_count && !(s->extra_val = calloc(s->sc->extra_count, sizeof *s->extra_val))) ||
+	    (w->pkt_key_count && !(s->pkt_key_val = calloc(w->pkt_key_count, sizeof *s->pkt_key_val))) ||
+	    (s->sc->pc_member_count &&
+	     !(s->context_values = calloc(s->sc->pc_member_count, sizeof *s->context_values)))) {
+		free(s->extra_val);
+		free(s->pkt_key_val);
 		free(s);
 		return tc_fail_nomem();
 	}
@@ -1402,6 +2014,8 @@ static int stream_of(tc_ctf_writer *w, const tc_stream *src, out_stream **out)
 		if (s->fd >= 0)
 			close(s->fd);
 		free(s->extra_val);
+		free(s->pkt_key_val);
+		free(s->context_values);
 		free(s->path);
 		free(s);
 		return rc;
@@ -1552,6 +2166,8 @@ void tc_ctf_writer_free(tc_ctf_writer *w)
 			close(s->fd);
 		free(s->buf);
 		free(s->extra_val);
+		free(s->pkt_key_val);
+		free(s->context_values);
 		free(s->path);
 		free(s);
 	}

@@ -1,11 +1,13 @@
 /*
  * ctf2_convert_test.c - unit tests for writing CTF 2 kinds as CTF 1.8
- * (writer.c, tsdl_write.c): a CTF 2 trace model built by hand (classes as
- * the CTF 2 front end builds them), its events decoded from bytes, written
- * with tc_ctf_writer, and the result read back with the CTF 1.8 reader and
- * printed as babeltrace2 2.0.4 prints it.  The expected texts were checked
- * with babeltrace2 2.0.4 on the written traces (CTF2_CONVERT_KEEP=DIR
- * keeps them in DIR), which babeltrace 1.5 reads too.
+ * (writer.c, tsdl_write.c) and as CTF 2 (writer.c, json_write.c): a CTF 2
+ * trace model built by hand (classes as the CTF 2 front end builds them),
+ * its events decoded from bytes, written with tc_ctf_writer, and the
+ * result read back with the CTF 1.8 or CTF 2 reader and printed as
+ * babeltrace2 2.0.4 (2.1.2) prints it.  The expected texts were checked
+ * with babeltrace2 2.0.4 and 2.1.2 on the written traces
+ * (CTF2_CONVERT_KEEP=DIR keeps them in DIR); babeltrace 1.5 reads the CTF
+ * 1.8 ones too.
  *
  * One line per check, "PASS name" or "FAIL name: ..."; exit status 0 when
  * everything passed.
@@ -29,6 +31,13 @@ static tc_stream_class *stream_class_list[1];
 static ctf_arena arena;
 /* convert() also copies the written metadata here when not NULL. */
 static char **metadata_copy;
+/* The CTF version convert() writes (tc_ctf_writer_options.ctf_version). */
+static int out_version = 1;
+/* When not NULL: the bytes of the packet header (trace.packet_header) and
+ * context (stream_class.packet_context) every event of convert() has. */
+static const uint8_t *packet_bytes;
+static size_t packet_len;
+static ctf_arena packet_arena;
 
 static const char *keep_dir(void)
 {
@@ -94,10 +103,26 @@ static char *convert(const char *name, const tc_field_class *const *payloads, si
 	char err[2048] = "";
 	tc_trace *traces[1] = { &trace };
 	tc_ctf_writer *w = NULL;
-	int rc = tc_ctf_writer_new(&w, dir, traces, 1, NULL);
+	tc_ctf_writer_options opts = { .ctf_version = out_version };
+	int rc = tc_ctf_writer_new(&w, dir, traces, 1, &opts);
+	ctf_decoder pd;
+	tc_field *packet_context = NULL;
+	while (rc == 0 && packet_bytes) {
+		tc_field *h;
+		decoder_init(&pd, packet_bytes, packet_len, &packet_arena);
+		packet_arena.used = 0;
+		rc = ctf_decode_scope(&pd, SCOPE_PACKET_HEADER, trace.packet_header, &h);
+		if (rc == 0)
+			rc = ctf_decode_scope(&pd, SCOPE_PACKET_CONTEXT, stream_class.packet_context, &packet_context);
+		if (rc != CTF_ARENA_RETRY)
+			break;
+		rc = ctf_arena_grow(&packet_arena);
+	}
 	for (size_t c = 0; c < classes && rc == 0; c++) {
 		ctf_decoder d;
 		decoder_init(&d, events[c], n[c], &arena);
+		if (packet_context)
+			d.roots[SCOPE_PACKET_CONTEXT] = packet_context;
 		while (rc == 0 && d.pos < d.limit) {
 			tc_field *root;
 			if ((rc = decode_event(&d, stream_class.event_header, payloads[c], &root)) < 0)
@@ -107,6 +132,7 @@ static char *convert(const char *name, const tc_field_class *const *payloads, si
 			m.kind = TC_MSG_EVENT;
 			m.stream = &stream;
 			m.event_class = &event_classes[c];
+			m.packet_context = packet_context;
 			m.payload = root;
 			rc = tc_ctf_writer_write(w, &m);
 		}
@@ -300,7 +326,7 @@ static void test_names(void)
 
 /* A length in the event header, which the writer replaces: carried in
  * the writer's own header; one in the packet header of a packet context
- * sequence cannot be. */
+ * sequence in the writer's packet header. */
 static void test_header_lengths(void)
 {
 	tc_field_class *hlen = uint_le(8, 8);
@@ -311,7 +337,8 @@ static void test_header_lengths(void)
 	a->length_ref = b->length_ref = "stream.event.header.hlen";
 	tc_field_class *p = structure(1, "a", a, "s", structure(1, "b", b, NULL), NULL);
 	stream_class.event_header = hdr;
-	expect("header-length", CONVERT("header-length", p, 0x02, 0x07, 0x08, 0x09, 0x0A, 0x00, 0x01, 0x05, 0x06),
+	const char *name = out_version == 2 ? "header-length-2" : "header-length";
+	expect(name, CONVERT(name, p, 0x02, 0x07, 0x08, 0x09, 0x0A, 0x00, 0x01, 0x05, 0x06),
 	       "ev: { a = [ [0] = 7, [1] = 8 ], s = { b = [ [0] = 9, [1] = 10 ] } }\n"
 	       "ev: { a = [ ], s = { b = [ ] } }\nev: { a = [ [0] = 5 ], s = { b = [ [0] = 6 ] } }\n");
 	stream_class.event_header = NULL;
@@ -322,12 +349,132 @@ static void test_header_lengths(void)
 	refer(c, SCOPE_PACKET_HEADER, magic, 1, 0);
 	c->length_ref = "trace.packet.header.m";
 	stream_class.packet_context = structure(1, "c", c, NULL);
-	char *got = CONVERT("packet-header-length", structure(1, "x", uint_le(8, 8), NULL), 0x01);
-	check(got && strstr(got, "ERROR: ") && strstr(got, "packet context"), "packet-header-length",
-	      "got \"%s\"", got ? got : "(null)");
-	free(got);
+	static const uint8_t packet[] = { 0x02, 0x05, 0x06 };
+	packet_bytes = packet;
+	packet_len = sizeof packet;
+	name = out_version == 2 ? "packet-header-length-2" : "packet-header-length";
+	expect(name, CONVERT(name, structure(1, "x", uint_le(8, 8), NULL), 0x01),
+	       "ev: { c = [ [0] = 5, [1] = 6 ] }, { x = 1 }\n");
+	packet_bytes = NULL;
 	stream_class.packet_context = NULL;
 	trace.packet_header = NULL;
+}
+
+/* ---- CTF 2 output: CTF 2's kinds kept ---- */
+
+static void test2_numbers(void)
+{
+	tc_field_class *bm = fixed(TC_FIELD_BIT_ARRAY, 8, 1, TC_LITTLE_ENDIAN);
+	bm->labels = labels_of(2, "A", (int64_t)0, (int64_t)0, "B", (int64_t)6, (int64_t)7);
+	bm->label_count = 2;
+	tc_field_class *p = structure(1,
+		"b", fixed(TC_FIELD_BOOL, 3, 1, TC_LITTLE_ENDIAN),
+		"ba", fixed(TC_FIELD_BIT_ARRAY, 12, 1, TC_LITTLE_ENDIAN),
+		"bm", bm,
+		"u", varint(false),
+		"s", with_base(varint(true), 16),
+		"r", reversed(fixed(TC_FIELD_INT, 16, 1, TC_BIG_ENDIAN)),
+		"f", reversed(fixed(TC_FIELD_FLOAT, 32, 8, TC_LITTLE_ENDIAN)),
+		"e", mapped(uint_le(8, 8), labels_of(2, "ONE", (int64_t)1, (int64_t)1, "LOW", (int64_t)0, (int64_t)3), 2),
+		"z", mapped(sint_le(8, 8), NULL, 0),
+		"bb", reversed(fixed(TC_FIELD_BOOL, 8, 8, TC_BIG_ENDIAN)),
+		NULL);
+	/* as test_numbers, then a boolean 0x80 read in reverse: 1 */
+	expect("numbers-2",
+	       CONVERT("numbers-2", p, 0xA5, 0x91, 0x40, 0xE5, 0x8E, 0x26, 0x7F, 0x00, 0x01, 0xFC, 0x03, 0x00, 0x00, 0x01,
+	               0xFE, 0x80),
+	       "ev: { b = true, ba = 0x234, bm = 0x81 { \"A\", \"B\" }, u = 624485, s = 0xFFFFFFFFFFFFFFFF, r = 32768, "
+	       "f = 1.5, e = ( { \"ONE\", \"LOW\" } : container = 1 ), z = -2, bb = true }\n");
+}
+
+static void test2_strings_blobs(void)
+{
+	tc_field_class *n = uint_le(8, 8), *s = dynamic_string(TC_UTF16LE), *d = blob(0, true);
+	tc_field_class *p = structure(1, "n", n, "s", s, "t", string_cls(TC_UTF32BE), "a", blob(3, false),
+	                              "m", uint_le(8, 8), "d", d, "z", static_string(4, TC_UTF8), NULL);
+	refer(s, SCOPE_PAYLOAD, n, 1, 0);
+	refer(d, SCOPE_PAYLOAD, p->members[4].cls, 1, 4);
+	expect("strings-blobs-2",
+	       CONVERT("strings-blobs-2", p, 0x04, 0xAC, 0x20, 0x78, 0x00, 0x00, 0x00, 0x00, 0xE9, 0x00, 0x00, 0x00, 0x00,
+	               0xDE, 0xAD, 0x01, 0x02, 0x0A, 0xFF, 'a', 'b', 0x00, 'c',
+	               0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 0x00, 'x', 'y', 'z', 'w'),
+	       "ev: { n = 4, s = \"\xE2\x82\xAC" "x\", t = \"\xC3\xA9\", a = { de ad 01 }, m = 2, d = { 0a ff }, "
+	       "z = \"ab\" }\n"
+	       "ev: { n = 0, s = \"\", t = \"\", a = { 00 00 00 }, m = 0, d = { }, z = \"xyzw\" }\n");
+}
+
+static void test2_selections(void)
+{
+	tc_field_class *f = fixed(TC_FIELD_BOOL, 8, 8, TC_LITTLE_ENDIAN), *sel = sint_le(8, 8);
+	tc_field_class *o = optional_of(uint_le(8, 8), NULL);
+	refer(o, SCOPE_PAYLOAD, f, 1, 0);
+	tc_field_class *v = variant(3,
+		"s", string_cls(TC_UTF8), ranges_label(1, (int64_t)-10, (int64_t)-1),
+		"", uint_le(16, 8), ranges_label(2, (int64_t)0, (int64_t)0, (int64_t)5, (int64_t)6),
+		"int", structure(1, "x", uint_le(8, 8), NULL), ranges_label(1, (int64_t)7, (int64_t)7));
+	refer(v, SCOPE_PAYLOAD, sel, 1, 2);
+	tc_field_class *o2 = optional_of(string_cls(TC_UTF8), ranges_label(1, (int64_t)-1, (int64_t)5));
+	refer(o2, SCOPE_PAYLOAD, sel, 1, 2);
+	tc_field_class *p = structure(1, "f", f, "o", o, "sel", sel, "v", v, "o2", o2, NULL);
+	expect("selections-2",
+	       CONVERT("selections-2", p, 0x01, 0x2A, 0xFF, 0x6D, 0x00, 0x6E, 0x00, 0x00, 0x05, 0x34, 0x12, 0x70, 0x00,
+	               0x01, 0x07, 0x07, 0x09),
+	       "ev: { f = true, o = { 42 }, sel = -1, v = { \"m\" }, o2 = { \"n\" } }\n"
+	       "ev: { f = false, o = <none>, sel = 5, v = { 4660 }, o2 = { \"p\" } }\n"
+	       "ev: { f = true, o = { 7 }, sel = 7, v = { { x = 9 } }, o2 = <none> }\n");
+}
+
+static void test2_lengths(void)
+{
+	/* as test_lengths: a sibling, an outer length, a length in each
+	 * array element, a length that is a variant (located natively) */
+	tc_field_class *n = uint_le(8, 8), *a = sequence_of(uint_le(8, 8));
+	refer(a, SCOPE_PAYLOAD, n, 1, 0);
+	tc_field_class *a2 = sequence_of(uint_le(8, 8));
+	refer(a2, SCOPE_PAYLOAD, n, 1, 0);
+	tc_field_class *en = uint_le(8, 8), *ed = sequence_of(uint_le(8, 8));
+	refer(ed, SCOPE_PAYLOAD, en, 3, 3, PATH_ELEMENT, 0);
+	tc_field_class *usel = uint_le(8, 8);
+	tc_field_class *v = variant(2, "a", uint_le(8, 8), ranges_label(1, (int64_t)0, (int64_t)0),
+	                            "b", uint_le(16, 8), ranges_label(1, (int64_t)1, (int64_t)1));
+	refer(v, SCOPE_PAYLOAD, usel, 1, 4);
+	tc_field_class *va = sequence_of(uint_le(8, 8));
+	refer(va, SCOPE_PAYLOAD, v, 2, 5, PATH_SELECTED);
+	tc_field_class *p = structure(1, "n", n, "a", a, "s", structure(1, "a2", a2, NULL),
+	                              "arr", array_of(structure(1, "n", en, "d", ed, NULL), 2, 1),
+	                              "sel", usel, "v", v, "va", va, NULL);
+	expect("lengths-2",
+	       CONVERT("lengths-2", p, 0x02, 0x07, 0x08, 0x09, 0x0A, 0x01, 0x05, 0x00, 0x01, 0x02, 0x00, 0x08, 0x09),
+	       "ev: { n = 2, a = [ [0] = 7, [1] = 8 ], s = { a2 = [ [0] = 9, [1] = 10 ] }, "
+	       "arr = [ [0] = { n = 1, d = [ [0] = 5 ] }, [1] = { n = 0, d = [ ] } ], sel = 1, "
+	       "v = { 2 }, va = [ [0] = 8, [1] = 9 ] }\n");
+
+	/* a length inside another option of a variant (CTF 2 locations reach
+	 * only the option holding the field): the writer's own key */
+	tc_field_class *k = uint_le(8, 8);
+	tc_field_class *v2 = variant(2, "none", structure(1, NULL), ranges_label(1, (int64_t)0, (int64_t)0),
+	                             "some", structure(1, "k", k, NULL), ranges_label(1, (int64_t)1, (int64_t)1));
+	tc_field_class *sel2 = uint_le(8, 8);
+	refer(v2, SCOPE_PAYLOAD, sel2, 1, 0);
+	tc_field_class *v3 = variant(1, "x", structure(1, "l", sequence_of(uint_le(8, 8)), NULL),
+	                             ranges_label(1, (int64_t)1, (int64_t)1));
+	refer(v3, SCOPE_PAYLOAD, sel2, 1, 0);
+	refer(v3->members[0].cls->members[0].cls, SCOPE_PAYLOAD, k, 3, 1, 1, 0);
+	tc_field_class *q = structure(1, "sel", sel2, "v", v2, "w", v3, NULL);
+	expect("other-option-length-2", CONVERT("other-option-length-2", q, 0x01, 0x02, 0x0A, 0x0B),
+	       "ev: { sel = 1, v = { { k = 2 } }, w = { { l = [ [0] = 10, [1] = 11 ] } } }\n");
+}
+
+/* Names as the model shows them; hidden members (roles) left out. */
+static void test2_names_hidden(void)
+{
+	tc_field_class *role = uint_le(8, 8);
+	role->flags |= TC_FIELD_HIDDEN;
+	tc_field_class *p = structure(1, "_x", uint_le(8, 8), "a b", uint_le(8, 8), "a_b", uint_le(8, 8),
+	                              "int", uint_le(8, 8), "", uint_le(8, 8), "1st", uint_le(8, 8),
+	                              "roles", structure(1, "r", role, NULL), "after", uint_le(8, 8), NULL);
+	expect("names-hidden-2", CONVERT("names-hidden-2", p, 1, 2, 3, 4, 5, 6, 7, 8),
+	       "ev: { _x = 1, a b = 2, a_b = 3, int = 4,  = 5, 1st = 6, roles = { }, after = 8 }\n");
 }
 
 int main(void)
@@ -340,8 +487,17 @@ int main(void)
 	test_lengths();
 	test_names();
 	test_header_lengths();
+	out_version = 2;
+	test2_numbers();
+	test2_strings_blobs();
+	test2_selections();
+	test2_lengths();
+	test2_names_hidden();
+	test_header_lengths();
+	out_version = 1;
 	check(B.err == 0, "classes-built", "a class could not be built: %d", B.err);
 	ctf_arena_free(&arena);
+	ctf_arena_free(&packet_arena);
 	ctf2_teardown();
 	return n_fail ? 1 : 0;
 }
