@@ -507,7 +507,9 @@ TC_API bool tc_filter_match(tc_filter *f, const tc_message *msg);
 
 /* Whether TRACE is CTF that tc_ctf_copy() can write packet for packet as
  * CTF CTF_VERSION (1 for 1.8, or 2): CTF 2 packets can only be described
- * in CTF 2 metadata. */
+ * in CTF 2 metadata, and CTF 1.8 packets in CTF 2 metadata only when CTF 2
+ * can hide every field CTF 1.8 hides (not an integer mapped to a clock
+ * outside the headers). */
 TC_API bool tc_ctf_can_copy(const tc_trace *trace, int ctf_version);
 
 /*
@@ -540,7 +542,12 @@ typedef struct tc_ctf_writer_options {
  * (16-bit id, 32-bit time) otherwise, extended when an id or a time gap
  * does not fit.  Field names are written so that a CTF reader shows them
  * as the model does (one leading underscore added where needed); text
- * arrays and sequences become strings.
+ * arrays and sequences become strings.  A length or selector the output
+ * cannot reach where the input had it becomes a key of the writer's own in
+ * the event (or packet) header.  CTF 2 output (opts->ctf_version 2) keeps
+ * CTF 2's booleans, bit maps, BLOBs, optionals and range-selected
+ * variants; CTF 1.8 output makes them integers, arrays and tagged
+ * variants.
  */
 TC_API int tc_ctf_writer_new(tc_ctf_writer **out, const char *dir, tc_trace *const *traces, size_t count,
                       const tc_ctf_writer_options *opts);
