@@ -28,9 +28,10 @@ build=(gcc make pkg-config libzstd-dev zlib1g-dev libtraceevent-dev libjson-c-de
 #   groff-base, mandoc   the man page lint
 #   bash-completion  the completion test
 #   binutils (nm), util-linux (setpriv, unshare, taskset), file
+#   time             /usr/bin/time: peak memory in tests/live/ctf2-memory.sh
 # (timeout, stdbuf, cmp, diff, awk, find, sed come with every Debian system.)
 tests=(python3 procps trace-cmd babeltrace2 babeltrace lttng-tools liblttng-ust-dev uftrace
-	clang libclang-rt-14-dev groff-base mandoc bash-completion binutils util-linux file)
+	clang libclang-rt-14-dev groff-base mandoc bash-completion binutils util-linux file time)
 
 case ${1:-} in
 build) want=("${build[@]}") ;;
