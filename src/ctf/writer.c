@@ -1298,17 +1298,17 @@ static tc_field_class *packet_header_class(tc_ctf_writer *w)
 	return s;
 }
 
-/* The packet context fields' keys of the packet header (see the top):
- * 64-bit members "lengthN" after its own. */
-static int add_packet_keys(tc_ctf_writer *w)
+/* Appends COUNT 64-bit members "lengthN" to the header HDR: the keys the
+ * writer carries there for fields the output cannot reach where the input
+ * had them (see the top). */
+static int append_length_members(tc_ctf_writer *w, tc_field_class *hdr, size_t count)
 {
-	tc_field_class *hdr = w->out.packet_header;
-	size_t n = hdr->member_count + w->pkt_key_count;
+	size_t n = hdr->member_count + count;
 	tc_member *m = tc_pool_alloc(&w->pool, n * sizeof *m);
 	if (!m)
 		return TC_ENOMEM;
 	memcpy(m, hdr->members, hdr->member_count * sizeof *m);
-	for (size_t i = 0; i < w->pkt_key_count; i++) {
+	for (size_t i = 0; i < count; i++) {
 		char name[32];
 		snprintf(name, sizeof name, "length%zu", i);
 		tc_member *x = &m[hdr->member_count + i];
@@ -1318,6 +1318,8 @@ static int add_packet_keys(tc_ctf_writer *w)
 	}
 	hdr->members = m;
 	hdr->member_count = n;
+	if (hdr->align < 8)
+		hdr->align = 8;
 	return 0;
 }
 
@@ -1399,31 +1401,6 @@ static int packet_context_class(tc_ctf_writer *w, out_stream_class *sc)
 	return 0;
 }
 
-/* The lengths SC's events carry in their header (see the top): 64-bit
- * members "lengthN" after the header's own. */
-static int add_header_lengths(tc_ctf_writer *w, out_stream_class *sc)
-{
-	tc_field_class *hdr = sc->pub.event_header;
-	size_t n = hdr->member_count + sc->extra_count;
-	tc_member *m = tc_pool_alloc(&w->pool, n * sizeof *m);
-	if (!m)
-		return TC_ENOMEM;
-	memcpy(m, hdr->members, hdr->member_count * sizeof *m);
-	for (size_t i = 0; i < sc->extra_count; i++) {
-		char name[32];
-		snprintf(name, sizeof name, "length%zu", i);
-		tc_member *x = &m[hdr->member_count + i];
-		if (!(x->name = tc_pool_strdup(&w->pool, name)) || !(x->cls = int_class(w, 64, 8, NULL)))
-			return TC_ENOMEM;
-		x->display_name = x->name;
-	}
-	hdr->members = m;
-	hdr->member_count = n;
-	if (hdr->align < 8)
-		hdr->align = 8;
-	return 0;
-}
-
 /* Whether the output has scope FC: CTF 2 output leaves out a scope the
  * model hides (CTF 1.8 readers do not show it, CTF 2 readers would). */
 static bool shown(const tc_ctf_writer *w, const tc_field_class *fc)
@@ -1473,7 +1450,7 @@ static int add_stream_class(tc_ctf_writer *w, const tc_stream_class *src, uint64
 			return rc;
 	}
 	sc->pub.event_class_count = src->event_class_count;
-	if (sc->extra_count && (rc = add_header_lengths(w, sc)) < 0)
+	if (sc->extra_count && (rc = append_length_members(w, sc->pub.event_header, sc->extra_count)) < 0)
 		return rc;
 	if ((rc = map_put(&w->class_of, src, w->class_count)) < 0 ||
 	    (rc = tc_ptr_push((void ***)&w->classes, &w->class_count, sc)) < 0 ||
@@ -1559,7 +1536,7 @@ int tc_ctf_writer_new(tc_ctf_writer **out, const char *dir, tc_trace *const *tra
 		}
 	}
 	if (rc == 0 && w->pkt_key_count)
-		rc = add_packet_keys(w);
+		rc = append_length_members(w, w->out.packet_header, w->pkt_key_count);
 	if (rc == 0 && w->ctf_version == 2)
 		rc = trace_identity(w, traces, count);
 	if (rc < 0) {
