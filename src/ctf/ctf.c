@@ -373,7 +373,7 @@ static int build_group(tc_input *in, ctf_trace *t, dir_list *dirs, size_t first,
 		if (tc_input_add_iter(in, &it->base) < 0) {
 			ctf_stream_ops.free(&it->base);
 			rc = TC_ENOMEM;
-		} else if (t->pub.ctf_major == 2) {
+		} else if (t->quirks.check_packets_first) {
 			rc = ctf_check_packets(it);
 		}
 	}

@@ -158,6 +158,12 @@ typedef struct ctf_quirks {
 	bool lttng_event_after_packet;
 	bool barectf_event_before_packet;
 	bool lttng_crash;
+	/* How babeltrace2 2.1.2 reads CTF 2 (set by json_meta.c): every
+	 * packet's header and context checked before the first event, a wrong
+	 * magic taken, and nothing said of a first packet's discard counter. */
+	bool check_packets_first;
+	bool any_magic;
+	bool quiet_first_discards;
 } ctf_quirks;
 
 struct ctf_trace {

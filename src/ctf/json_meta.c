@@ -218,7 +218,7 @@ static bool is_prime(uint64_t n)
 	return true;
 }
 
-/* Inserts keys ORDER[0..N) (indexes into HASH) into an empty
+/* Inserts keys ORDER[0..N) (indexes into HASH; NULL: 0..N) into an empty
  * std::unordered_map and writes its iteration order to OUT (ctf2.md
  * Appendix B: buckets 1, then 13, then the next prime of at least twice as
  * many; a key goes just before the first key of its bucket, else first).
@@ -251,7 +251,7 @@ static void unordered_map_order(const uint64_t *hash, const size_t *order, size_
 				rebuilt++;
 			}
 		}
-		size_t key = order[k], pos = 0;
+		size_t key = order ? order[k] : k, pos = 0;
 		for (size_t j = 0; j < len; j++)
 			if (hash[out[j]] % buckets == hash[key] % buckets) {
 				pos = j;
@@ -263,50 +263,46 @@ static void unordered_map_order(const uint64_t *hash, const size_t *order, size_
 	}
 }
 
-/* "mappings" (or a bit map's "flags"): labels in document order, each
- * with its rank in babeltrace2's print order. */
+/* "mappings" (or a bit map's "flags"): FC's labels, in document order. */
 static int get_mappings(jb *b, json_object *v, const char *what, bool is_signed, tc_field_class *fc)
 {
 	if (!json_object_is_type(v, json_type_object))
 		return jfail(b, "%s: mappings must be an object", what);
-	size_t n = (size_t)json_object_object_length(v);
+	size_t n = (size_t)json_object_object_length(v), i = 0;
 	tc_enum_label *labels = ctf_build_alloc(&b->c, (n ? n : 1) * sizeof *labels);
-	uint64_t *hash = calloc(n ? n : 1, sizeof *hash);
-	size_t *order = calloc(n ? n : 1, sizeof *order), *first = calloc(n ? n : 1, sizeof *first),
-	       *second = calloc(n ? n : 1, sizeof *second);
-	tc_enum_label *json_order = calloc(n ? n : 1, sizeof *json_order);
-	int rc = labels && hash && order && first && second && json_order ? 0 : (b->c.err ? b->c.err : tc_fail_nomem());
-	size_t i = 0;
+	if (!labels)
+		return b->c.err;
 	json_object_object_foreach(v, key, ranges) {
-		if (rc)
-			break;
-		json_order[i].label = jstrdup(b, key);
-		if (!json_order[i].label || get_ranges(b, ranges, what, is_signed, &json_order[i]) < 0)
-			rc = b->c.err;
-		hash[i] = stdlib_string_hash(key, strlen(key));
-		order[i] = i;
+		if (!(labels[i].label = jstrdup(b, key)) || get_ranges(b, ranges, what, is_signed, &labels[i]) < 0)
+			return b->c.err;
 		i++;
 	}
-	if (rc == 0 && n) {
-		/* babeltrace2 builds one map in document order, then copies it
-		 * into a second in the first one's iteration order. */
-		unordered_map_order(hash, order, n, first);
-		unordered_map_order(hash, first, n, second);
-		for (size_t k = 0; k < n; k++)
-			labels[k] = json_order[k];
-		for (size_t k = 0; k < n; k++)
-			labels[second[k]].print_rank = (unsigned)k;
-	}
-	free(hash);
-	free(order);
-	free(first);
-	free(second);
-	free(json_order);
-	if (rc)
-		return rc;
 	fc->labels = labels;
 	fc->label_count = n;
 	return 0;
+}
+
+/* Each mapping label's print_rank: babeltrace2 builds one map in document
+ * order, then copies it into a second in the first one's iteration order,
+ * and prints several matching labels in the second one's. */
+static int rank_labels(jb *b, tc_field_class *fc)
+{
+	size_t n = fc->label_count;
+	uint64_t *hash = calloc(n ? n : 1, sizeof *hash);
+	size_t *first = calloc(n ? n : 1, sizeof *first), *second = calloc(n ? n : 1, sizeof *second);
+	int rc = hash && first && second ? 0 : (b->c.err = tc_fail_nomem());
+	for (size_t k = 0; rc == 0 && k < n; k++)
+		hash[k] = stdlib_string_hash(fc->labels[k].label, strlen(fc->labels[k].label));
+	if (rc == 0 && n) {
+		unordered_map_order(hash, NULL, n, first);
+		unordered_map_order(hash, first, n, second);
+		for (size_t k = 0; k < n; k++)
+			fc->labels[second[k]].print_rank = (unsigned)k;
+	}
+	free(hash);
+	free(first);
+	free(second);
+	return rc;
 }
 
 /* ---- field locations ---- */
@@ -587,7 +583,7 @@ static int get_alignment(jb *b, json_object *j, const char *key, const char *wha
 	uint64_t a = 1;
 	if (get_uint(b, j, key, what, false, &a) < 0)
 		return b->c.err;
-	if (a == 0 || (a & (a - 1)) || a > (1u << 20))
+	if (!ctf_alignment_ok(a))
 		return jfail(b, "%s: \"%s\" %" PRIu64 " is not a power of two up to 2^20", what, key, a);
 	*out = (unsigned)a;
 	return 0;
@@ -636,7 +632,7 @@ static tc_field_class *fixed_length(jb *b, json_object *j, const char *type, con
 		fc->flags |= TC_FIELD_BIT_REVERSED;
 	if ((is_uint || is_sint) && get_base(b, j, what, fc) < 0)
 		return NULL;
-	if (has_mappings(j) && get_mappings(b, prop(j, "mappings"), what, is_sint, fc) < 0)
+	if (has_mappings(j) && (get_mappings(b, prop(j, "mappings"), what, is_sint, fc) < 0 || rank_labels(b, fc) < 0))
 		return NULL;
 	if (is_map) {
 		json_object *flags = prop(j, "flags");
@@ -671,7 +667,7 @@ static tc_field_class *variable_length(jb *b, json_object *j, bool is_signed, co
 	fc->is_signed = is_signed;
 	if (get_base(b, j, what, fc) < 0)
 		return NULL;
-	if (has_mappings(j) && get_mappings(b, prop(j, "mappings"), what, is_signed, fc) < 0)
+	if (has_mappings(j) && (get_mappings(b, prop(j, "mappings"), what, is_signed, fc) < 0 || rank_labels(b, fc) < 0))
 		return NULL;
 	if (!is_signed && get_roles(b, j, what, fc) < 0)
 		return NULL;
@@ -860,8 +856,6 @@ static tc_field_class *optional_fc(jb *b, json_object *j, const char *what)
 			return NULL;
 		fc->labels[0].label = "";
 		fc->label_count = 1;
-		if (ctf_label_ranges(&b->c, plan_of(fc), fc->labels, 1, key->is_signed) < 0)
-			return NULL;
 	} else {
 		return jfail(b, "%s: the selector of an optional must be a boolean or an integer", what), NULL;
 	}
@@ -929,7 +923,7 @@ static tc_field_class *variant_fc(jb *b, json_object *j, const char *what)
 	}
 	b->depth--;
 	fc->label_count = n;
-	return ctf_label_ranges(&b->c, plan_of(fc), fc->labels, n, key->is_signed) < 0 ? NULL : fc;
+	return fc;
 }
 
 static tc_field_class *build_fc(jb *b, json_object *j, const char *what)
@@ -1191,11 +1185,7 @@ static int read_clock_class(jb *b, json_object *f)
 		if (cycles >= c->freq)
 			return jfail(b, "clock class \"%s\": offset of %" PRIu64 " cycles is not below the frequency", id, cycles);
 	}
-	__int128 total = cycles;
-	if (b->c.opts->clock_offset_ns)
-		total += (__int128)((double)b->c.opts->clock_offset_ns * (double)c->freq / 1e9);
-	c->offset_s += b->c.opts->clock_offset_s;
-	ctf_clock_normalize(c, total);
+	ctf_clock_set_offset(c, cycles, b->c.opts);
 	clock_entry *more = realloc(b->clocks, (b->clock_count + 1) * sizeof *more);
 	if (!more)
 		return b->c.err = tc_fail_nomem();
@@ -1371,6 +1361,7 @@ static int finish(jb *b)
 			return b->c.err;
 	}
 	t->pub.ctf_major = 2;
+	t->quirks.check_packets_first = t->quirks.any_magic = t->quirks.quiet_first_discards = true;
 	ctf_trace_finish(t);
 	return 0;
 }

@@ -231,14 +231,13 @@ static int value_u64(builder *b, const ast_node *a, uint64_t *out)
 	return 0;
 }
 
-/* An alignment in bits: a power of two, at most 2^20 (a bound against
- * hostile metadata; real traces use at most 64). */
+/* An alignment in bits (ctf_alignment_ok). */
 static int value_align(builder *b, const ast_node *a, unsigned *out)
 {
 	uint64_t v = 0;
 	if (value_u64(b, a, &v) < 0)
 		return b->c.err;
-	if (v == 0 || (v & (v - 1)) || v > (1u << 20))
+	if (!ctf_alignment_ok(v))
 		return berr(b, a, "alignment %" PRIu64 " is not a power of two up to 2^20", v);
 	*out = (unsigned)v;
 	return 0;
@@ -735,11 +734,7 @@ static int build_clock(builder *b, const ast_node *blk)
 		return berr(b, blk, "clock without a name");
 	if (ctf_find_clock(b->c.t, c->name))
 		return berr(b, blk, "clock \"%s\" declared twice", c->name);
-	__int128 cycles = c->offset;
-	if (b->c.opts->clock_offset_ns)
-		cycles += (__int128)((double)b->c.opts->clock_offset_ns * (double)c->freq / 1e9);
-	c->offset_s += b->c.opts->clock_offset_s;
-	ctf_clock_normalize(c, cycles);
+	ctf_clock_set_offset(c, c->offset, b->c.opts);
 	c->origin_is_unix_epoch = true;
 	return tc_ptr_push((void ***)&b->c.t->pub.clocks, &b->c.t->pub.clock_count, c) < 0 ? (b->c.err = TC_ENOMEM) : 0;
 }

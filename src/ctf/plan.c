@@ -75,7 +75,9 @@ tc_clock *ctf_find_clock(const ctf_trace *t, const char *name)
 	return NULL;
 }
 
-void ctf_clock_normalize(tc_clock *c, __int128 cycles)
+/* Adds CYCLES (any sign) to C's offset, keeping offset < freq by moving
+ * whole seconds. */
+static void normalize(tc_clock *c, __int128 cycles)
 {
 	__int128 f = c->freq;
 	__int128 s = cycles / f, r = cycles % f;
@@ -85,6 +87,22 @@ void ctf_clock_normalize(tc_clock *c, __int128 cycles)
 	}
 	c->offset_s += (int64_t)s;
 	c->offset = (uint64_t)r;
+}
+
+void ctf_clock_set_offset(tc_clock *c, uint64_t cycles, const tc_open_options *opts)
+{
+	__int128 total = cycles;
+	/* floor semantics, so that a negative --clock-offset-ns borrows from
+	 * the seconds */
+	if (opts->clock_offset_ns)
+		total += (__int128)((double)opts->clock_offset_ns * (double)c->freq / 1e9);
+	c->offset_s += opts->clock_offset_s;
+	normalize(c, total);
+}
+
+bool ctf_alignment_ok(uint64_t align)
+{
+	return align && !(align & (align - 1)) && align <= (1u << 20);
 }
 
 /* ---- layouts ---- */
@@ -168,7 +186,8 @@ static int compile_runs(ctf_build *b, tc_field_class *fc)
 		mp->kind = (uint8_t)fixed_layout(m, &bits);
 		if (!MEMBER_IS_FIXED(mp->kind)) {
 			long tag = m->kind == TC_FIELD_VARIANT ? sibling_tag(fc, i) : -1;
-			if (m->kind == TC_FIELD_STRING) {
+			/* UTF-16/32 strings take the general path. */
+			if (m->kind == TC_FIELD_STRING && m->encoding == TC_UTF8) {
 				mp->kind = MEMBER_STRING;
 			} else if (tag >= 0) {
 				mp->kind = MEMBER_SIBLING_VARIANT;
@@ -203,7 +222,9 @@ static int compile_runs(ctf_build *b, tc_field_class *fc)
 	return 0;
 }
 
-int ctf_label_ranges(ctf_build *b, ctf_plan *pl, const tc_enum_label *labels, size_t count, bool is_signed)
+/* Flattens LABELS' ranges into PL->label_ranges, values biased by 2^63
+ * when IS_SIGNED so that one unsigned comparison orders them. */
+static int label_ranges(ctf_build *b, ctf_plan *pl, const tc_enum_label *labels, size_t count, bool is_signed)
 {
 	uint64_t bias = is_signed ? (uint64_t)1 << 63 : 0;
 	size_t n = 0;
@@ -241,7 +262,7 @@ int ctf_layout_update(ctf_build *b, tc_field_class *fc)
 			pl->whole_bytes = false;
 		}
 		if (fc->kind == TC_FIELD_ENUM)
-			return ctf_label_ranges(b, pl, fc->labels, fc->label_count, fc->is_signed);
+			return label_ranges(b, pl, fc->labels, fc->label_count, fc->is_signed);
 		break;
 	case TC_FIELD_BOOL:
 	case TC_FIELD_BIT_ARRAY:

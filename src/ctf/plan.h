@@ -42,18 +42,16 @@ void *ctf_build_alloc(ctf_build *b, size_t size);
 tc_field_class *ctf_build_class(ctf_build *b, tc_field_kind kind);
 
 /* Computes FC's alignment and minimum size from what it holds, and its
- * fixed-layout runs (structures) or flattened label ranges (enumerations;
- * CTF 2 variants and optionals get theirs once their selector is known,
- * from ctf_selector_ranges). */
+ * fixed-layout runs (structures) or flattened label ranges (enumerations). */
 int ctf_layout_update(ctf_build *b, tc_field_class *fc);
-/* Flattens LABELS' ranges into PL->label_ranges, values biased by 2^63
- * when IS_SIGNED so that one unsigned comparison orders them. */
-int ctf_label_ranges(ctf_build *b, ctf_plan *pl, const tc_enum_label *labels, size_t count, bool is_signed);
+/* An alignment metadata may give: a power of two up to 2^20 bits (a bound
+ * against hostile metadata; real traces use at most 64). */
+bool ctf_alignment_ok(uint64_t align);
 
 tc_clock *ctf_find_clock(const ctf_trace *t, const char *name);
-/* Adds CYCLES (any sign) to C's offset, keeping offset < freq by moving
- * whole seconds with floor semantics. */
-void ctf_clock_normalize(tc_clock *c, __int128 cycles);
+/* Sets C's offset from its origin to its offset_s plus CYCLES, with the
+ * --clock-offset options of OPTS added, keeping offset < freq. */
+void ctf_clock_set_offset(tc_clock *c, uint64_t cycles, const tc_open_options *opts);
 
 /* Once roles, references and hidden fields are set: the stream class's
  * clock (the one its integers map), its packet flags, and the event class

@@ -125,8 +125,7 @@ static int read_packet_start(ctf_stream_iter *s, uint64_t off, bool need_context
 	if (t->pub.packet_header) {
 		if ((rc = decode_scope_retry(s, SCOPE_PACKET_HEADER, t->pub.packet_header, &root)) < 0)
 			return rc;
-		/* babeltrace2 2.1.2 takes a CTF 2 packet whatever its magic. */
-		if (d->have_role[ROLE_MAGIC] && d->role_value[ROLE_MAGIC] != CTF_MAGIC && t->pub.ctf_major != 2)
+		if (d->have_role[ROLE_MAGIC] && d->role_value[ROLE_MAGIC] != CTF_MAGIC && !t->quirks.any_magic)
 			return tc_fail(TC_EFORMAT, path, (int64_t)off, "bad packet magic 0x%08" PRIx64 " (expected 0xc1fc1fc1)", d->role_value[ROLE_MAGIC]);
 	}
 	if (t->pub.stream_class_count == 0)
@@ -258,9 +257,8 @@ static void queue_discards(ctf_stream_iter *s)
 		tc_message *m = &s->pending[s->pending_count];
 		memset(m, 0, sizeof *m);
 		if (!s->have_prev) {
-			/* "may have discarded": count unknown; babeltrace2 2.1.2
-			 * says nothing of a CTF 2 stream's first packet */
-			report = p->discarded != 0 && s->trace->pub.ctf_major != 2;
+			/* "may have discarded": count unknown */
+			report = p->discarded != 0 && !s->trace->quirks.quiet_first_discards;
 			if (report && ranges) {
 				set_time(s, p->ts_begin, &m->cycles, &m->time, &ok1);
 				set_time(s, p->ts_end, &m->end_cycles, &m->end_time, &ok2);
