@@ -45,6 +45,9 @@ void cli_free_inputs(tc_input **inputs, int count);
  * advances *I past a separate value (exits with status 2 if it is missing). */
 bool cli_opt_value(int argc, char **argv, int *i, const char *name, const char *short_name, const char **val);
 
+/* A whole decimal number V from LO to HI into *OUT; false otherwise. */
+bool cli_parse_int(const char *v, long long lo, long long hi, long long *out);
+
 /* --begin, --end, --events, --cpu as given; built once every option is
  * known, since --clock-gmt decides the time zone of --begin and --end. */
 typedef struct cli_filter_args {

@@ -306,11 +306,9 @@ int cli_convert(int argc, char **argv)
 		else if (cli_filter_option(argc, argv, &i, &fa))
 			;
 		else if (cli_opt_value(argc, argv, &i, "--packet-size", NULL, &v)) {
-			char *end;
-			unsigned long long size = strtoull(v, &end, 10);
-			if (*end || size < 4096 || size > (1u << 30)) {
+			long long size;
+			if (!cli_parse_int(v, 4096, 1 << 30, &size))
 				return free(paths), cli_usage_error("convert", "--packet-size expects bytes from 4096 to 1073741824, got \"%s\"", v);
-			}
 			wo.packet_size = (size_t)size;
 		} else if (cli_opt_value(argc, argv, &i, "--ctf-version", NULL, &v)) {
 			if (strcmp(v, "1") && strcmp(v, "1.8") && strcmp(v, "2"))

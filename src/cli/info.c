@@ -319,9 +319,8 @@ int cli_info(int argc, char **argv)
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
 		if (cli_opt_value(argc, argv, &i, "--jobs", "-j", &v)) {
-			char *end;
-			long n = strtol(v, &end, 10);
-			if (!*v || *end || n < 1 || n > 256)
+			long long n;
+			if (!cli_parse_int(v, 1, 256, &n))
 				return free(paths), cli_usage_error("info", "--jobs expects a number of threads from 1 to 256, got \"%s\"", v);
 			jobs = (unsigned)n;
 		} else if (cli_is_help_option(a)) {

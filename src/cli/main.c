@@ -74,13 +74,14 @@ static const char *command_reading(const char *path)
 	return cmd;
 }
 
-/* The command that reads what lies at PATH: a trace itself, or a file of
- * the CTF or uftrace directory around it (then TARGET is that directory).
- * NULL when it is no trace at all. */
-static const char *command_for(const char *path, char *target, size_t size)
+/* The command that reads what lies at PATH: a trace itself (looked at only
+ * when TRY_PATH: a command that reads every format already failed on it),
+ * or a file of the CTF or uftrace directory around it (then TARGET is that
+ * directory).  NULL when it is no trace at all. */
+static const char *command_for(const char *path, bool try_path, char *target, size_t size)
 {
 	struct stat st;
-	const char *cmd = command_reading(path);
+	const char *cmd = try_path ? command_reading(path) : NULL;
 	if (cmd || stat(path, &st) < 0 || !S_ISREG(st.st_mode) || strlen(path) >= size) {
 		snprintf(target, size, "%s", path);
 		return cmd;
@@ -105,9 +106,10 @@ void cli_report_open_error(const char *command, const char *path)
 	/* Copied first: finding the right command opens the path again. */
 	tc_error err = *tc_error_last();
 	char target[PATH_MAX];
-	const char *right = err.code == TC_ENOTFOUND ? command_for(path, target, sizeof target) : NULL;
 	/* print, info and convert read every format: only the path was wrong. */
-	if (right && strcmp(command, "report") != 0 && strcmp(command, "replay") != 0)
+	bool any_format = strcmp(command, "report") != 0 && strcmp(command, "replay") != 0;
+	const char *right = err.code == TC_ENOTFOUND ? command_for(path, !any_format, target, sizeof target) : NULL;
+	if (right && any_format)
 		right = command;
 	if (right && strcmp(right, command) == 0 && strcmp(target, path) == 0)
 		right = NULL;

@@ -25,6 +25,16 @@ bool cli_opt_value(int argc, char **argv, int *i, const char *name, const char *
 	return false;
 }
 
+bool cli_parse_int(const char *v, long long lo, long long hi, long long *out)
+{
+	char *end;
+	long long n = strtoll(v, &end, 10);
+	if (!*v || *end || n < lo || n > hi)
+		return false;
+	*out = n;
+	return true;
+}
+
 bool cli_filter_option(int argc, char **argv, int *i, cli_filter_args *fa)
 {
 	const char *v;

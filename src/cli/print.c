@@ -79,16 +79,6 @@ static int parse_fields(const char *list, tc_text_options *o)
 	return 0;
 }
 
-static bool parse_i64(const char *s, int64_t *out)
-{
-	char *end;
-	long long v = strtoll(s, &end, 10);
-	if (!*s || *end)
-		return false;
-	*out = v;
-	return true;
-}
-
 /* babeltrace2's test for a terminal that shows colours: a capable TERM on
  * both stdout and stderr, overridable with BABELTRACE_TERM_COLOR.  Its
  * --color=auto uses it, and so do its warnings whatever --color says. */
@@ -121,6 +111,7 @@ int cli_print(int argc, char **argv)
 		return 1;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
+		long long n;
 		if (!strcmp(a, "--clock-gmt"))
 			o.clock_gmt = true;
 		else if (!strcmp(a, "--clock-seconds"))
@@ -138,13 +129,13 @@ int cli_print(int argc, char **argv)
 			if (parse_fields(v, &o) < 0)
 				return free(paths), 2;
 		} else if (cli_opt_value(argc, argv, &i, "--clock-offset", NULL, &v)) {
-			if (!parse_i64(v, &oo.clock_offset_s)) {
+			if (!cli_parse_int(v, INT64_MIN, INT64_MAX, &n))
 				return free(paths), cli_usage_error("print", "--clock-offset expects whole seconds, got \"%s\"", v);
-			}
+			oo.clock_offset_s = n;
 		} else if (cli_opt_value(argc, argv, &i, "--clock-offset-ns", NULL, &v)) {
-			if (!parse_i64(v, &oo.clock_offset_ns)) {
+			if (!cli_parse_int(v, INT64_MIN, INT64_MAX, &n))
 				return free(paths), cli_usage_error("print", "--clock-offset-ns expects nanoseconds, got \"%s\"", v);
-			}
+			oo.clock_offset_ns = n;
 		} else if (cli_opt_value(argc, argv, &i, "--color", "-c", &v)) {
 			color = v;
 		} else if (cli_filter_option(argc, argv, &i, &fa)) {

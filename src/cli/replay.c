@@ -72,9 +72,8 @@ int cli_replay(int argc, char **argv)
 		} else if (cli_opt_value(argc, argv, &i, "--notrace", "-N", &v)) {
 			notrace[nn++] = v;
 		} else if (cli_opt_value(argc, argv, &i, "--depth", "-D", &v)) {
-			char *end;
-			long depth = strtol(v, &end, 10);
-			if (!*v || *end || depth < 0 || depth > INT32_MAX)
+			long long depth = 0;
+			if (!cli_parse_int(v, 0, INT32_MAX, &depth))
 				status = cli_usage_error("replay", "--depth expects a number of levels, got \"%s\"", v);
 			o.depth = (int)depth;
 		} else if (cli_opt_value(argc, argv, &i, "--time-filter", "-t", &v)) {

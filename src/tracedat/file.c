@@ -1153,13 +1153,9 @@ int tracedat_open(tracedat_file **out, const char *path)
 	builder b = { .f = f, .path = path, .v6_last_buffer = -1 };
 	for (int i = 0; i < 6; i++)
 		b.section_offset[i] = -1;
-	int rc = 0, kind = tc_path_kind(path);
+	int rc = 0;
 	struct stat st;
-	if (kind < 0)
-		rc = kind;
-	else if (kind == TC_PATH_DIR)
-		rc = tc_fail(TC_ENOTFOUND, path, -1, "a directory, not a trace.dat file");
-	else if (!(m->path = tc_pool_strdup(&f->pool, path)))
+	if (!(m->path = tc_pool_strdup(&f->pool, path)))
 		rc = TC_ENOMEM;
 	else if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
 		rc = tc_fail(errno == ENOENT ? TC_ENOTFOUND : TC_EIO, path, -1, "cannot open: %s", strerror(errno));

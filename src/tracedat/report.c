@@ -1612,8 +1612,12 @@ int tracedat_report(FILE *out, const char *path, const tracedat_report_options *
 {
 	static const tracedat_report_options defaults;
 	rp r = { .o = opts ? opts : &defaults, .out = out };
-	int rc = tracedat_open(&r.f, path);
-	if (rc < 0)
+	/* The path as the system sees it first, so that a missing file or a
+	 * directory is said as such (tc_input_open does the same). */
+	int rc = tc_path_kind(path);
+	if (rc == TC_PATH_DIR)
+		rc = tc_fail(TC_ENOTFOUND, path, -1, "a directory, not a trace.dat file");
+	if (rc < 0 || (rc = tracedat_open(&r.f, path)) < 0)
 		return rc;
 	r.m = tracedat_meta_of(r.f);
 	rc = rp_run(&r);
