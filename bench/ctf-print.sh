@@ -52,9 +52,10 @@ trap 'rm -rf "$work"' EXIT
 key=$(cat "$root/tests/lttng/tc_tp.h" "$root/tests/lttng/tc_app.c" "$record" |
 	sha256sum | cut -c1-12)
 mkdir -p "$cache"
-# Drop recordings made by older versions of the recorder; they are large.
+# Drop recordings made by older versions of the recorder, and ctf2-print.sh's
+# CTF 2 conversions of them; they are large.
 for old in "$cache"/ust-bench-*; do
-	case $old in *-"$key" | *-"$key".done) ;; *) rm -rf "$old" ;; esac
+	case $old in *-"$key" | *-"$key".done | *-"$key"-ctf2 | *-"$key"-ctf2.done) ;; *) rm -rf "$old" ;; esac
 done
 
 # trace_for EVENTS: path of a cached recording of EVENTS tc:bench events.

@@ -25,10 +25,7 @@ bt21=${BABELTRACE21:-/opt/babeltrace-2.1/bin/babeltrace2}
 export TZ=UTC
 
 echo "== ctf2-print: tracecat vs babeltrace2 2.1.2 on CTF 2 traces"
-if [ ! -x "$bt21" ] || [ ! -x /usr/bin/time ]; then
-	echo "ctf2-print: skipped, $bt21 or /usr/bin/time is missing"
-	exit 0
-fi
+bench_need ctf2-print "$bt21" /usr/bin/time
 bench_need_bin ctf2-print "$bin"
 work=$(mktemp -d "${TMPDIR:-/tmp}/tc-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -221,7 +221,9 @@ fi
 check_text_fixtures fixture-ctf2 tests/fixtures/ctf2 bt21.txt
 # The same traces in the release-candidate 7.0 dialect, which babeltrace2
 # 2.1.2 refuses (tests/ctf2/mkrc.py), must print the same.
-if command -v python3 >/dev/null && python3 tests/ctf2/mkrc.py tests/fixtures/ctf2 "$TMP/ctf2-rc" 2>"$TMP/ctf2-rc.log"; then
+if ! command -v python3 >/dev/null; then
+	skipped "fixture-ctf2-rc: python3 is not installed"
+elif python3 tests/ctf2/mkrc.py tests/fixtures/ctf2 "$TMP/ctf2-rc" 2>"$TMP/ctf2-rc.log"; then
 	check_text_fixtures fixture-ctf2-rc "$TMP/ctf2-rc" bt21.txt
 else
 	bad "fixture-ctf2-rc: tests/ctf2/mkrc.py failed: $(head -c 300 "$TMP/ctf2-rc.log")"

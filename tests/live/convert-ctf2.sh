@@ -97,8 +97,11 @@ roundtrip() {
 # ctf_roundtrips NAME TRACE: copied and re-encoded, against 2.1.2's text of TRACE.
 ctf_roundtrips() {
 	local name=$1 trace=$2
+	# A fixture's committed reference is babeltrace2 2.1.2's text already.
+	if [ -f "${trace%/}.bt21.txt" ]; then
+		cp "${trace%/}.bt21.txt" "$tmp/ref"
 	# (in a shell of its own, which reports an abort to /dev/null)
-	if ! ("$BT21" --clock-gmt "$trace" >"$tmp/ref" 2>"$tmp/ref.err"; exit $?) 2>/dev/null; then
+	elif ! ("$BT21" --clock-gmt "$trace" >"$tmp/ref" 2>"$tmp/ref.err"; exit $?) 2>/dev/null; then
 		if [ -n "${BT21_UNREADABLE[$name]:-}" ]; then
 			echo "NOTE convert-ctf2/$name: not compared: babeltrace2 2.1.2 does not read the input: ${BT21_UNREADABLE[$name]}"
 		elif [ "${name#corpus-}" != "$name" ]; then

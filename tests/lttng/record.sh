@@ -160,22 +160,7 @@ if [ "$in_namespace" = 1 ]; then
 	rundir_mounted=1
 fi
 
-# --no-kernel: we trace user space only and module probing is slow.
-ready=0
-trap 'ready=1' USR1
-lttng-sessiond --no-kernel --sig-parent >"$work/sessiond.log" 2>&1 &
-sessiond_pid=$!
-for _ in $(seq 300); do
-	if [ "$ready" = 1 ] || ! kill -0 "$sessiond_pid" 2>/dev/null; then break; fi
-	sleep 0.1
-done
-if [ "$ready" = 0 ]; then
-	# the first line that is not about the open files limit
-	why=$(grep -v -m 1 'open files limit' "$work/sessiond.log" || true)
-	kill -0 "$sessiond_pid" 2>/dev/null && why="not ready after 30 s"
-	echo "record.sh: cannot start lttng-sessiond: ${why:-it exited}" >&2
-	exit 3
-fi
+start_sessiond lttng-sessiond "$work/sessiond.log"
 
 lttng create "$session" --output="$outdir" >/dev/null
 session_created=1

@@ -116,7 +116,7 @@ expected_events() { # ITERATIONS MODES
 
 # make_refs DIR: the *.bt21.txt / *.bt21.stderr files for every trace in DIR.
 make_refs() {
-	local dir=$1 trace name args rc
+	local dir=$1 trace name args
 	(
 		cd "$dir"
 		rm -f ./*.bt21.txt ./*.bt21.stderr
@@ -200,21 +200,7 @@ cp "$here/tc2_app.c" "$here/tc2_tp.c" "$here/tc2_tp.h" "$work/build/"
 (cd "$work/build" && "$CC" -std=c11 -O2 -Wall -Wextra -Wno-sign-compare -I"$P/include" -I. \
 	-o tc2_app tc2_app.c tc2_tp.c -L"$P/lib" -Wl,-rpath,"$P/lib" -llttng-ust -ldl -lpthread)
 
-# --no-kernel: user space only, and no module probing.
-ready=0
-trap 'ready=1' USR1
-"$P/bin/lttng-sessiond" --no-kernel --sig-parent >"$work/sessiond.log" 2>&1 &
-sessiond_pid=$!
-for _ in $(seq 300); do
-	if [ "$ready" = 1 ] || ! kill -0 "$sessiond_pid" 2>/dev/null; then break; fi
-	sleep 0.1
-done
-if [ "$ready" = 0 ]; then
-	why=$(grep -v -m 1 'open files limit' "$work/sessiond.log" || true)
-	kill -0 "$sessiond_pid" 2>/dev/null && why="not ready after 30 s"
-	echo "record.sh: cannot start lttng-sessiond: ${why:-it exited}" >&2
-	exit 3
-fi
+start_sessiond "$P/bin/lttng-sessiond" "$work/sessiond.log"
 
 for spec in "${TRACES[@]}"; do
 	read -r name iterations modes rest <<<"$spec"
