@@ -272,7 +272,8 @@ static void test_selections(void)
 static void test_lengths(void)
 {
 	/* a sibling, an outer length (absolute path), a length in each
-	 * array element, a length that is a variant (a structure of its own) */
+	 * array element, a length that is a variant (a structure of its own
+	 * in CTF 1.8, located natively in CTF 2) */
 	tc_field_class *n = uint_le(8, 8), *a = sequence_of(uint_le(8, 8));
 	refer(a, SCOPE_PAYLOAD, n, 1, 0);
 	tc_field_class *a2 = sequence_of(uint_le(8, 8));
@@ -288,11 +289,16 @@ static void test_lengths(void)
 	tc_field_class *p = structure(1, "n", n, "a", a, "s", structure(1, "a2", a2, NULL),
 	                              "arr", array_of(structure(1, "n", en, "d", ed, NULL), 2, 1),
 	                              "sel", usel, "v", v, "va", va, NULL);
-	expect("lengths",
-	       CONVERT("lengths", p, 0x02, 0x07, 0x08, 0x09, 0x0A, 0x01, 0x05, 0x00, 0x01, 0x02, 0x00, 0x08, 0x09),
-	       "ev: { n = 2, a = [ [0] = 7, [1] = 8 ], s = { a2 = [ [0] = 9, [1] = 10 ] }, "
-	       "arr = [ [0] = { n = 1, d = [ [0] = 5 ] }, [1] = { n = 0, d = [ ] } ], sel = 1, "
-	       "v = { tag = ( \"b\" : container = 1 ), value = { 2 } }, va = { length = 2, value = [ [0] = 8, [1] = 9 ] } }\n");
+	const char *name = out_version == 2 ? "lengths-2" : "lengths";
+	expect(name,
+	       CONVERT(name, p, 0x02, 0x07, 0x08, 0x09, 0x0A, 0x01, 0x05, 0x00, 0x01, 0x02, 0x00, 0x08, 0x09),
+	       out_version == 2
+	           ? "ev: { n = 2, a = [ [0] = 7, [1] = 8 ], s = { a2 = [ [0] = 9, [1] = 10 ] }, "
+	             "arr = [ [0] = { n = 1, d = [ [0] = 5 ] }, [1] = { n = 0, d = [ ] } ], sel = 1, "
+	             "v = { 2 }, va = [ [0] = 8, [1] = 9 ] }\n"
+	           : "ev: { n = 2, a = [ [0] = 7, [1] = 8 ], s = { a2 = [ [0] = 9, [1] = 10 ] }, "
+	             "arr = [ [0] = { n = 1, d = [ [0] = 5 ] }, [1] = { n = 0, d = [ ] } ], sel = 1, "
+	             "v = { tag = ( \"b\" : container = 1 ), value = { 2 } }, va = { length = 2, value = [ [0] = 8, [1] = 9 ] } }\n");
 }
 
 static void test_names(void)
@@ -424,31 +430,8 @@ static void test2_selections(void)
 	       "ev: { f = true, o = { 7 }, sel = 7, v = { { x = 9 } }, o2 = <none> }\n");
 }
 
-static void test2_lengths(void)
+static void test2_other_option_length(void)
 {
-	/* as test_lengths: a sibling, an outer length, a length in each
-	 * array element, a length that is a variant (located natively) */
-	tc_field_class *n = uint_le(8, 8), *a = sequence_of(uint_le(8, 8));
-	refer(a, SCOPE_PAYLOAD, n, 1, 0);
-	tc_field_class *a2 = sequence_of(uint_le(8, 8));
-	refer(a2, SCOPE_PAYLOAD, n, 1, 0);
-	tc_field_class *en = uint_le(8, 8), *ed = sequence_of(uint_le(8, 8));
-	refer(ed, SCOPE_PAYLOAD, en, 3, 3, PATH_ELEMENT, 0);
-	tc_field_class *usel = uint_le(8, 8);
-	tc_field_class *v = variant(2, "a", uint_le(8, 8), ranges_label(1, (int64_t)0, (int64_t)0),
-	                            "b", uint_le(16, 8), ranges_label(1, (int64_t)1, (int64_t)1));
-	refer(v, SCOPE_PAYLOAD, usel, 1, 4);
-	tc_field_class *va = sequence_of(uint_le(8, 8));
-	refer(va, SCOPE_PAYLOAD, v, 2, 5, PATH_SELECTED);
-	tc_field_class *p = structure(1, "n", n, "a", a, "s", structure(1, "a2", a2, NULL),
-	                              "arr", array_of(structure(1, "n", en, "d", ed, NULL), 2, 1),
-	                              "sel", usel, "v", v, "va", va, NULL);
-	expect("lengths-2",
-	       CONVERT("lengths-2", p, 0x02, 0x07, 0x08, 0x09, 0x0A, 0x01, 0x05, 0x00, 0x01, 0x02, 0x00, 0x08, 0x09),
-	       "ev: { n = 2, a = [ [0] = 7, [1] = 8 ], s = { a2 = [ [0] = 9, [1] = 10 ] }, "
-	       "arr = [ [0] = { n = 1, d = [ [0] = 5 ] }, [1] = { n = 0, d = [ ] } ], sel = 1, "
-	       "v = { 2 }, va = [ [0] = 8, [1] = 9 ] }\n");
-
 	/* a length inside another option of a variant (CTF 2 locations reach
 	 * only the option holding the field): the writer's own key */
 	tc_field_class *k = uint_le(8, 8);
@@ -491,7 +474,8 @@ int main(void)
 	test2_numbers();
 	test2_strings_blobs();
 	test2_selections();
-	test2_lengths();
+	test_lengths();
+	test2_other_option_length();
 	test2_names_hidden();
 	test_header_lengths();
 	out_version = 1;
