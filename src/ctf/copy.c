@@ -55,8 +55,11 @@ bool tc_ctf_can_copy(const tc_trace *trace, int ctf_version)
 {
 	if (!trace || !trace->format || strcmp(trace->format, "ctf") != 0)
 		return false;
-	if (trace->ctf_major == 2 || ctf_version != 2)
-		return ctf_version == 2 || trace->ctf_major != 2;
+	/* CTF 2 packets copy only to CTF 2; CTF 1.8 ones always to CTF 1.8 */
+	if (trace->ctf_major == 2)
+		return ctf_version == 2;
+	if (ctf_version != 2)
+		return true;
 	for (size_t i = 0; i < trace->stream_class_count; i++) {
 		const tc_stream_class *sc = trace->stream_classes[i];
 		if (!shows_all(sc->packet_context, true) || !shows_all(sc->event_context, false))

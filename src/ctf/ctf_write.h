@@ -20,6 +20,11 @@ int ctf_json_write(const tc_trace *t, tc_buf *b);
  * metadata names the clock. */
 void ctf_clock_identifier(const char *name, char *out, size_t size);
 
+/* Whether C can be in a TSDL identifier (FIRST: as its first character). */
+bool ctf_tsdl_ident_char(char c, bool first);
+/* Whether S is a TSDL keyword, which cannot name a field. */
+bool ctf_tsdl_is_keyword(const char *s);
+
 /* Writes the bytes of B to DIR/NAME; errors carry the file's path. */
 int ctf_write_file(const char *dir, const char *name, const void *data, size_t len);
 

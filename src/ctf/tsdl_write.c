@@ -49,15 +49,19 @@ void ctf_clock_identifier(const char *name, char *out, size_t size)
 	size_t n = 0;
 	for (; name[n] && n + 1 < size; n++) {
 		char c = name[n];
-		bool ok = c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (n && c >= '0' && c <= '9');
-		out[n] = ok ? c : '_';
+		out[n] = ctf_tsdl_ident_char(c, n == 0) ? c : '_';
 	}
 	if (n == 0 && size > 1)
 		out[n++] = '_';
 	out[n] = '\0';
 }
 
-static bool is_keyword(const char *s)
+bool ctf_tsdl_ident_char(char c, bool first)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (!first && c >= '0' && c <= '9');
+}
+
+bool ctf_tsdl_is_keyword(const char *s)
 {
 	static const char *const keywords[] = {
 		"align", "callsite", "char", "clock", "const", "double", "enum", "env", "event",
@@ -167,8 +171,7 @@ static int write_type(tc_buf *b, const tc_field_class *fc, int depth)
 	case TC_FIELD_OPTIONAL:
 		return tc_fail(TC_EUNSUPPORTED, NULL, -1, "a CTF 2 field type has no CTF 1.8 metadata");
 	}
-	if (fc->kind != TC_FIELD_ARRAY && fc->kind != TC_FIELD_SEQUENCE)
-		return tc_fail(TC_EUNSUPPORTED, NULL, -1, "a field type has no CTF 1.8 metadata");
+	/* an array or sequence */
 	return tc_fail(TC_EINVAL, NULL, -1, "an array type has no name to be written with");
 }
 
@@ -209,7 +212,7 @@ static int write_env(tc_buf *b, const tc_trace *t)
 		/* A key made an identifier (CTF 2 keys are any text). */
 		char key[256];
 		ctf_clock_identifier(e->key ? e->key : "", key, sizeof key);
-		rc = tc_buf_printf(b, "\t%s%s = ", is_keyword(key) ? "_" : "", key);
+		rc = tc_buf_printf(b, "\t%s%s = ", ctf_tsdl_is_keyword(key) ? "_" : "", key);
 		if (rc == 0)
 			rc = e->is_int ? tc_buf_printf(b, "%" PRId64, e->int_value) : quoted(b, e->str_value ? e->str_value : "");
 		if (rc == 0)

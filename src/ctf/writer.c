@@ -96,6 +96,7 @@ typedef struct out_stream_class {
 	size_t *pc_members;
 	size_t pc_member_count;
 	size_t pc_specials;
+	bool *pc_number;             /* per member: whether it is a number */
 	bool pc_deep;                /* one of them is not a number */
 	bool *used;                  /* per event class: written at least once */
 	size_t ts_end_off;           /* byte offsets in the packet context of */
@@ -124,6 +125,10 @@ typedef struct out_stream {
 	bool has_context;
 	uint64_t *context_values;
 	size_t context_start, context_end;
+	/* Where context_changed() encodes the others to compare them: all
+	 * zeros between uses, as reserve() leaves a buffer. */
+	uint8_t *cmp_buf;
+	size_t cmp_cap;
 	/* The packet header's keys: where they are (bits from the packet
 	 * start), and their values (w->pkt_key_count). */
 	uint64_t pkt_key_pos;
@@ -224,6 +229,12 @@ static void map_free(ptr_map *m)
 
 /* ---- output classes ---- */
 
+/* Whether a field of KIND holds a number (its v.u). */
+static bool is_number_kind(tc_field_kind k)
+{
+	return k == TC_FIELD_INT || k == TC_FIELD_ENUM || k == TC_FIELD_BOOL || k == TC_FIELD_BIT_ARRAY;
+}
+
 static tc_field_class *new_class(tc_ctf_writer *w, tc_field_kind kind, unsigned align)
 {
 	tc_field_class *fc = tc_pool_alloc(&w->pool, sizeof *fc);
@@ -248,13 +259,6 @@ static tc_field_class *int_class(tc_ctf_writer *w, unsigned size, unsigned align
 
 /* ---- names ---- */
 
-static const char *const tsdl_keywords[] = {
-	"align", "callsite", "char", "clock", "const", "double", "enum", "env", "event",
-	"floating_point", "float", "integer", "int", "long", "short", "signed", "stream",
-	"string", "struct", "trace", "typealias", "typedef", "unsigned", "variant", "void",
-	"_Bool", "_Complex", "_Imaginary", NULL,
-};
-
 /* Packet context names a reader gives a meaning to (ctf.md 7.2). */
 static const char *const packet_context_specials[] = {
 	"timestamp_begin", "timestamp_end", "content_size", "packet_size", "packet_seq_num",
@@ -269,20 +273,15 @@ static bool in_list(const char *const *list, const char *s)
 	return false;
 }
 
-static bool ident_char(char c, bool first)
-{
-	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (!first && c >= '0' && c <= '9');
-}
-
 /* Whether S can be written as a TSDL field name. */
 static bool is_identifier(const char *s)
 {
-	if (!ident_char(s[0], true))
+	if (!ctf_tsdl_ident_char(s[0], true))
 		return false;
 	for (const char *c = s + 1; *c; c++)
-		if (!ident_char(*c, false))
+		if (!ctf_tsdl_ident_char(*c, false))
 			return false;
-	return !in_list(tsdl_keywords, s);
+	return !ctf_tsdl_is_keyword(s);
 }
 
 /* What a CTF reader shows for field name N: one leading '_' dropped. */
@@ -316,7 +315,7 @@ static char *escaped_name(tc_ctf_writer *w, const char *text, const char *suffix
 		return NULL;
 	s[0] = '_';
 	for (size_t i = 0; i < n; i++)
-		s[i + 1] = ident_char(text[i], false) ? text[i] : '_';
+		s[i + 1] = ctf_tsdl_ident_char(text[i], false) ? text[i] : '_';
 	memcpy(s + n + 1, suffix, k + 1);
 	return s;
 }
@@ -366,6 +365,25 @@ static char **out_names(tc_ctf_writer *w, const tc_field_class *st, bool packet_
 	return names;
 }
 
+/* C (NULL: none), or the first of C_2, C_3... that is none of NAMES[0]
+ * to NAMES[I - 1]; with EMPTY_OK, "" clashes with nothing. NULL when out
+ * of memory. */
+static char *unique_name(tc_ctf_writer *w, char *const *names, size_t i, char *c, bool empty_ok)
+{
+	const char *base = c;
+	for (unsigned k = 2; c; k++) {
+		size_t j = 0;
+		while (j < i && (strcmp(names[j], c) != 0 || (empty_ok && !*c)))
+			j++;
+		if (j == i)
+			break;
+		size_t len = strlen(base) + 16;
+		if ((c = tc_pool_alloc(&w->pool, len)))
+			snprintf(c, len, "%s_%u", base, k);
+	}
+	return c;
+}
+
 /* The option names of a variant written for a CTF 2 one, which its tag's
  * labels repeat: identifiers that do not start with '_' (babeltrace 1.5
  * matches those to labels wrongly), unique; "optionN" for the others. */
@@ -382,17 +400,7 @@ static char **option_names(tc_ctf_writer *w, const tc_field_class *src)
 			snprintf(buf, sizeof buf, "option%zu", i);
 			name = buf;
 		}
-		char *c = tc_pool_strdup(&w->pool, name);
-		for (unsigned k = 2; c; k++) {
-			size_t j = 0;
-			while (j < i && strcmp(names[j], c) != 0)
-				j++;
-			if (j == i)
-				break;
-			size_t len = strlen(name) + 16;
-			if ((c = tc_pool_alloc(&w->pool, len)))
-				snprintf(c, len, "%s_%u", name, k);
-		}
+		char *c = unique_name(w, names, i, tc_pool_strdup(&w->pool, name), false);
 		if (!c)
 			return NULL;
 		names[i] = c;
@@ -666,23 +674,32 @@ static tc_field_class *new_struct(tc_ctf_writer *w, size_t n, unsigned align)
 	return s;
 }
 
+/* N labels of FC, label I named NAMES[I] (NAMES NULL: "") with the one
+ * range [I, I] (ONES: [1, 1]). */
+static int single_labels(tc_ctf_writer *w, tc_field_class *fc, char *const *names, size_t n, bool ones)
+{
+	tc_enum_label *labels = tc_pool_alloc(&w->pool, (n ? n : 1) * sizeof *labels);
+	tc_enum_range *ranges = tc_pool_alloc(&w->pool, (n ? n : 1) * sizeof *ranges);
+	if (!labels || !ranges)
+		return TC_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		ranges[i].lo = ranges[i].hi = ones ? 1 : i;
+		labels[i].label = names ? names[i] : "";
+		labels[i].ranges = &ranges[i];
+		labels[i].range_count = 1;
+	}
+	fc->labels = labels;
+	fc->label_count = n;
+	return 0;
+}
+
 /* An enumeration whose label I (NAMES[I]) is value I. */
 static tc_field_class *tag_class(tc_ctf_writer *w, char *const *names, size_t n)
 {
 	tc_field_class *e = new_class(w, TC_FIELD_ENUM, 8);
-	tc_enum_label *labels = tc_pool_alloc(&w->pool, (n ? n : 1) * sizeof *labels);
-	tc_enum_range *ranges = tc_pool_alloc(&w->pool, (n ? n : 1) * sizeof *ranges);
-	if (!e || !labels || !ranges)
+	if (!e || single_labels(w, e, names, n, false) < 0)
 		return NULL;
 	e->size = n <= 256 ? 8 : n <= 65536 ? 16 : 32;
-	for (size_t i = 0; i < n; i++) {
-		ranges[i].lo = ranges[i].hi = i;
-		labels[i].label = names[i];
-		labels[i].ranges = &ranges[i];
-		labels[i].range_count = 1;
-	}
-	e->labels = labels;
-	e->label_count = n;
 	return e;
 }
 
@@ -741,6 +758,46 @@ static tc_field_class *wrap_length(tc_ctf_writer *w, tc_field_class *seq)
 
 static tc_field_class *conv_class2(conv *cv, const tc_field_class *src);
 
+/* An integer or enumeration FC, a copy of SRC, as both versions write it:
+ * a variable-length one as 64 bits, and one without labels (which CTF 1.8
+ * cannot have) as an integer. */
+static void int_fixup(tc_field_class *fc, const tc_field_class *src)
+{
+	if (src->flags & TC_FIELD_VARLEN) {
+		fc->size = 64;
+		if (fc->align < 8)
+			fc->align = 8;
+	}
+	if (src->kind == TC_FIELD_ENUM && !src->label_count) {
+		fc->kind = TC_FIELD_INT;
+		fc->labels = NULL;
+	}
+}
+
+/* What both versions' output classes start from: a copy of SRC,
+ * little-endian, UTF-8, without the writer's data or (but a BLOB's) a
+ * media type; integers fixed up (int_fixup), strings byte-aligned, and a
+ * text array or sequence a new string class. */
+static tc_field_class *clone_class(tc_ctf_writer *w, const tc_field_class *src)
+{
+	if ((src->kind == TC_FIELD_ARRAY || src->kind == TC_FIELD_SEQUENCE) && (src->flags & TC_FIELD_TEXT))
+		return new_class(w, TC_FIELD_STRING, 8);
+	tc_field_class *fc = tc_pool_alloc(&w->pool, sizeof *fc);
+	if (!fc)
+		return NULL;
+	*fc = *src;
+	fc->priv = NULL;
+	fc->byte_order = TC_LITTLE_ENDIAN;
+	fc->encoding = TC_UTF8;
+	if (src->kind != TC_FIELD_BLOB)
+		fc->media_type = NULL;
+	if (src->kind == TC_FIELD_INT || src->kind == TC_FIELD_ENUM)
+		int_fixup(fc, src);
+	else if (src->kind == TC_FIELD_STRING)
+		fc->align = 8;
+	return fc;
+}
+
 /* The output class of input class SRC at CV's position (see the top). */
 static tc_field_class *conv_class(conv *cv, const tc_field_class *src)
 {
@@ -749,33 +806,15 @@ static tc_field_class *conv_class(conv *cv, const tc_field_class *src)
 		return NULL;
 	if (w->ctf_version == 2)
 		return conv_class2(cv, src);
-	if ((src->kind == TC_FIELD_ARRAY || src->kind == TC_FIELD_SEQUENCE) && (src->flags & TC_FIELD_TEXT))
-		return new_class(w, TC_FIELD_STRING, 8);
 	if ((src->kind == TC_FIELD_VARIANT && src->labels) || src->kind == TC_FIELD_OPTIONAL)
 		return wrap_selection(cv, src);
-	tc_field_class *fc = tc_pool_alloc(&w->pool, sizeof *fc);
+	tc_field_class *fc = clone_class(w, src);
 	if (!fc)
 		return NULL;
-	*fc = *src;
-	fc->priv = NULL;
 	fc->flags &= ~(uint32_t)(TC_FIELD_HIDDEN | TC_FIELD_VARLEN | TC_FIELD_BIT_REVERSED);
-	fc->byte_order = TC_LITTLE_ENDIAN;
-	fc->encoding = TC_UTF8;
-	fc->media_type = NULL;
+	if (fc->kind == TC_FIELD_STRING)   /* a string, or text made one */
+		return fc;
 	switch (src->kind) {
-	case TC_FIELD_INT:
-	case TC_FIELD_ENUM:
-		if (src->flags & TC_FIELD_VARLEN) {
-			fc->size = 64;
-			if (fc->align < 8)
-				fc->align = 8;
-		}
-		if (src->kind == TC_FIELD_ENUM && !src->label_count) {
-			/* CTF 1.8 has no enumeration without labels */
-			fc->kind = TC_FIELD_INT;
-			fc->labels = NULL;
-		}
-		break;
 	case TC_FIELD_BOOL:
 	case TC_FIELD_BIT_ARRAY:
 		/* Booleans as 0 or 1; bit arrays as numbers, a bit map's flag
@@ -787,9 +826,6 @@ static tc_field_class *conv_class(conv *cv, const tc_field_class *src)
 		fc->clock = NULL;
 		fc->labels = NULL;
 		fc->label_count = 0;
-		break;
-	case TC_FIELD_STRING:
-		fc->align = 8;
 		break;
 	case TC_FIELD_STRUCT:
 	case TC_FIELD_VARIANT: {
@@ -820,6 +856,7 @@ static tc_field_class *conv_class(conv *cv, const tc_field_class *src)
 			/* bytes in hexadecimal */
 			fc->kind = src->length_ref ? TC_FIELD_SEQUENCE : TC_FIELD_ARRAY;
 			fc->align = 8;
+			fc->media_type = NULL;
 			if (!(fc->element = int_class(w, 8, 8, NULL)))
 				return NULL;
 			fc->element->base = 16;
@@ -859,18 +896,9 @@ static char **names2(tc_ctf_writer *w, const tc_field_class *st)
 	for (size_t i = 0; i < n; i++) {
 		const tc_member *m = &st->members[i];
 		const char *shown = m->display_name ? m->display_name : m->name ? m->name : "";
-		char *c = (char *)shown;
-		for (unsigned k = 2;; k++) {
-			size_t j = 0;
-			while (j < i && (strcmp(names[j], c) != 0 || (st->kind == TC_FIELD_VARIANT && !*c)))
-				j++;
-			if (j == i)
-				break;
-			size_t len = strlen(shown) + 16;
-			if (!(c = tc_pool_alloc(&w->pool, len)))
-				return NULL;
-			snprintf(c, len, "%s_%u", shown, k);
-		}
+		char *c = unique_name(w, names, i, (char *)shown, st->kind == TC_FIELD_VARIANT);
+		if (!c)
+			return NULL;
 		names[i] = c;
 	}
 	if (map_put(&w->names_of, st, (size_t)(uintptr_t)names) < 0)
@@ -956,20 +984,8 @@ static bool out_location2(const conv *cv, ctf_scope scope, const uint16_t *in, s
  * selector is the writer's key), or [1, 1] for an optional. */
 static int key_ranges(tc_ctf_writer *w, tc_field_class *oc)
 {
-	size_t n = oc->kind == TC_FIELD_VARIANT ? oc->member_count : 1;
-	tc_enum_label *labels = tc_pool_alloc(&w->pool, (n ? n : 1) * sizeof *labels);
-	tc_enum_range *ranges = tc_pool_alloc(&w->pool, (n ? n : 1) * sizeof *ranges);
-	if (!labels || !ranges)
-		return TC_ENOMEM;
-	for (size_t i = 0; i < n; i++) {
-		ranges[i].lo = ranges[i].hi = oc->kind == TC_FIELD_VARIANT ? i : 1;
-		labels[i].label = "";
-		labels[i].ranges = &ranges[i];
-		labels[i].range_count = 1;
-	}
-	oc->labels = labels;
-	oc->label_count = n;
-	return 0;
+	bool variant = oc->kind == TC_FIELD_VARIANT;
+	return single_labels(w, oc, NULL, variant ? oc->member_count : 1, !variant);
 }
 
 /* CTF 2 output: where OC, the output of SRC (a sequence, dynamic BLOB,
@@ -1063,41 +1079,23 @@ static int tag_ranges(tc_ctf_writer *w, const tc_field_class *src, tc_field_clas
 static tc_field_class *conv_class2(conv *cv, const tc_field_class *src)
 {
 	tc_ctf_writer *w = cv->w;
-	if ((src->kind == TC_FIELD_ARRAY || src->kind == TC_FIELD_SEQUENCE) && (src->flags & TC_FIELD_TEXT))
-		return new_class(w, TC_FIELD_STRING, 8);
-	tc_field_class *fc = tc_pool_alloc(&w->pool, sizeof *fc);
+	tc_field_class *fc = clone_class(w, src);
 	if (!fc)
 		return NULL;
-	*fc = *src;
-	fc->priv = NULL;
 	fc->flags = 0;
-	fc->byte_order = TC_LITTLE_ENDIAN;
-	fc->encoding = TC_UTF8;
 	fc->clock = NULL;
 	fc->has_encoding = false;
-	if (src->kind != TC_FIELD_BLOB)
-		fc->media_type = NULL;
+	if (fc->kind == TC_FIELD_STRING)   /* a string, or text made one */
+		return fc;
 	switch (src->kind) {
 	case TC_FIELD_INT:
 	case TC_FIELD_ENUM:
-		if (src->flags & TC_FIELD_VARLEN) {
-			fc->size = 64;
-			if (fc->align < 8)
-				fc->align = 8;
-		}
-		if (src->kind == TC_FIELD_ENUM && !src->label_count) {
-			fc->kind = TC_FIELD_INT;
-			fc->labels = NULL;
-		}
+	case TC_FIELD_FLOAT:
+	case TC_FIELD_STRING:
 		return fc;
 	case TC_FIELD_BOOL:
 	case TC_FIELD_BIT_ARRAY:
 		fc->is_signed = false;
-		return fc;
-	case TC_FIELD_FLOAT:
-		return fc;
-	case TC_FIELD_STRING:
-		fc->align = 8;
 		return fc;
 	case TC_FIELD_STRUCT: {
 		size_t n = src->member_count, k = 0;
@@ -1333,13 +1331,16 @@ static int packet_context_class(tc_ctf_writer *w, out_stream_class *sc)
 	const tc_field_class *src = sc->src->packet_context;
 	const tc_clock *clk = sc->src->clock;
 	size_t extra = 0;
-	if (src && src->member_count && !(sc->pc_members = tc_pool_alloc(&w->pool, src->member_count * sizeof(size_t))))
+	if (src && src->member_count &&
+	    (!(sc->pc_members = tc_pool_alloc(&w->pool, src->member_count * sizeof(size_t))) ||
+	     !(sc->pc_number = tc_pool_alloc(&w->pool, src->member_count * sizeof(bool)))))
 		return TC_ENOMEM;
 	for (size_t i = 0; src && i < src->member_count; i++)
 		if (!(src->members[i].cls->flags & TC_FIELD_HIDDEN)) {
-			tc_field_kind kind = src->members[i].cls->kind;
+			bool number = is_number_kind(src->members[i].cls->kind);
+			sc->pc_number[extra] = number;
 			sc->pc_members[extra++] = i;
-			if (kind != TC_FIELD_INT && kind != TC_FIELD_ENUM && kind != TC_FIELD_BOOL && kind != TC_FIELD_BIT_ARRAY)
+			if (!number)
 				sc->pc_deep = true;
 		}
 	sc->pc_member_count = extra;
@@ -1831,12 +1832,6 @@ static int close_packet(tc_ctf_writer *w, out_stream *s)
 	return rc;
 }
 
-static bool is_number(const tc_field *f)
-{
-	tc_field_kind k = f->cls->kind;
-	return k == TC_FIELD_INT || k == TC_FIELD_ENUM || k == TC_FIELD_BOOL || k == TC_FIELD_BIT_ARRAY;
-}
-
 /* The input's visible packet context members of PC (NULL: zeros) at S's
  * position. */
 static int encode_context(out_stream *s, const tc_field *pc)
@@ -1889,7 +1884,7 @@ static int open_packet(tc_ctf_writer *w, out_stream *s, const tc_message *msg)
 	s->has_context = msg->packet_context != NULL;
 	for (size_t i = 0; s->has_context && i < s->sc->pc_member_count; i++) {
 		const tc_field *f = &msg->packet_context->v.compound.items[s->sc->pc_members[i]];
-		s->context_values[i] = is_number(f) ? f->v.u : 0;
+		s->context_values[i] = s->sc->pc_number[i] ? f->v.u : 0;
 	}
 	s->in_packet = true;
 	s->events_in_packet = 0;
@@ -1907,16 +1902,19 @@ static bool context_changed(out_stream *s, const tc_message *msg)
 		return msg->packet_context || s->has_context;
 	for (size_t i = 0; i < s->sc->pc_member_count; i++) {
 		const tc_field *f = &msg->packet_context->v.compound.items[s->sc->pc_members[i]];
-		if (is_number(f) && f->v.u != s->context_values[i])
+		if (s->sc->pc_number[i] && f->v.u != s->context_values[i])
 			return true;
 	}
 	if (!s->sc->pc_deep)
 		return false;
 	/* encoded where the open packet has it, and compared */
-	out_stream t = { .sc = s->sc, .pos = (uint64_t)s->context_start * 8 };
+	out_stream t = { .sc = s->sc, .pos = (uint64_t)s->context_start * 8, .buf = s->cmp_buf, .cap = s->cmp_cap };
 	bool changed = encode_context(&t, msg->packet_context) < 0 || (t.pos + 7) / 8 != s->context_end ||
 	               memcmp(t.buf + s->context_start, s->buf + s->context_start, s->context_end - s->context_start) != 0;
-	free(t.buf);
+	s->cmp_buf = t.buf;
+	s->cmp_cap = t.cap;
+	if (t.buf && t.pos > (uint64_t)s->context_start * 8)
+		memset(t.buf + s->context_start, 0, (size_t)((t.pos + 7) / 8) - s->context_start);
 	return changed;
 }
 
@@ -2142,6 +2140,7 @@ void tc_ctf_writer_free(tc_ctf_writer *w)
 		if (s->fd >= 0)
 			close(s->fd);
 		free(s->buf);
+		free(s->cmp_buf);
 		free(s->extra_val);
 		free(s->pkt_key_val);
 		free(s->context_values);
