@@ -428,16 +428,6 @@ static const char *encoding_name(tc_string_encoding enc)
 	}
 }
 
-static inline uint32_t load_unit(const uint8_t *p, tc_string_encoding enc)
-{
-	switch (enc) {
-	case TC_UTF16LE: return (uint32_t)p[0] | (uint32_t)p[1] << 8;
-	case TC_UTF16BE: return (uint32_t)p[0] << 8 | p[1];
-	case TC_UTF32LE: return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-	default: return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-	}
-}
-
 /* How many of the N code units of US bytes at P come before the first
  * all-zero one: N when there is none. */
 static size_t units_before_nul(const uint8_t *p, size_t n, unsigned us)
@@ -457,6 +447,7 @@ static int convert_text(ctf_decoder *d, const tc_field_class *fc, const uint8_t 
 {
 	tc_string_encoding enc = fc->encoding;
 	unsigned us = unit_bytes(enc);
+	tc_byte_order bo = enc == TC_UTF16LE || enc == TC_UTF32LE ? TC_LITTLE_ENDIAN : TC_BIG_ENDIAN;
 	out->cls = fc;
 	out->option = 0;
 	out->v.str.ptr = "";
@@ -471,9 +462,9 @@ static int convert_text(ctf_decoder *d, const tc_field_class *fc, const uint8_t 
 	if (!o)
 		return tc_fail_nomem();
 	for (size_t i = 0; i < n; i++) {
-		uint32_t c = load_unit(p + i * us, enc);
+		uint32_t c = (uint32_t)load_whole(p + i * us, us * 8, bo);
 		if (us == 2 && c >= 0xD800 && c <= 0xDFFF) {
-			uint32_t lo = i + 1 < n ? load_unit(p + (i + 1) * us, enc) : 0;
+			uint32_t lo = i + 1 < n ? (uint32_t)load_whole(p + (i + 1) * us, us * 8, bo) : 0;
 			if (c >= 0xDC00 || lo < 0xDC00 || lo > 0xDFFF)
 				return derr_at(d, at + i * us, "invalid %s string: unpaired surrogate 0x%04" PRIX32,
 				               encoding_name(enc), c);
@@ -549,10 +540,10 @@ static __attribute__((noinline)) int decode_wide_text(ctf_decoder *d, const tc_f
 
 static int decode_field(ctf_decoder *d, const tc_field_class *fc, tc_field *out, int depth);
 
+/* A null-terminated UTF-8 string: the callers send the others to
+ * decode_wide_string. */
 static inline int decode_string(ctf_decoder *d, const tc_field_class *fc, tc_field *out)
 {
-	if (TC_UNLIKELY(fc->encoding != TC_UTF8))
-		return decode_wide_string(d, fc, out);
 	if (align_to(d, 8) < 0)
 		return TC_EFORMAT;
 	const char *p = (const char *)d->buf + d->pos / 8;
@@ -695,6 +686,23 @@ static inline int decode_any_struct(ctf_decoder *d, const tc_field_class *fc, tc
 	return decode_struct(d, fc, out, items, depth);
 }
 
+/* Decodes CHILD, the one field of variant or optional OUT at nesting
+ * DEPTH, into a slot it reserves (with its members' if it is a
+ * structure), and makes OUT's items that slot. */
+__attribute__((always_inline))
+static inline int decode_only_child(ctf_decoder *d, const tc_field_class *child, tc_field *out, int depth)
+{
+	bool is_struct = child->kind == TC_FIELD_STRUCT;
+	tc_field *item;
+	if (!arena_take(d, 1 + (is_struct ? child->member_count : 0), &item))
+		return CTF_ARENA_RETRY;
+	out->v.compound.items = item;
+	out->v.compound.count = 1;
+	if (is_struct)
+		return decode_any_struct(d, child, item, item + 1, depth + 1);
+	return decode_field(d, child, item, depth + 1);
+}
+
 /* Decodes variant FC, whose tag field TAG was already decoded.  Inlined
  * where variants are met, most often as the last member of a simple
  * structure, which then loops on its option instead of calling. */
@@ -714,19 +722,9 @@ static inline int decode_variant(ctf_decoder *d, const tc_field_class *fc, const
 			return derr(d, "variant tag value %" PRId64 " selects no option", tag->v.s);
 		return derr(d, "variant tag value %" PRIu64 " selects no option", tag->v.u);
 	}
-	const tc_field_class *chosen = fc->members[opt].cls;
-	/* The option's slot, and its members' if it is a structure. */
-	bool is_struct = chosen->kind == TC_FIELD_STRUCT;
-	tc_field *item;
-	if (!arena_take(d, 1 + (is_struct ? chosen->member_count : 0), &item))
-		return CTF_ARENA_RETRY;
 	out->cls = fc;
 	out->option = (uint32_t)opt;
-	out->v.compound.items = item;
-	out->v.compound.count = 1;
-	if (is_struct)
-		return decode_any_struct(d, chosen, item, item + 1, depth + 1);
-	return decode_field(d, chosen, item, depth + 1);
+	return decode_only_child(d, fc->members[opt].cls, out, depth);
 }
 
 /* Decodes structure FC into OUT, and its members into ITEMS, the slots the
@@ -781,17 +779,13 @@ static int decode_elements(ctf_decoder *d, const tc_field_class *fc, tc_field *o
 	out->option = 0;
 	out->v.compound.count = 0;
 	/* CTF 2 arrays may be aligned more than their elements, even when
-	 * empty (ctf2.md 4.5). */
-	if (align_to(d, fc->align > el->align ? fc->align : el->align) < 0)
+	 * empty (ctf2.md 4.5); ctf_layout_update makes fc->align at least
+	 * el->align.  Text is byte-aligned: TSDL text elements are, and
+	 * CTF 2 strings say so by kind. */
+	if (align_to(d, fc->align) < 0)
 		return TC_EFORMAT;
 	uint64_t left = d->limit - d->pos;
 	if (fc->flags & TC_FIELD_TEXT) {
-		/* Text is byte-aligned (CTF 2 strings say so by kind). */
-		if (TC_UNLIKELY(d->pos & 7)) {
-			if (align_to(d, 8) < 0)
-				return TC_EFORMAT;
-			left = d->limit - d->pos;
-		}
 		if (n > left / 8)
 			return derr(d, "a text array of %" PRIu64 " bytes runs past the end of the packet content", n);
 		if (TC_UNLIKELY(fc->encoding != TC_UTF8))
@@ -872,16 +866,16 @@ static __attribute__((noinline)) int decode_int_ctf2(ctf_decoder *d, const tc_fi
 {
 	uint64_t v = 0;
 	unsigned width = fc->size;
-	if (fc->flags & TC_FIELD_VARLEN) {
-		if (read_varlen(d, fc, &v, &width) < 0)
-			return TC_EFORMAT;
-	} else {
+	if (!(fc->flags & TC_FIELD_VARLEN)) {
 		if (read_bit_array(d, fc, &v) < 0)
 			return TC_EFORMAT;
-		v = reverse_bits(v, fc->size);
-		if (fc->is_signed && fc->size < 64 && (v >> (fc->size - 1)) & 1)
-			v |= ~(uint64_t)0 << fc->size;
+		out->cls = fc;
+		out->option = 0;
+		store_int(d, fc, out, reverse_bits(v, fc->size));
+		return 0;
 	}
+	if (read_varlen(d, fc, &v, &width) < 0)
+		return TC_EFORMAT;
 	out->cls = fc;
 	out->option = 0;
 	out->v.u = v;
@@ -954,16 +948,7 @@ static int decode_optional(ctf_decoder *d, const tc_field_class *fc, tc_field *o
 	out->v.compound.count = 0;
 	if (!optional_present(fc, sel))
 		return 0;
-	const tc_field_class *el = fc->element;
-	bool is_struct = el->kind == TC_FIELD_STRUCT;
-	tc_field *item;
-	if (!arena_take(d, 1 + (is_struct ? el->member_count : 0), &item))
-		return CTF_ARENA_RETRY;
-	out->v.compound.items = item;
-	out->v.compound.count = 1;
-	if (is_struct)
-		return decode_any_struct(d, el, item, item + 1, depth + 1);
-	return decode_field(d, el, item, depth + 1);
+	return decode_only_child(d, fc->element, out, depth);
 }
 
 /* Any field, at nesting DEPTH. */
@@ -1000,6 +985,8 @@ static int decode_field(ctf_decoder *d, const tc_field_class *fc, tc_field *out,
 		return 0;
 	}
 	case TC_FIELD_STRING:
+		if (TC_UNLIKELY(fc->encoding != TC_UTF8))
+			return decode_wide_string(d, fc, out);
 		return decode_string(d, fc, out);
 	case TC_FIELD_STRUCT: {
 		tc_field *items;

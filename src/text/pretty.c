@@ -776,11 +776,7 @@ static char *w_bit_array(tc_text_printer *p, char *d, const tc_field *f)
 		if (!(f->v.u & pl->flag[i].mask))
 			continue;
 		d = shown++ ? W_LIT(p, d, ", ") : W_LIT(p, d, " { ");
-		if (p->color)
-			d = w_str(p, d, p->c_bold);
-		d = w_quoted(p, d, pl->flag[i].name, strlen(pl->flag[i].name));
-		if (p->color)
-			d = w_str(p, d, p->c_rst);
+		d = w_label(p, d, pl->flag[i].name);
 	}
 	return shown ? W_LIT(p, d, " }") : d;
 }
@@ -1235,22 +1231,28 @@ struct event_plan {
 	char text[];        /* LEN bytes, then PAD */
 };
 
-/* The line up to the scopes; *EP is the event class's plan, or NULL. */
-static char *w_header(tc_text_printer *p, char *d, const tc_message *m,
+/* The trace of M's stream, or NULL. */
+static const tc_trace *msg_trace(const tc_message *m)
+{
+	const tc_stream *s = m->stream;
+
+	if (!s)
+		return NULL;
+	return s->trace ? s->trace : s->stream_class ? s->stream_class->trace : NULL;
+}
+
+/* The line up to the scopes, for message M of TRACE; *EP is the event
+ * class's plan, or NULL. */
+static char *w_header(tc_text_printer *p, char *d, const tc_message *m, const tc_trace *trace,
 		      const char *tbuf, size_t tlen, struct event_plan **ep)
 {
 	const tc_text_options *o = &p->o;
 	const tc_event_class *ec = m->event_class;
-	const tc_trace *trace = NULL;
 	bool names = o->names_header;
 	bool start_line = true;
 	struct event_plan *plan;
 	unsigned long flushes;
 	char *start;
-
-	if (m->stream)
-		trace = m->stream->trace ? m->stream->trace
-			: m->stream->stream_class ? m->stream->stream_class->trace : NULL;
 
 	if (m->has_time) {
 		if (!names && !p->color) {
@@ -1338,8 +1340,7 @@ static void print_event(tc_text_printer *p, const tc_message *m)
 	char tbuf[96];
 	size_t tlen = 0, k;
 	char *d;
-	const tc_stream *st = m->stream;
-	const tc_trace *tr = !st ? NULL : st->trace ? st->trace : st->stream_class ? st->stream_class->trace : NULL;
+	const tc_trace *tr = msg_trace(m);
 
 	p->ctf2 = tr && tr->ctf_major == 2;
 	/* The time first: formatting it may print the negative-time warning,
@@ -1355,7 +1356,7 @@ static void print_event(tc_text_printer *p, const tc_message *m)
 		}
 	}
 
-	d = w_header(p, p->cur, m, tbuf, tlen, &ep);
+	d = w_header(p, p->cur, m, tr, tbuf, tlen, &ep);
 	for (k = 0; k < SCOPES; k++) {
 		const tc_field *f = scopes[k];
 		bool names = k == SCOPES - 1 ? o->names_payload : o->names_context;
@@ -1394,13 +1395,10 @@ static void print_event(tc_text_printer *p, const tc_message *m)
 static void print_discarded(tc_text_printer *p, const tc_message *m, const char *what)
 {
 	const tc_stream *s = m->stream;
-	const tc_trace *t = NULL;
+	const tc_trace *t = msg_trace(m);
 	char tbuf[96];
 	size_t tlen;
 	char *d;
-
-	if (s)
-		t = s->trace ? s->trace : s->stream_class ? s->stream_class->trace : NULL;
 
 	/* Event lines printed so far go out first; the warning is then built
 	 * in the (now empty) buffer and sent to the error stream. */
