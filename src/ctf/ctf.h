@@ -69,7 +69,7 @@ typedef enum ctf_member_kind {
 	MEMBER_U64_SWAPPED,
 	MEMBER_FLOAT,          /* fixed-layout, 32 or 64 bits, either byte order */
 	MEMBER_TEXT,           /* fixed-layout: a static array of text characters */
-	MEMBER_STRING,
+	MEMBER_STRING,         /* a UTF-8 string; UTF-16/32 take the general path */
 	MEMBER_SIBLING_VARIANT, /* a variant whose tag is an earlier member */
 	MEMBER_OTHER           /* anything else: the general path */
 } ctf_member_kind;

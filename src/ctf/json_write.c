@@ -347,13 +347,26 @@ static int write_ref(jw *w, const char *k, const tc_field_class *fc, const char 
 
 static int write_fc(jw *w, const tc_field_class *fc, const char *name);
 
-static int write_ranges(jw *w, const tc_enum_label *l, bool is_signed)
+/* Whether label L counts: every label when NAME is NULL, else those named NAME. */
+static bool label_selected(const tc_enum_label *l, const char *name)
+{
+	return !name || strcmp(l->label, name) == 0;
+}
+
+/* "[[lo,hi],...]": the ranges of the labels LABELS[0..COUNT) that NAME
+ * selects (label_selected). */
+static int write_ranges(jw *w, const tc_enum_label *labels, size_t count, const char *name, bool is_signed)
 {
 	int rc = put(w, "[");
-	for (size_t r = 0; r < l->range_count && rc == 0; r++) {
-		const tc_enum_range *x = &l->ranges[r];
-		rc = is_signed ? tc_buf_printf(w->b, "%s[%" PRId64 ",%" PRId64 "]", r ? "," : "", (int64_t)x->lo, (int64_t)x->hi)
-		               : tc_buf_printf(w->b, "%s[%" PRIu64 ",%" PRIu64 "]", r ? "," : "", x->lo, x->hi);
+	bool first = true;
+	for (size_t l = 0; l < count && rc == 0; l++) {
+		if (!label_selected(&labels[l], name))
+			continue;
+		for (size_t r = 0; r < labels[l].range_count && rc == 0; r++, first = false) {
+			const tc_enum_range *x = &labels[l].ranges[r];
+			rc = is_signed ? tc_buf_printf(w->b, "%s[%" PRId64 ",%" PRId64 "]", first ? "" : ",", (int64_t)x->lo, (int64_t)x->hi)
+			               : tc_buf_printf(w->b, "%s[%" PRIu64 ",%" PRIu64 "]", first ? "" : ",", x->lo, x->hi);
+		}
 	}
 	return rc ? rc : put(w, "]");
 }
@@ -371,7 +384,7 @@ static int write_mappings(jw *w, const char *k, const tc_field_class *fc)
 		if (rc == 0)
 			rc = put(w, ":");
 		if (rc == 0)
-			rc = write_ranges(w, &fc->labels[i], fc->kind != TC_FIELD_BIT_ARRAY && fc->is_signed);
+			rc = write_ranges(w, &fc->labels[i], 1, NULL, fc->kind != TC_FIELD_BIT_ARRAY && fc->is_signed);
 	}
 	return rc ? rc : put(w, "}");
 }
@@ -459,22 +472,15 @@ static int write_variant(jw *w, const tc_field_class *fc)
 		rc = put(w, ",\"options\":[");
 	bool first = true;
 	for (size_t i = 0; i < fc->member_count && rc == 0; i++) {
-		/* CTF 1.8: an option's ranges are those of the tag's labels of
-		 * its name; an option no label selects is left out. */
-		tc_enum_label merged = { 0 };
-		tc_enum_range ranges[64];
-		const tc_enum_label *sel = NULL;
-		if (fc->labels) {
-			sel = &fc->labels[i];
-		} else {
-			for (size_t l = 0; l < tag->label_count && merged.range_count < 64; l++)
-				if (strcmp(tag->labels[l].label, fc->members[i].name) == 0)
-					for (size_t r = 0; r < tag->labels[l].range_count && merged.range_count < 64; r++)
-						ranges[merged.range_count++] = tag->labels[l].ranges[r];
-			merged.ranges = ranges;
-			sel = merged.range_count ? &merged : NULL;
-		}
-		if (!sel || !sel->range_count)
+		/* CTF 2: the option's own ranges.  CTF 1.8: those of the tag's
+		 * labels of its name; an option no label selects is left out. */
+		const tc_enum_label *labels = fc->labels ? &fc->labels[i] : tag->labels;
+		size_t count = fc->labels ? 1 : tag->label_count;
+		const char *name = fc->labels ? NULL : fc->members[i].name;
+		bool any = false;
+		for (size_t l = 0; l < count && !any; l++)
+			any = label_selected(&labels[l], name) && labels[l].range_count;
+		if (!any)
 			continue;
 		rc = put(w, first ? "{" : ",{");
 		first = false;
@@ -488,7 +494,7 @@ static int write_variant(jw *w, const tc_field_class *fc)
 		if (rc == 0)
 			rc = put(w, "\"selector-field-ranges\":");
 		if (rc == 0)
-			rc = write_ranges(w, sel, tag->is_signed);
+			rc = write_ranges(w, labels, count, name, tag->is_signed);
 		if (rc == 0)
 			rc = key(w, "field-class");
 		if (rc == 0)
@@ -569,7 +575,7 @@ static int write_fc(jw *w, const tc_field_class *fc, const char *name)
 		if (rc == 0 && fc->label_count) {
 			rc = put(w, ",\"selector-field-ranges\":");
 			if (rc == 0)
-				rc = write_ranges(w, &fc->labels[0], key_cls->is_signed);
+				rc = write_ranges(w, &fc->labels[0], 1, NULL, key_cls->is_signed);
 		}
 		if (rc == 0)
 			rc = key(w, "field-class");
