@@ -9,7 +9,7 @@
 # Options of each command: flags, then options that take a value.  Long
 # options with a value are offered as "--name=".
 _tracecat_flags_print='--clock-gmt --clock-seconds --clock-date --clock-cycles --no-delta --lttng-names -h --help'
-_tracecat_values_print='-n --names -f --fields -c --color --clock-offset --clock-offset-ns -b --begin -e --end --events --cpu'
+_tracecat_values_print='-n --names -f --fields -c --color --clock-offset --clock-offset-ns -b --begin -e --end --events --cpu -j --jobs'
 _tracecat_flags_info='-h --help'
 _tracecat_values_info='-j --jobs'
 _tracecat_flags_report='-R -t -v -I -S -N -L -h --help'

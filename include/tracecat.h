@@ -460,6 +460,15 @@ TC_API void tc_muxer_free(tc_muxer *mux);
 TC_API int tc_muxer_add_input(tc_muxer *mux, tc_input *in);
 
 /*
+ * Decodes streams ahead on THREADS threads in all, the caller's included
+ * (worker threads decode while the caller goes on with the messages
+ * decoded before); 1, the default, reads on the caller's thread only.
+ * Messages come in the same order either way.  Call before the first
+ * tc_muxer_next().
+ */
+TC_API int tc_muxer_set_threads(tc_muxer *mux, unsigned threads);
+
+/*
  * The next message in time order, with babeltrace2's rules for ties (trace
  * UUID, trace name, stream class id, stream id, message kind, event class).
  * Returns 1 and sets *msg, 0 at the end, or a negative error.

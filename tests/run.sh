@@ -371,12 +371,17 @@ else
 fi
 
 # ---- 4: unit test programs ----
+# A program that dies (a sanitizer report, a signal) without a FAIL line
+# fails as a whole.
 for u in build/tests/*_test; do
 	[ -x "$u" ] || continue
+	unit_failed=0
 	while IFS= read -r line; do
 		case "$line" in
 		PASS*) ok "unit/$(basename "$u"): ${line#PASS }";;
-		FAIL*) bad "unit/$(basename "$u"): ${line#FAIL }";;
+		FAIL*) bad "unit/$(basename "$u"): ${line#FAIL }"; unit_failed=1;;
+		"EXIT 0") ;;
+		EXIT*) [ $unit_failed = 1 ] || bad "unit/$(basename "$u"): exited with status ${line#EXIT }";;
 		esac
 	done < <("$u" 2>&1; echo "EXIT $?")
 done

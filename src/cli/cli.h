@@ -48,6 +48,11 @@ bool cli_opt_value(int argc, char **argv, int *i, const char *name, const char *
 /* A whole decimal number V from LO to HI into *OUT; false otherwise. */
 bool cli_parse_int(const char *v, long long lo, long long hi, long long *out);
 
+/* -j/--jobs N: the threads a command decodes on, the online CPUs unless
+ * given (exits with status 2 on a malformed value). */
+unsigned cli_default_jobs(void);
+bool cli_jobs_option(int argc, char **argv, int *i, const char *command, unsigned *jobs);
+
 /* --begin, --end, --events, --cpu as given; built once every option is
  * known, since --clock-gmt decides the time zone of --begin and --end. */
 typedef struct cli_filter_args {

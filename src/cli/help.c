@@ -43,6 +43,8 @@ static const command_help commands[] = {
 	  "  -c, --color=WHEN         never, auto (default) or always\n"
 	  "  --lttng-names            trace.dat with LTTng's kernel names, as convert\n"
 	  "                           writes it\n"
+	  "  -j, --jobs=N             decode on N threads, 1 to 256 (default: the online\n"
+	  "                           CPUs); the output is the same\n"
 	  "Filters:\n"
 	  "  -b, --begin=TIME         drop events before TIME (YYYY-MM-DD HH:MM[:SS[.N]]\n"
 	  "                           with a space or T, HH:MM[:SS[.N]] or\n"

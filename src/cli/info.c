@@ -180,13 +180,14 @@ static void *info_worker_run(void *arg)
 {
 	info_worker *w = arg;
 	size_t n = tc_input_stream_count(w->in);
+	/* A damaged stream does not stop the others: what is shown is then
+	 * the same whichever thread reads which stream. */
 	for (size_t i; (i = atomic_fetch_add(w->next_stream, 1)) < n;) {
-		if (!count_stream(w, i)) {
+		if (!count_stream(w, i) && !w->failed) {
 			/* The library's error record is per thread. */
 			w->failed = true;
 			w->failed_stream = i;
 			w->error = *tc_error_last();
-			break;
 		}
 	}
 	return NULL;
@@ -310,19 +311,14 @@ static int info_input(tc_input *in, unsigned jobs)
 
 int cli_info(int argc, char **argv)
 {
-	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned jobs = cpus > 0 ? (unsigned)cpus : 1;
+	unsigned jobs = cli_default_jobs();
 	char **paths = calloc((size_t)argc, sizeof *paths);
 	int count = 0;
 	if (!paths)
 		return 1;
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		if (cli_opt_value(argc, argv, &i, "--jobs", "-j", &v)) {
-			long long n;
-			if (!cli_parse_int(v, 1, 256, &n))
-				return free(paths), cli_usage_error("info", "--jobs expects a number of threads from 1 to 256, got \"%s\"", v);
-			jobs = (unsigned)n;
+		const char *a = argv[i];
+		if (cli_jobs_option(argc, argv, &i, "info", &jobs)) {
 		} else if (cli_is_help_option(a)) {
 			cli_help("info", stdout);
 			return free(paths), 0;

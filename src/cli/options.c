@@ -1,11 +1,13 @@
 /*
  * options.c - command-line pieces the commands share: option values in
- * both spellings, and the filter options of `print` and `convert`.
+ * both spellings, -j/--jobs, and the filter options of `print` and
+ * `convert`.
  */
 #include "cli/cli.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 bool cli_opt_value(int argc, char **argv, int *i, const char *name, const char *short_name, const char **val)
 {
@@ -32,6 +34,24 @@ bool cli_parse_int(const char *v, long long lo, long long hi, long long *out)
 	if (!*v || *end || n < lo || n > hi)
 		return false;
 	*out = n;
+	return true;
+}
+
+unsigned cli_default_jobs(void)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	return cpus > 0 ? (unsigned)(cpus > 256 ? 256 : cpus) : 1;
+}
+
+bool cli_jobs_option(int argc, char **argv, int *i, const char *command, unsigned *jobs)
+{
+	const char *v;
+	long long n;
+	if (!cli_opt_value(argc, argv, i, "--jobs", "-j", &v))
+		return false;
+	if (!cli_parse_int(v, 1, 256, &n))
+		exit(cli_usage_error(command, "--jobs expects a number of threads from 1 to 256, got \"%s\"", v));
+	*jobs = (unsigned)n;
 	return true;
 }
 

@@ -107,6 +107,7 @@ int cli_print(int argc, char **argv)
 	int npaths = 0;
 	const char *color = "auto";
 	cli_filter_args fa = { 0 };
+	unsigned jobs = cli_default_jobs();
 	if (!paths)
 		return 1;
 	for (int i = 1; i < argc; i++) {
@@ -139,6 +140,7 @@ int cli_print(int argc, char **argv)
 		} else if (cli_opt_value(argc, argv, &i, "--color", "-c", &v)) {
 			color = v;
 		} else if (cli_filter_option(argc, argv, &i, &fa)) {
+		} else if (cli_jobs_option(argc, argv, &i, "print", &jobs)) {
 		} else if (!strcmp(a, "--lttng-names")) {
 			oo.lttng_names = true;
 		} else if (cli_is_help_option(a)) {
@@ -175,7 +177,8 @@ int cli_print(int argc, char **argv)
 	int status = 0;
 	tc_muxer *mux = NULL;
 	tc_text_printer *printer = NULL;
-	if (tc_muxer_new(&mux) < 0 || tc_text_printer_new(&printer, &o, stdout, stderr) < 0)
+	if (tc_muxer_new(&mux) < 0 || tc_muxer_set_threads(mux, jobs) < 0 ||
+	    tc_text_printer_new(&printer, &o, stdout, stderr) < 0)
 		status = 1;
 	for (int i = 0; i < npaths && !status; i++)
 		if (tc_muxer_add_input(mux, inputs[i]) < 0)

@@ -32,6 +32,9 @@
 int tc_fail(int code, const char *path, int64_t offset, const char *fmt, ...) TC_PRINTF(4, 5);
 int tc_vfail(int code, const char *path, int64_t offset, const char *fmt, va_list ap);
 int tc_fail_nomem(void);
+/* Makes E this thread's last error: an error met on a worker thread is
+ * handed to the thread that reports it. */
+void tc_error_restore(const tc_error *e);
 
 /* ---- memory pool: many small allocations freed together ---- */
 
@@ -171,11 +174,33 @@ int tc_path_kind(const char *path);
 
 typedef struct tc_stream_iter tc_stream_iter;
 
+/*
+ * A run of consecutive messages of one stream whose fields, and the bytes
+ * they point to, stay valid until the batch is released, whatever the
+ * iterator does meanwhile: what lets a worker thread decode a stream ahead
+ * of the thread that merges and prints it (prefetch.c).
+ */
+typedef struct tc_batch {
+	tc_message *msgs;
+	size_t count, cap;
+	void *store;         /* the reader's storage for the messages' fields */
+} tc_batch;
+
 typedef struct tc_stream_iter_ops {
 	/* Fills *msg with the next message: 1, 0 at the end, < 0 on error.
 	 * The message stays valid until the next call on the same iterator. */
 	int (*next)(tc_stream_iter *it, tc_message *msg);
 	void (*free)(tc_stream_iter *it);
+	/* Optional, all three or none.  fill decodes the following messages
+	 * into B (at most B->cap): 1 with B->count > 0, 0 at the end, < 0 on
+	 * an error (one met after some messages is returned by the next
+	 * call, once they are in a batch).  release says B's messages are no
+	 * longer used; it may run on another thread, at the same time as a
+	 * fill of another batch.  free_store frees what fill put in B->store.
+	 * Not to be mixed with next on the same iterator. */
+	int (*fill)(tc_stream_iter *it, tc_batch *b);
+	void (*release)(tc_stream_iter *it, tc_batch *b);
+	void (*free_store)(void *store);
 } tc_stream_iter_ops;
 
 struct tc_stream_iter {
@@ -211,5 +236,21 @@ int tc_input_add_trace(tc_input *in, tc_trace *trace);
 int tc_trace_env_add(tc_trace *trace, tc_pool *pool, const char *key, const char *str, int64_t num);
 int tc_input_add_iter(tc_input *in, tc_stream_iter *it);
 int tc_input_own(tc_input *in, void *obj, void (*free_fn)(void *));
+
+/* ---- decoding ahead on worker threads (prefetch.c) ---- */
+
+typedef struct tc_prefetch tc_prefetch;
+
+/* Reads the COUNT streams ITERS in batches of at most BATCH_CAP messages
+ * (0: as many as memory allows for COUNT streams), decoding ahead of the
+ * caller on THREADS - 1 worker threads (none for 1) the streams whose
+ * iterators can fill batches; the others are read on the caller's
+ * thread. */
+int tc_prefetch_new(tc_prefetch **out, tc_stream_iter *const *iters, size_t count, unsigned threads, size_t batch_cap);
+/* The next batch of stream I, after releasing the one handed out before:
+ * 1, 0 at the end of the stream, or < 0 with the error recorded. */
+int tc_prefetch_next(tc_prefetch *p, size_t i, const tc_batch **out);
+/* Stops the workers and releases every batch; the iterators stay. */
+void tc_prefetch_free(tc_prefetch *p);
 
 #endif /* TC_CORE_H */

@@ -3,9 +3,11 @@
  * ordered by time, breaking ties exactly as babeltrace2's muxer does, so
  * that text output matches it line for line.
  *
- * A binary heap holds one entry per stream: its next message.  The message
- * handed to the caller stays in its entry; that stream is advanced only on
- * the following call, so the message (and the packet bytes it points into)
+ * A binary heap holds one entry per stream: its next message, in a batch
+ * of that stream's messages (prefetch.c, which decodes batches ahead on
+ * worker threads when tc_muxer_set_threads() allows).  The message handed
+ * to the caller stays in its batch; that stream is advanced only on the
+ * following call, so the message (and the packet bytes it points into)
  * stays valid in between.
  *
  * Where babeltrace2 stops with "time went backwards" (one stream not
@@ -18,13 +20,18 @@
 #include <string.h>
 
 typedef struct mux_entry {
-	tc_stream_iter *it;
-	tc_message msg;
+	size_t stream;    /* index in the prefetcher */
+	const tc_batch *batch;
+	size_t next;      /* the batch's message after msg */
+	const tc_message *msg;
 	tc_time key;      /* time used for ordering */
 	size_t seq;       /* registration order: the final tie-break */
 } mux_entry;
 
 struct tc_muxer {
+	tc_stream_iter **iters;
+	tc_prefetch *prefetch;
+	unsigned threads;
 	mux_entry **heap;
 	size_t heap_len;
 	mux_entry **all;
@@ -40,6 +47,7 @@ int tc_muxer_new(tc_muxer **out)
 	if (!m)
 		return tc_fail_nomem();
 	m->last_time.sec = INT64_MIN;
+	m->threads = 1;
 	*out = m;
 	return 0;
 }
@@ -48,10 +56,12 @@ void tc_muxer_free(tc_muxer *m)
 {
 	if (!m)
 		return;
+	tc_prefetch_free(m->prefetch);
 	for (size_t i = 0; i < m->all_count; i++) {
-		m->all[i]->it->ops->free(m->all[i]->it);
+		m->iters[i]->ops->free(m->iters[i]);
 		free(m->all[i]);
 	}
+	free(m->iters);
 	free(m->all);
 	free(m->heap);
 	free(m);
@@ -65,8 +75,12 @@ int tc_muxer_add_input(tc_muxer *m, tc_input *in)
 		mux_entry *e = calloc(1, sizeof *e);
 		if (!e)
 			return tc_fail_nomem();
-		e->it = in->iters[i];
-		e->seq = m->all_count;
+		e->stream = e->seq = m->all_count;
+		size_t iter_count = m->all_count;
+		if (tc_ptr_push((void ***)&m->iters, &iter_count, in->iters[i]) < 0) {
+			free(e);
+			return TC_ENOMEM;
+		}
 		if (tc_ptr_push((void ***)&m->all, &m->all_count, e) < 0) {
 			free(e);
 			return TC_ENOMEM;
@@ -117,7 +131,7 @@ static int entry_cmp(const mux_entry *a, const mux_entry *b)
 	int t = tc_time_cmp(a->key, b->key);
 	if (t)
 		return t;
-	const tc_stream *sa = a->msg.stream, *sb = b->msg.stream;
+	const tc_stream *sa = a->msg->stream, *sb = b->msg->stream;
 	const tc_trace *ta = sa->trace, *tb = sb->trace;
 	int c;
 	if (ta != tb) {
@@ -132,10 +146,10 @@ static int entry_cmp(const mux_entry *a, const mux_entry *b)
 		return c;
 	if ((c = cmp_u64(sa->id, sb->id)) != 0)
 		return c;
-	if ((c = kind_rank(a->msg.kind) - kind_rank(b->msg.kind)) != 0)
+	if ((c = kind_rank(a->msg->kind) - kind_rank(b->msg->kind)) != 0)
 		return c;
-	if (a->msg.kind == TC_MSG_EVENT) {
-		const tc_event_class *ea = a->msg.event_class, *eb = b->msg.event_class;
+	if (a->msg->kind == TC_MSG_EVENT) {
+		const tc_event_class *ea = a->msg->event_class, *eb = b->msg->event_class;
 		if ((c = cmp_u64(ea->id, eb->id)) != 0)
 			return c;
 		if ((c = cmp_str_absent_first(ea->name, eb->name)) != 0)
@@ -187,18 +201,34 @@ static void heap_sift_down(tc_muxer *m, size_t i)
 /* Fetches E's next message; returns 1 (E now has one), 0 (stream ended) or < 0. */
 static int entry_advance(tc_muxer *m, mux_entry *e)
 {
-	int rc = e->it->ops->next(e->it, &e->msg);
-	if (rc <= 0)
-		return rc;
+	if (!e->batch || e->next == e->batch->count) {
+		int rc = tc_prefetch_next(m->prefetch, e->stream, &e->batch);
+		if (rc <= 0)
+			return rc;
+		e->next = 0;
+	}
+	e->msg = &e->batch->msgs[e->next++];
 	/* A message without a time sorts as if it came right now. */
-	e->key = e->msg.has_time ? e->msg.time : m->last_time;
+	e->key = e->msg->has_time ? e->msg->time : m->last_time;
 	return 1;
+}
+
+int tc_muxer_set_threads(tc_muxer *m, unsigned threads)
+{
+	if (m->started)
+		return tc_fail(TC_EINVAL, NULL, -1, "the muxer has started reading");
+	if (threads == 0)
+		return tc_fail(TC_EINVAL, NULL, -1, "no thread to read with");
+	m->threads = threads;
+	return 0;
 }
 
 int tc_muxer_next(tc_muxer *m, const tc_message **out)
 {
 	int rc;
 	if (!m->started) {
+		if ((rc = tc_prefetch_new(&m->prefetch, m->iters, m->all_count, m->threads, 0)) < 0)
+			return rc;
 		m->started = true;
 		for (size_t i = 0; i < m->all_count; i++) {
 			rc = entry_advance(m, m->all[i]);
@@ -235,6 +265,6 @@ int tc_muxer_next(tc_muxer *m, const tc_message **out)
 	m->pending = top;
 	if (tc_time_cmp(top->key, m->last_time) > 0)
 		m->last_time = top->key;
-	*out = &top->msg;
+	*out = top->msg;
 	return 1;
 }

@@ -55,6 +55,11 @@ int tc_fail_nomem(void)
 	return tc_fail(TC_ENOMEM, NULL, -1, "out of memory");
 }
 
+void tc_error_restore(const tc_error *e)
+{
+	last_error = *e;
+}
+
 /* ---- pool ---- */
 
 struct tc_pool_chunk {

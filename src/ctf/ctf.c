@@ -285,7 +285,6 @@ static int collect_stream_files(ctf_trace *t, const char *dir, const char *rel, 
 			rc = add_file(streams, nstreams, &f);
 	}
 	ctf_arena_free(&scratch.packet_arena);
-	ctf_arena_free(&scratch.event_arena);
 	free_names(names, n);
 	return rc;
 }

@@ -32,6 +32,14 @@ typedef struct ctf_packet {
 	tc_field *context;        /* visible packet context, or NULL */
 } ctf_packet;
 
+/* A stream file mapped whole.  Events point into it, so it stays mapped
+ * while the iterator reads it or a batch of its events is in use. */
+typedef struct ctf_mapping ctf_mapping;
+
+/* The messages ctf_stream_ops.next hands out one by one are decoded in
+ * batches of this many. */
+#define CTF_NEXT_BATCH 64
+
 typedef struct ctf_stream_iter {
 	tc_stream_iter base;
 	ctf_trace *trace;
@@ -40,12 +48,13 @@ typedef struct ctf_stream_iter {
 	ctf_file *files;          /* in reading order */
 	size_t file_count, cur_file;
 	bool file_open;
-	const uint8_t *map;
+	ctf_mapping *mapping;
+	const uint8_t *map;       /* the mapping's bytes */
 	uint64_t map_size, offset, dontneed_mark;
 	bool in_packet;
 	ctf_packet pkt;
 	ctf_decoder dec;
-	ctf_arena packet_arena, event_arena;
+	ctf_arena packet_arena;   /* discovery's packet peeks */
 	uint64_t clock_value;
 	uint64_t last_event_cycles;
 	/* Events' times: at 1 GHz, cycles are nanoseconds after the clock's
@@ -58,6 +67,11 @@ typedef struct ctf_stream_iter {
 	tc_message pending[2];
 	int pending_count, pending_next;
 	int failed;               /* sticky error code */
+	tc_error failure;         /* and the error, for a later call */
+	/* ctf_stream_ops.next's own batch, and its next message */
+	tc_batch own;
+	size_t own_next;
+	tc_message own_msgs[CTF_NEXT_BATCH];
 } ctf_stream_iter;
 
 extern const tc_stream_iter_ops ctf_stream_ops;

@@ -7,6 +7,13 @@
  * megabytes (MADV_DONTNEED on a read-only mapping just drops them), so the
  * resident size stays flat however long the trace is.
  *
+ * Events are decoded in batches (tc_batch) that own their fields: each
+ * has arenas of its own for the events and for the packet context, and a
+ * reference on the mapping, so a batch stays valid while the iterator
+ * decodes the next ones, on another thread if need be (core/prefetch.c).
+ * A batch holds messages of one packet; one that starts inside a packet
+ * decodes the packet's header and context again into its own arena.
+ *
  * Packet rules follow ctf.md 10: header, context, sizes, events up to the
  * content size; the stream's clock value carries over packets and files.
  * Discarded events and packets are derived from the packet context
@@ -15,6 +22,7 @@
 #include "ctf/ctf_stream.h"
 
 #include <errno.h>
+#include <stdatomic.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -25,35 +33,70 @@
 
 #define CTF_MAGIC 0xC1FC1FC1u
 #define DONTNEED_STEP (8u << 20)
+/* A returned CTF_ARENA_RETRY when the batch already holds events: it ends
+ * there, and the event is decoded again at the start of the next one. */
+#define CTF_BATCH_FULL (CTF_ARENA_RETRY + 1)
 
-static int map_file(ctf_file *f, const uint8_t **map, uint64_t *size)
+struct ctf_mapping {
+	const uint8_t *base;      /* NULL for an empty file */
+	uint64_t size;
+	atomic_uint refs;
+};
+
+/* What a batch's messages point to, besides the mapping's bytes. */
+typedef struct ctf_batch_store {
+	ctf_arena events, packet;
+	ctf_mapping *mapping;
+	bool events_ran_out;      /* the last batch ended early for room */
+} ctf_batch_store;
+
+static void mapping_unref(ctf_mapping *m)
 {
+	if (m && atomic_fetch_sub_explicit(&m->refs, 1, memory_order_acq_rel) == 1) {
+		if (m->base)
+			munmap((void *)m->base, (size_t)m->size);
+		free(m);
+	}
+}
+
+static int map_file(ctf_stream_iter *s, ctf_file *f)
+{
+	ctf_mapping *m = calloc(1, sizeof *m);
+	if (!m)
+		return tc_fail_nomem();
+	atomic_init(&m->refs, 1);
 	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		free(m);
 		return tc_fail(TC_EIO, f->path, -1, "cannot open: %s", strerror(errno));
+	}
 	struct stat st;
 	if (fstat(fd, &st) < 0) {
 		close(fd);
+		free(m);
 		return tc_fail(TC_EIO, f->path, -1, "cannot stat: %s", strerror(errno));
 	}
-	*size = (uint64_t)st.st_size;
-	if (*size == 0) {
-		close(fd);
-		*map = NULL;
-		return 0;
+	m->size = (uint64_t)st.st_size;
+	if (m->size > 0) {
+		void *base = mmap(NULL, (size_t)m->size, PROT_READ, MAP_PRIVATE, fd, 0);
+		if (base == MAP_FAILED) {
+			close(fd);
+			free(m);
+			return tc_fail(TC_EIO, f->path, -1, "cannot map: %s", strerror(errno));
+		}
+		m->base = base;
 	}
-	void *m = mmap(NULL, (size_t)*size, PROT_READ, MAP_PRIVATE, fd, 0);
 	close(fd);
-	if (m == MAP_FAILED)
-		return tc_fail(TC_EIO, f->path, -1, "cannot map: %s", strerror(errno));
-	*map = m;
+	s->mapping = m;
+	s->map = m->base;
+	s->map_size = m->size;
 	return 0;
 }
 
 static void unmap_file(ctf_stream_iter *s)
 {
-	if (s->map)
-		munmap((void *)s->map, (size_t)s->map_size);
+	mapping_unref(s->mapping);
+	s->mapping = NULL;
 	s->map = NULL;
 	s->map_size = 0;
 }
@@ -72,15 +115,20 @@ static decode_mark mark_here(const ctf_stream_iter *s)
 	return m;
 }
 
+static void rewind_to(ctf_stream_iter *s, const decode_mark *m)
+{
+	s->dec.pos = m->pos;
+	s->dec.last_bo = m->last_bo;
+	s->dec.arena->used = m->used;
+	s->clock_value = m->clock;
+}
+
 /* Grows the arena and rewinds to M: 0, or TC_ENOMEM. */
 static int grow_and_rewind(ctf_stream_iter *s, const decode_mark *m)
 {
 	if (ctf_arena_grow(s->dec.arena) < 0)
 		return TC_ENOMEM;
-	s->dec.pos = m->pos;
-	s->dec.last_bo = m->last_bo;
-	s->dec.arena->used = m->used;
-	s->clock_value = m->clock;
+	rewind_to(s, m);
 	return 0;
 }
 
@@ -98,10 +146,10 @@ static int decode_scope_retry(ctf_stream_iter *s, ctf_scope scope, const tc_fiel
 
 /*
  * Decodes the packet header and context at OFF of the current file into
- * s->pkt.  Used both to peek at a file's first packet (discovery) and to
- * start every packet while iterating.
+ * s->pkt, their fields into ARENA.  Used both to peek at a file's first
+ * packet (discovery) and to start every packet while iterating.
  */
-static int read_packet_start(ctf_stream_iter *s, uint64_t off, bool need_context)
+static int read_packet_start(ctf_stream_iter *s, uint64_t off, bool need_context, ctf_arena *arena)
 {
 	ctf_decoder *d = &s->dec;
 	ctf_packet *p = &s->pkt;
@@ -113,7 +161,7 @@ static int read_packet_start(ctf_stream_iter *s, uint64_t off, bool need_context
 	d->last_bo = -1;
 	d->path = path;
 	d->packet_offset = off;
-	d->arena = &s->packet_arena;
+	d->arena = arena;
 	d->arena->used = 0;
 	memset(d->have_role, 0, sizeof d->have_role);
 	memset(d->roots, 0, sizeof d->roots);
@@ -175,17 +223,44 @@ static int read_packet_start(ctf_stream_iter *s, uint64_t off, bool need_context
 	return 0;
 }
 
-int ctf_peek_first_packet(ctf_stream_iter *s, ctf_file *f)
+/*
+ * The current packet's header and context decoded again, into ARENA, for a
+ * batch that starts inside the packet: the batch before may still be in
+ * use with the fields decoded first.  Changes nothing else.
+ */
+static int read_packet_scopes_again(ctf_stream_iter *s, ctf_arena *arena)
 {
-	const uint8_t *map = NULL;
-	uint64_t size = 0;
-	int rc = map_file(f, &map, &size);
+	ctf_decoder *d = &s->dec, saved = *d;
+	uint64_t clock = s->clock_value;
+	d->pos = 0;
+	d->last_bo = -1;
+	d->arena = arena;
+	arena->used = 0;
+	tc_field *root = NULL;
+	int rc = 0;
+	if (s->trace->pub.packet_header)
+		rc = decode_scope_retry(s, SCOPE_PACKET_HEADER, s->trace->pub.packet_header, &root);
+	const tc_field_class *ctx = s->sc->pub.packet_context;
+	if (rc == 0 && ctx)
+		rc = decode_scope_retry(s, SCOPE_PACKET_CONTEXT, ctx, &root);
+	tc_field *header_root = d->roots[SCOPE_PACKET_HEADER], *context_root = d->roots[SCOPE_PACKET_CONTEXT];
+	*d = saved;
+	s->clock_value = clock;
 	if (rc < 0)
 		return rc;
-	s->map = map;
-	s->map_size = size;
+	d->roots[SCOPE_PACKET_HEADER] = header_root;
+	d->roots[SCOPE_PACKET_CONTEXT] = context_root;
+	s->pkt.context = ctx && !(ctx->flags & TC_FIELD_HIDDEN) ? context_root : NULL;
+	return 0;
+}
+
+int ctf_peek_first_packet(ctf_stream_iter *s, ctf_file *f)
+{
+	int rc = map_file(s, f);
+	if (rc < 0)
+		return rc;
 	s->cur_file = 0;
-	rc = read_packet_start(s, 0, true);
+	rc = read_packet_start(s, 0, true, &s->packet_arena);
 	if (rc == 0) {
 		f->class_id = s->sc->pub.id;
 		f->has_instance_id = s->pkt.has_instance_id;
@@ -199,13 +274,15 @@ int ctf_peek_first_packet(ctf_stream_iter *s, ctf_file *f)
 	return rc;
 }
 
-/* Hands the pages of the current file before UPTO back to the kernel,
- * every DONTNEED_STEP bytes, so that the resident size stays flat. */
+/* Hands the pages of the current file a DONTNEED_STEP before UPTO back to
+ * the kernel, every DONTNEED_STEP bytes, so that the resident size stays
+ * flat.  The lag spares the pages that batches decoded ahead of their
+ * reader still point to; one given back too early is only read again. */
 static void give_back_pages(ctf_stream_iter *s, uint64_t upto)
 {
-	if (upto - s->dontneed_mark < DONTNEED_STEP)
+	if (upto - s->dontneed_mark < 2 * (uint64_t)DONTNEED_STEP)
 		return;
-	uint64_t start = s->dontneed_mark & ~(uint64_t)4095, end = upto & ~(uint64_t)4095;
+	uint64_t start = s->dontneed_mark & ~(uint64_t)4095, end = (upto - DONTNEED_STEP) & ~(uint64_t)4095;
 	if (end > start)
 		madvise((void *)(s->map + start), (size_t)(end - start), MADV_DONTNEED);
 	s->dontneed_mark = end;
@@ -217,7 +294,7 @@ int ctf_check_packets(ctf_stream_iter *s)
 	ctf_stream_class *first = s->sc;
 	for (size_t i = 0; i < s->file_count && rc == 0; i++) {
 		s->cur_file = i;
-		if ((rc = map_file(&s->files[i], &s->map, &s->map_size)) < 0)
+		if ((rc = map_file(s, &s->files[i])) < 0)
 			break;
 		/* A context running past the content, or a packet of another
 		 * stream class, is found while decoding, after the events
@@ -226,7 +303,7 @@ int ctf_check_packets(ctf_stream_iter *s)
 		for (uint64_t off = 0; off < s->map_size && rc == 0; off += s->pkt.packet_bits / 8) {
 			s->sc = NULL;
 			give_back_pages(s, off);
-			rc = read_packet_start(s, off, false);
+			rc = read_packet_start(s, off, false, &s->packet_arena);
 		}
 		unmap_file(s);
 	}
@@ -301,11 +378,12 @@ static int open_file(ctf_stream_iter *s)
 {
 	unmap_file(s);
 	s->dontneed_mark = 0;
-	return map_file(&s->files[s->cur_file], &s->map, &s->map_size);
+	return map_file(s, &s->files[s->cur_file]);
 }
 
-/* Opens the next packet: 1 when one is ready, 0 at the end of the stream. */
-static int next_packet(ctf_stream_iter *s)
+/* Opens the next packet, its fields into ARENA: 1 when one is ready, 0 at
+ * the end of the stream. */
+static int next_packet(ctf_stream_iter *s, ctf_arena *arena)
 {
 	for (;;) {
 		if (!s->file_open) {
@@ -324,7 +402,7 @@ static int next_packet(ctf_stream_iter *s)
 		s->cur_file++;
 	}
 	give_back_pages(s, s->offset);
-	int rc = read_packet_start(s, s->offset, true);
+	int rc = read_packet_start(s, s->offset, true, arena);
 	if (rc < 0)
 		return rc;
 	const tc_clock *clk = s->sc->pub.clock;
@@ -365,7 +443,6 @@ static int decode_event_fields(ctf_stream_iter *s, tc_message *m, uint64_t start
 	const tc_event_class *ec;
 	tc_field *root;
 	int rc;
-	d->arena->used = 0;
 	d->have_id = false;
 	if (sc->pub.event_header && (rc = ctf_decode_scope(d, SCOPE_EVENT_HEADER, sc->pub.event_header, &root)) != 0)
 		return rc;
@@ -394,16 +471,24 @@ static int decode_event_fields(ctf_stream_iter *s, tc_message *m, uint64_t start
 	return 0;
 }
 
-static int decode_event(ctf_stream_iter *s, tc_message *m)
+/* Decodes the next event into M, its fields after those of ARENA; returns
+ * 1, CTF_BATCH_FULL (nothing decoded) or < 0. */
+static int decode_event(ctf_stream_iter *s, tc_message *m, ctf_arena *arena)
 {
 	ctf_decoder *d = &s->dec;
 	uint64_t start = d->pos;
 	int rc;
-	d->arena = &s->event_arena;
+	d->arena = arena;
 	decode_mark mark = mark_here(s);
-	while ((rc = decode_event_fields(s, m, start)) == CTF_ARENA_RETRY)
+	while ((rc = decode_event_fields(s, m, start)) == CTF_ARENA_RETRY) {
+		/* Growing would move the fields of the events before. */
+		if (mark.used > 0) {
+			rewind_to(s, &mark);
+			return CTF_BATCH_FULL;
+		}
 		if (grow_and_rewind(s, &mark) < 0)
 			return TC_ENOMEM;
+	}
 	if (rc < 0)
 		return rc;
 	if (TC_UNLIKELY(d->pos == start))
@@ -422,45 +507,113 @@ static int decode_event(ctf_stream_iter *s, tc_message *m)
 	return 1;
 }
 
-static int stream_next(tc_stream_iter *it, tc_message *m)
+static int stream_fill(tc_stream_iter *it, tc_batch *b)
 {
 	ctf_stream_iter *s = (ctf_stream_iter *)it;
-	if (s->failed)
+	if (s->failed) {
+		tc_error_restore(&s->failure);
 		return s->failed;
-	for (;;) {
+	}
+	ctf_batch_store *st = b->store;
+	if (!st && !(st = b->store = calloc(1, sizeof *st)))
+		return tc_fail_nomem();
+	b->count = 0;
+	int rc = 0;
+	/* A batch that ran out of room grows now, while nothing points into
+	 * its arena, until batches are full. */
+	if (st->events_ran_out)
+		rc = ctf_arena_grow(&st->events);
+	st->events_ran_out = false;
+	st->events.used = 0;
+	if (rc == 0 && s->in_packet)
+		rc = read_packet_scopes_again(s, &st->packet);
+	while (rc >= 0 && b->count < b->cap) {
 		if (s->pending_next < s->pending_count) {
-			*m = s->pending[s->pending_next++];
-			return 1;
+			b->msgs[b->count++] = s->pending[s->pending_next++];
+			continue;
 		}
-		int rc;
 		if (!s->in_packet) {
-			rc = next_packet(s);
-			if (rc <= 0) {
-				if (rc < 0)
-					s->failed = rc;
-				return rc;
-			}
+			if (b->count > 0)
+				break;
+			if ((rc = next_packet(s, &st->packet)) == 0)
+				break;
 			continue;
 		}
 		if (s->dec.pos >= s->dec.limit) {
 			close_packet(s);
 			continue;
 		}
-		rc = decode_event(s, m);
-		if (rc < 0)
-			s->failed = rc;
-		return rc;
+		rc = decode_event(s, &b->msgs[b->count], &st->events);
+		if (rc == CTF_BATCH_FULL) {
+			st->events_ran_out = b->count < b->cap / 2;
+			rc = 0;
+			break;
+		}
+		if (rc > 0)
+			b->count++;
 	}
+	if (rc < 0) {
+		s->failed = rc;
+		s->failure = *tc_error_last();
+	}
+	if (b->count == 0)
+		return rc < 0 ? rc : 0;
+	/* The batch's events all come from the current file: a batch ends
+	 * with its packet, and the next file is opened by the next batch. */
+	st->mapping = s->mapping;
+	atomic_fetch_add_explicit(&st->mapping->refs, 1, memory_order_relaxed);
+	return 1;
+}
+
+static void stream_release(tc_stream_iter *it, tc_batch *b)
+{
+	ctf_batch_store *st = b->store;
+	mapping_unref(st->mapping);
+	st->mapping = NULL;
+}
+
+static void stream_free_store(void *store)
+{
+	ctf_batch_store *st = store;
+	ctf_arena_free(&st->events);
+	ctf_arena_free(&st->packet);
+	free(st);
+}
+
+static int stream_next(tc_stream_iter *it, tc_message *m)
+{
+	ctf_stream_iter *s = (ctf_stream_iter *)it;
+	if (s->own_next == s->own.count) {
+		if (s->own.count)
+			stream_release(it, &s->own);
+		s->own.msgs = s->own_msgs;
+		s->own.cap = CTF_NEXT_BATCH;
+		s->own.count = s->own_next = 0;
+		int rc = stream_fill(it, &s->own);
+		if (rc <= 0)
+			return rc;
+	}
+	*m = s->own.msgs[s->own_next++];
+	return 1;
 }
 
 static void stream_free(tc_stream_iter *it)
 {
 	ctf_stream_iter *s = (ctf_stream_iter *)it;
+	if (s->own.count)
+		stream_release(it, &s->own);
+	if (s->own.store)
+		stream_free_store(s->own.store);
 	unmap_file(s);
 	ctf_arena_free(&s->packet_arena);
-	ctf_arena_free(&s->event_arena);
 	free(s->files);
 	free(s);
 }
 
-const tc_stream_iter_ops ctf_stream_ops = { stream_next, stream_free };
+const tc_stream_iter_ops ctf_stream_ops = {
+	.next = stream_next,
+	.free = stream_free,
+	.fill = stream_fill,
+	.release = stream_release,
+	.free_store = stream_free_store,
+};

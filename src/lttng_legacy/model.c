@@ -202,7 +202,7 @@ static void iter_free(tc_stream_iter *base)
 	free(it);
 }
 
-static const tc_stream_iter_ops lm_iter_ops = { iter_next, iter_free };
+static const tc_stream_iter_ops lm_iter_ops = { .next = iter_next, .free = iter_free };
 
 static int add_stream(tc_input *in, lm_trace *t, lg_file *f)
 {

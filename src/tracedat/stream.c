@@ -288,7 +288,7 @@ static void iter_free(tc_stream_iter *base)
 	free(it);
 }
 
-static const tc_stream_iter_ops td_iter_ops = { iter_next, iter_free };
+static const tc_stream_iter_ops td_iter_ops = { .next = iter_next, .free = iter_free };
 
 int td_stream_iter_new(td_trace *t, td_stream_class *sc, tc_stream *stream, tc_stream_iter **out)
 {

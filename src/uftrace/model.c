@@ -358,7 +358,7 @@ static void iter_free(tc_stream_iter *base)
 	free(it);
 }
 
-static const tc_stream_iter_ops um_iter_ops = { iter_next, iter_free };
+static const tc_stream_iter_ops um_iter_ops = { .next = iter_next, .free = iter_free };
 
 static void trace_free(void *p)
 {

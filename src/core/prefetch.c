@@ -1,0 +1,288 @@
+/*
+ * prefetch.c - decoding streams ahead of the thread that reads them in
+ * time order, so that a merge can use every core: worker threads fill
+ * batches of messages (tc_batch) while the caller merges and formats the
+ * batches decoded before.
+ *
+ * Each stream has a small ring of batches: the one the caller holds, those
+ * decoded and waiting, and the one being filled.  A worker takes the
+ * stream with the fewest batches waiting that nobody is filling and that
+ * has a free slot, so the stream the caller needs next is the one decoded
+ * next.  The caller never waits idle for a stream nobody is filling: it
+ * fills it itself, which is also all that happens with no worker.  A
+ * stream's batches come out in the order they were filled, so the merge
+ * sees exactly the messages a single thread would; at most PF_SLOTS
+ * batches per stream are alive, so memory stays bounded.
+ *
+ * Iterators without fill (the message valid only until the next call) are
+ * read here on the caller's thread only, one message a batch.
+ */
+#include "core/core.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#define PF_SLOTS 4
+/* Messages per batch: enough to make the lock taken per batch cheap, few
+ * enough that the batches in flight stay in the caches. */
+#define PF_BATCH_MAX 256
+#define PF_BATCH_MIN 16
+#define PF_MESSAGES_IN_FLIGHT 16384
+/* How long a thread with nothing to do watches for a change before it
+ * sleeps: waking a sleeping thread (on a virtual machine above all) takes
+ * longer than decoding a batch, about 10 microseconds. */
+#define PF_SPINS 20000
+
+typedef struct pf_slot {
+	tc_batch batch;
+	int rc;                  /* what fill returned */
+	tc_error error;          /* when rc < 0, recorded by the thread that filled */
+} pf_slot;
+
+typedef struct pf_stream {
+	tc_stream_iter *it;
+	pf_slot slots[PF_SLOTS];
+	/* In ring order from `head`: `ready` slots decoded and waiting, then
+	 * the one being filled.  The one the caller holds is just before
+	 * `head`. */
+	unsigned head, ready;
+	bool held, filling;
+	bool produced_last;      /* a slot with rc <= 0 is in the ring or read */
+	bool finished;           /* the caller has read that last slot */
+	int final_rc;
+	tc_error final_error;
+} pf_stream;
+
+struct tc_prefetch {
+	pf_stream *streams;
+	size_t count;
+	size_t batch_cap;
+	pthread_mutex_t lock;
+	pthread_cond_t work;     /* workers: a slot came free */
+	pthread_cond_t done;     /* the caller: a batch was filled */
+	size_t workers_asleep;   /* on `work` */
+	size_t caller_asleep;    /* on `done`: 0 or 1 */
+	atomic_uint changes;     /* counts slots filled and freed */
+	bool quit;
+	pthread_t *workers;
+	size_t worker_count;
+};
+
+static bool can_prefetch(const pf_stream *s)
+{
+	return s->it->ops->fill != NULL;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#elif defined(__aarch64__)
+	__asm__ __volatile__("yield");
+#endif
+}
+
+/* With the lock: waits until another thread reports a change with
+ * note_change(), watching for it a while before sleeping on COND. */
+static void wait_for_change(tc_prefetch *p, pthread_cond_t *cond, size_t *asleep)
+{
+	unsigned seen = atomic_load_explicit(&p->changes, memory_order_relaxed);
+	pthread_mutex_unlock(&p->lock);
+	for (int i = 0; i < PF_SPINS && atomic_load_explicit(&p->changes, memory_order_relaxed) == seen; i++)
+		cpu_relax();
+	pthread_mutex_lock(&p->lock);
+	if (atomic_load_explicit(&p->changes, memory_order_relaxed) == seen && !p->quit) {
+		(*asleep)++;
+		pthread_cond_wait(cond, &p->lock);
+		(*asleep)--;
+	}
+}
+
+/* With the lock: tells the threads waiting on COND that something changed. */
+static void note_change(tc_prefetch *p, pthread_cond_t *cond, size_t asleep)
+{
+	atomic_fetch_add_explicit(&p->changes, 1, memory_order_relaxed);
+	if (asleep)
+		pthread_cond_signal(cond);
+}
+
+/* Fills SLOT of S on the calling thread, without the lock. */
+static void fill_slot(tc_prefetch *p, pf_stream *s, pf_slot *slot)
+{
+	tc_batch *b = &slot->batch;
+	if (!b->msgs) {
+		b->cap = can_prefetch(s) ? p->batch_cap : 1;
+		b->msgs = malloc(b->cap * sizeof *b->msgs);
+		if (!b->msgs) {
+			slot->rc = tc_fail_nomem();
+			slot->error = *tc_error_last();
+			return;
+		}
+	}
+	if (can_prefetch(s)) {
+		slot->rc = s->it->ops->fill(s->it, b);
+	} else {
+		slot->rc = s->it->ops->next(s->it, &b->msgs[0]);
+		b->count = slot->rc > 0;
+	}
+	if (slot->rc < 0)
+		slot->error = *tc_error_last();
+}
+
+/* With the lock: fills the next slot of S, dropping the lock meanwhile. */
+static void fill_next(tc_prefetch *p, pf_stream *s)
+{
+	pf_slot *slot = &s->slots[(s->head + s->ready) % PF_SLOTS];
+	s->filling = true;
+	pthread_mutex_unlock(&p->lock);
+	fill_slot(p, s, slot);
+	pthread_mutex_lock(&p->lock);
+	s->filling = false;
+	s->ready++;
+	if (slot->rc <= 0)
+		s->produced_last = true;
+	note_change(p, &p->done, p->caller_asleep);
+}
+
+/* With the lock: the stream a worker should fill next, or NULL. */
+static pf_stream *pick_stream(tc_prefetch *p)
+{
+	pf_stream *best = NULL;
+	for (size_t i = 0; i < p->count; i++) {
+		pf_stream *s = &p->streams[i];
+		if (!can_prefetch(s) || s->filling || s->produced_last || s->ready + s->held >= PF_SLOTS)
+			continue;
+		if (!best || s->ready < best->ready)
+			best = s;
+		if (s->ready == 0)
+			break;
+	}
+	return best;
+}
+
+static void *worker_run(void *arg)
+{
+	tc_prefetch *p = arg;
+	pthread_mutex_lock(&p->lock);
+	while (!p->quit) {
+		pf_stream *s = pick_stream(p);
+		if (s) {
+			fill_next(p, s);
+		} else {
+			wait_for_change(p, &p->work, &p->workers_asleep);
+		}
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+int tc_prefetch_new(tc_prefetch **out, tc_stream_iter *const *iters, size_t count, unsigned threads, size_t batch_cap)
+{
+	tc_prefetch *p = calloc(1, sizeof *p);
+	if (!p || !(p->streams = calloc(count ? count : 1, sizeof *p->streams))) {
+		free(p);
+		return tc_fail_nomem();
+	}
+	p->count = count;
+	atomic_init(&p->changes, 0);
+	for (size_t i = 0; i < count; i++)
+		p->streams[i].it = iters[i];
+	size_t cap = PF_MESSAGES_IN_FLIGHT / (count ? count : 1);
+	p->batch_cap = batch_cap ? batch_cap : cap > PF_BATCH_MAX ? PF_BATCH_MAX : cap < PF_BATCH_MIN ? PF_BATCH_MIN : cap;
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_cond_init(&p->work, NULL);
+	pthread_cond_init(&p->done, NULL);
+	bool any = false;
+	for (size_t i = 0; i < count; i++)
+		any = any || can_prefetch(&p->streams[i]);
+	if (threads > 1 && any && (p->workers = calloc(threads - 1, sizeof *p->workers))) {
+		/* Fewer workers than asked for is still correct: the caller
+		 * fills what they do not. */
+		while (p->worker_count < threads - 1 &&
+		       pthread_create(&p->workers[p->worker_count], NULL, worker_run, p) == 0)
+			p->worker_count++;
+	}
+	*out = p;
+	return 0;
+}
+
+int tc_prefetch_next(tc_prefetch *p, size_t i, const tc_batch **out)
+{
+	pf_stream *s = &p->streams[i];
+	if (s->held) {
+		/* The slot is the caller's alone until it says otherwise. */
+		pf_slot *slot = &s->slots[(s->head + PF_SLOTS - 1) % PF_SLOTS];
+		if (can_prefetch(s))
+			s->it->ops->release(s->it, &slot->batch);
+	}
+	if (s->finished) {
+		if (s->final_rc < 0)
+			tc_error_restore(&s->final_error);
+		return s->final_rc;
+	}
+	pthread_mutex_lock(&p->lock);
+	if (s->held) {
+		s->held = false;
+		note_change(p, &p->work, p->workers_asleep);
+	}
+	while (s->ready == 0) {
+		if (!s->filling) {
+			fill_next(p, s);
+		} else {
+			wait_for_change(p, &p->done, &p->caller_asleep);
+		}
+	}
+	pf_slot *slot = &s->slots[s->head];
+	s->head = (s->head + 1) % PF_SLOTS;
+	s->ready--;
+	s->held = slot->rc > 0;
+	pthread_mutex_unlock(&p->lock);
+	if (slot->rc <= 0) {
+		s->finished = true;
+		s->final_rc = slot->rc;
+		if (slot->rc < 0) {
+			s->final_error = slot->error;
+			tc_error_restore(&slot->error);
+		}
+		return slot->rc;
+	}
+	*out = &slot->batch;
+	return 1;
+}
+
+void tc_prefetch_free(tc_prefetch *p)
+{
+	if (!p)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->quit = true;
+	atomic_fetch_add_explicit(&p->changes, 1, memory_order_relaxed);
+	pthread_cond_broadcast(&p->work);
+	pthread_mutex_unlock(&p->lock);
+	for (size_t i = 0; i < p->worker_count; i++)
+		pthread_join(p->workers[i], NULL);
+	free(p->workers);
+	for (size_t i = 0; i < p->count; i++) {
+		pf_stream *s = &p->streams[i];
+		const tc_stream_iter_ops *ops = s->it->ops;
+		/* The held batch and those waiting still point into the reader's
+		 * data: release them before their storage goes. */
+		unsigned alive = s->ready + s->held;
+		for (unsigned k = 0; k < alive; k++) {
+			pf_slot *slot = &s->slots[(s->head + PF_SLOTS - s->held + k) % PF_SLOTS];
+			if (ops->fill && slot->rc > 0)
+				ops->release(s->it, &slot->batch);
+		}
+		for (unsigned k = 0; k < PF_SLOTS; k++) {
+			if (ops->fill && s->slots[k].batch.store)
+				ops->free_store(s->slots[k].batch.store);
+			free(s->slots[k].batch.msgs);
+		}
+	}
+	pthread_cond_destroy(&p->work);
+	pthread_cond_destroy(&p->done);
+	pthread_mutex_destroy(&p->lock);
+	free(p->streams);
+	free(p);
+}
