@@ -186,18 +186,19 @@ typedef struct tc_batch {
 	void *store;         /* the reader's storage for the messages' fields */
 } tc_batch;
 
+/* An iterator hands out messages one by one (next), or in batches (fill,
+ * release and free_store), which lets its stream be decoded ahead. */
 typedef struct tc_stream_iter_ops {
 	/* Fills *msg with the next message: 1, 0 at the end, < 0 on error.
 	 * The message stays valid until the next call on the same iterator. */
 	int (*next)(tc_stream_iter *it, tc_message *msg);
 	void (*free)(tc_stream_iter *it);
-	/* Optional, all three or none.  fill decodes the following messages
-	 * into B (at most B->cap): 1 with B->count > 0, 0 at the end, < 0 on
-	 * an error (one met after some messages is returned by the next
-	 * call, once they are in a batch).  release says B's messages are no
-	 * longer used; it may run on another thread, at the same time as a
-	 * fill of another batch.  free_store frees what fill put in B->store.
-	 * Not to be mixed with next on the same iterator. */
+	/* fill decodes the following messages into B (at most B->cap): 1
+	 * with B->count > 0, 0 at the end, < 0 on an error (one met after
+	 * some messages is returned by the next call, once they are in a
+	 * batch).  release says B's messages are no longer used; it may run
+	 * on another thread, at the same time as a fill of another batch.
+	 * free_store frees what fill put in B->store. */
 	int (*fill)(tc_stream_iter *it, tc_batch *b);
 	void (*release)(tc_stream_iter *it, tc_batch *b);
 	void (*free_store)(void *store);
@@ -208,8 +209,12 @@ struct tc_stream_iter {
 	tc_stream *stream;
 };
 
-struct tc_stream_message {
-	_Alignas(64) tc_message msg;
+/* tc_input_stream_next()'s state for one stream, on cache lines of its
+ * own since threads write it for every message. */
+struct tc_stream_reader {
+	_Alignas(64) tc_message msg;   /* from next */
+	tc_batch batch;                 /* from fill */
+	size_t batch_next;
 };
 
 /* What a format reader registers in a tc_input. */
@@ -224,9 +229,7 @@ struct tc_input {
 	size_t owned_count;
 	bool taken;  /* the iterators belong to a muxer now */
 	size_t next_iter;      /* tc_input_next(): the stream being read */
-	/* tc_input_stream_next(): one message per stream, each on cache lines
-	 * of its own since threads write them for every event */
-	struct tc_stream_message *messages;
+	struct tc_stream_reader *readers;  /* tc_input_stream_next(), per stream */
 };
 
 int tc_input_add_trace(tc_input *in, tc_trace *trace);

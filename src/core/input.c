@@ -11,6 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Messages per batch of tc_input_stream_next(). */
+#define TC_INPUT_BATCH 256
+
 static const tc_format *const formats[] = {
 	&tc_format_ctf,
 	&tc_format_tracedat,
@@ -56,8 +59,11 @@ int tc_input_open(tc_input **out, const char *path, const tc_open_options *opts)
 		tc_fail(TC_ENOTFOUND, path, -1, "no trace in this directory or below it (expected a CTF trace, a uftrace record directory or a legacy LTTng trace)");
 	else if (rc == TC_ENOTFOUND && kind == TC_PATH_FILE)
 		tc_fail(TC_ENOTFOUND, path, -1, "not a trace file (expected a trace.dat file, or a directory holding a CTF, uftrace or legacy LTTng trace)");
-	if (rc == 0 && !(in->messages = aligned_alloc(64, (in->iter_count ? in->iter_count : 1) * sizeof *in->messages)))
+	size_t readers_size = (in->iter_count ? in->iter_count : 1) * sizeof *in->readers;
+	if (rc == 0 && !(in->readers = aligned_alloc(64, readers_size)))
 		rc = tc_fail_nomem();
+	if (in->readers)
+		memset(in->readers, 0, readers_size);
 	if (rc < 0) {
 		tc_input_free(in);
 		return rc;
@@ -70,11 +76,20 @@ void tc_input_free(tc_input *in)
 {
 	if (!in)
 		return;
+	for (size_t i = 0; in->readers && i < in->iter_count; i++) {
+		tc_stream_iter *it = in->iters[i];
+		tc_batch *b = &in->readers[i].batch;
+		if (b->count)
+			it->ops->release(it, b);
+		if (b->store)
+			it->ops->free_store(b->store);
+		free(b->msgs);
+	}
 	if (!in->taken)
 		for (size_t i = 0; i < in->iter_count; i++)
 			in->iters[i]->ops->free(in->iters[i]);
 	free(in->iters);
-	free(in->messages);
+	free(in->readers);
 	for (size_t i = in->owned_count; i-- > 0;)
 		in->owned_free[i](in->owned[i]);
 	free(in->owned);
@@ -97,10 +112,29 @@ int tc_input_stream_next(tc_input *in, size_t i, const tc_message **msg)
 	/* Allocated when the input is opened (tc_input_open), so that threads
 	 * reading different streams share nothing here. */
 	tc_stream_iter *it = in->iters[i];
-	int rc = it->ops->next(it, &in->messages[i].msg);
-	if (rc > 0)
-		*msg = &in->messages[i].msg;
-	return rc;
+	struct tc_stream_reader *r = &in->readers[i];
+	if (!it->ops->fill) {
+		int rc = it->ops->next(it, &r->msg);
+		if (rc > 0)
+			*msg = &r->msg;
+		return rc;
+	}
+	tc_batch *b = &r->batch;
+	if (r->batch_next == b->count) {
+		if (b->count)
+			it->ops->release(it, b);
+		b->count = r->batch_next = 0;
+		if (!b->msgs) {
+			b->cap = TC_INPUT_BATCH;
+			if (!(b->msgs = malloc(b->cap * sizeof *b->msgs)))
+				return tc_fail_nomem();
+		}
+		int rc = it->ops->fill(it, b);
+		if (rc <= 0)
+			return rc;
+	}
+	*msg = &b->msgs[r->batch_next++];
+	return 1;
 }
 
 int tc_input_next(tc_input *in, const tc_message **msg)

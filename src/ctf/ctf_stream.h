@@ -36,10 +36,6 @@ typedef struct ctf_packet {
  * while the iterator reads it or a batch of its events is in use. */
 typedef struct ctf_mapping ctf_mapping;
 
-/* The messages ctf_stream_ops.next hands out one by one are decoded in
- * batches of this many. */
-#define CTF_NEXT_BATCH 64
-
 typedef struct ctf_stream_iter {
 	tc_stream_iter base;
 	ctf_trace *trace;
@@ -68,10 +64,6 @@ typedef struct ctf_stream_iter {
 	int pending_count, pending_next;
 	int failed;               /* sticky error code */
 	tc_error failure;         /* and the error, for a later call */
-	/* ctf_stream_ops.next's own batch, and its next message */
-	tc_batch own;
-	size_t own_next;
-	tc_message own_msgs[CTF_NEXT_BATCH];
 } ctf_stream_iter;
 
 extern const tc_stream_iter_ops ctf_stream_ops;

@@ -580,30 +580,9 @@ static void stream_free_store(void *store)
 	free(st);
 }
 
-static int stream_next(tc_stream_iter *it, tc_message *m)
-{
-	ctf_stream_iter *s = (ctf_stream_iter *)it;
-	if (s->own_next == s->own.count) {
-		if (s->own.count)
-			stream_release(it, &s->own);
-		s->own.msgs = s->own_msgs;
-		s->own.cap = CTF_NEXT_BATCH;
-		s->own.count = s->own_next = 0;
-		int rc = stream_fill(it, &s->own);
-		if (rc <= 0)
-			return rc;
-	}
-	*m = s->own.msgs[s->own_next++];
-	return 1;
-}
-
 static void stream_free(tc_stream_iter *it)
 {
 	ctf_stream_iter *s = (ctf_stream_iter *)it;
-	if (s->own.count)
-		stream_release(it, &s->own);
-	if (s->own.store)
-		stream_free_store(s->own.store);
 	unmap_file(s);
 	ctf_arena_free(&s->packet_arena);
 	free(s->files);
@@ -611,7 +590,6 @@ static void stream_free(tc_stream_iter *it)
 }
 
 const tc_stream_iter_ops ctf_stream_ops = {
-	.next = stream_next,
 	.free = stream_free,
 	.fill = stream_fill,
 	.release = stream_release,
