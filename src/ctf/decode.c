@@ -7,12 +7,14 @@
  * integer ranges).  Those all take the general path (MEMBER_OTHER): the
  * fixed-layout runs of CTF 1.8 structures are unchanged.
  *
- * Fields go into an arena of slots that is reset for every event; a
- * compound reserves its children's slots before decoding them, so each
- * struct's members are contiguous and a length or tag found earlier can be
- * reached by index.  When the arena is too small the decode reports
- * CTF_ARENA_RETRY and the caller grows it and decodes the event again: no
- * pointer into the arena is ever invalidated mid-event.
+ * Fields go into an arena of slots that the caller empties for every
+ * batch of events (stream.c); a compound reserves its children's slots
+ * before decoding them, so each struct's members are contiguous and a
+ * length or tag found earlier can be reached by index.  When the arena is
+ * too small the decode reports CTF_ARENA_RETRY and the caller either ends
+ * the batch before the event or, for a batch's first event, grows the
+ * arena and decodes the event again: no pointer into the arena is ever
+ * invalidated while in use.
  *
  * Every read is checked against the decoder's limit (the packet's content
  * size) before it happens; element counts are checked against the bits
