@@ -1550,11 +1550,8 @@ int tc_ctf_writer_new(tc_ctf_writer **out, const char *dir, tc_trace *const *tra
 
 /* ---- encoding ---- */
 
-static int reserve(out_stream *s, uint64_t bits)
+static __attribute__((noinline)) int grow_buffer(out_stream *s, size_t need)
 {
-	size_t need = (size_t)((s->pos + bits + 7) / 8) + 8;
-	if (need <= s->cap)
-		return 0;
 	size_t cap = s->cap ? s->cap : 4096;
 	while (cap < need)
 		cap *= 2;
@@ -1567,7 +1564,15 @@ static int reserve(out_stream *s, uint64_t bits)
 	return 0;
 }
 
-static int align_to(out_stream *s, unsigned align)
+/* Room for BITS more bits, and 8 bytes beyond them: a whole-byte field
+ * is stored as one 8-byte word (see put_bits). */
+static inline int reserve(out_stream *s, uint64_t bits)
+{
+	size_t need = (size_t)((s->pos + bits + 7) / 8) + 8;
+	return need <= s->cap ? 0 : grow_buffer(s, need);
+}
+
+static inline int align_to(out_stream *s, unsigned align)
 {
 	uint64_t p = (s->pos + align - 1) & ~(uint64_t)(align - 1);
 	int rc = reserve(s, p - s->pos);
@@ -1578,7 +1583,7 @@ static int align_to(out_stream *s, unsigned align)
 
 /* N bits of V at the current position, least significant first, as CTF
  * lays out little-endian bit fields. */
-static int put_bits(out_stream *s, uint64_t v, unsigned n)
+static inline int put_bits(out_stream *s, uint64_t v, unsigned n)
 {
 	int rc = reserve(s, n);
 	if (rc < 0)
@@ -1586,8 +1591,10 @@ static int put_bits(out_stream *s, uint64_t v, unsigned n)
 	if (n < 64)
 		v &= (1ull << n) - 1;
 	if ((s->pos & 7) == 0 && (n & 7) == 0) {
+		/* The bytes past the field get zeros, as padding must be, or
+		 * the next field. */
 		uint8_t *p = s->buf + s->pos / 8;
-		for (unsigned i = 0; i < n / 8; i++)
+		for (unsigned i = 0; i < 8; i++)
 			p[i] = (uint8_t)(v >> (8 * i));
 		s->pos += n;
 		return 0;
