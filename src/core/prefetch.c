@@ -20,6 +20,7 @@
 #include "core/core.h"
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 
@@ -29,10 +30,12 @@
 #define PF_BATCH_MAX 256
 #define PF_BATCH_MIN 16
 #define PF_MESSAGES_IN_FLIGHT 16384
-/* How long a thread with nothing to do watches for a change before it
- * sleeps: waking a sleeping thread (on a virtual machine above all) takes
- * longer than decoding a batch, about 10 microseconds. */
-#define PF_SPINS 20000
+/* How many times a thread with nothing to do yields the processor while
+ * it watches for a change, before it sleeps: waking a sleeping thread (on
+ * a virtual machine above all) takes longer than decoding a batch, about
+ * 10 microseconds.  Yielding, not spinning: when the threads share one
+ * processor (a busy machine) the one being waited for runs at once. */
+#define PF_SPINS 100
 
 typedef struct pf_slot {
 	tc_batch batch;
@@ -74,15 +77,6 @@ static bool can_prefetch(const pf_stream *s)
 	return s->it->ops->fill != NULL;
 }
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#elif defined(__aarch64__)
-	__asm__ __volatile__("yield");
-#endif
-}
-
 /* With the lock: waits until another thread reports a change with
  * note_change(), watching for it a while before sleeping on COND. */
 static void wait_for_change(tc_prefetch *p, pthread_cond_t *cond, size_t *asleep)
@@ -90,7 +84,7 @@ static void wait_for_change(tc_prefetch *p, pthread_cond_t *cond, size_t *asleep
 	unsigned seen = atomic_load_explicit(&p->changes, memory_order_relaxed);
 	pthread_mutex_unlock(&p->lock);
 	for (int i = 0; i < PF_SPINS && atomic_load_explicit(&p->changes, memory_order_relaxed) == seen; i++)
-		cpu_relax();
+		sched_yield();
 	pthread_mutex_lock(&p->lock);
 	if (atomic_load_explicit(&p->changes, memory_order_relaxed) == seen && !p->quit) {
 		(*asleep)++;
