@@ -4,7 +4,8 @@
 #   make check         installs what the tests use when missing (scripts/deps.sh),
 #                      then every test, plain and sanitizer builds;
 #                      ends "N passed, N failed, N skipped"
-#   make sanitize      build/sanitize/tracecat with ASan and UBSan
+#   make sanitize      build/sanitize/tracecat with ASan and UBSan, and
+#                      build/tsan/tracecat with ThreadSanitizer
 #   make demo          installs what the build needs when missing, then prints
 #                      the bundled sample trace
 #   make install PREFIX=/usr/local [DESTDIR=/stage]
@@ -32,11 +33,14 @@ HEADERS := include/tracecat.h $(wildcard src/*/*.h)
 BUILD   := build
 SAN     := $(BUILD)/sanitize
 SANFLAGS := -O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+TSAN    := $(BUILD)/tsan
+TSANFLAGS := -O1 -g -fsanitize=thread
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 CLI_OBJ := $(CLI_SRC:%.c=$(BUILD)/obj/%.o)
 SAN_LIB_OBJ := $(LIB_SRC:%.c=$(SAN)/obj/%.o)
 SAN_CLI_OBJ := $(CLI_SRC:%.c=$(SAN)/obj/%.o)
+TSAN_OBJ := $(LIB_SRC:%.c=$(TSAN)/obj/%.o) $(CLI_SRC:%.c=$(TSAN)/obj/%.o)
 
 UNIT_SRC := $(sort $(wildcard tests/unit/*_test.c))
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
@@ -54,7 +58,7 @@ $(LIB_OBJ): BASEFLAGS += $(LIBFLAGS)
 # Objects also depend on the flags they were compiled with: a change of
 # flags (or of the packages pkg-config reports) rebuilds them.
 FLAGS_STAMP := $(BUILD)/compile-flags
-FLAGS_TEXT  := $(CC) $(BASEFLAGS) $(LIBFLAGS) $(CFLAGS) $(SANFLAGS)
+FLAGS_TEXT  := $(CC) $(BASEFLAGS) $(LIBFLAGS) $(CFLAGS) $(SANFLAGS) $(TSANFLAGS)
 $(shell mkdir -p $(BUILD) && echo '$(FLAGS_TEXT)' | cmp -s - $(FLAGS_STAMP) || echo '$(FLAGS_TEXT)' >$(FLAGS_STAMP))
 
 $(BUILD)/obj/%.o: %.c $(HEADERS) $(FLAGS_STAMP)
@@ -64,6 +68,10 @@ $(BUILD)/obj/%.o: %.c $(HEADERS) $(FLAGS_STAMP)
 $(SAN)/obj/%.o: %.c $(HEADERS) $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(BASEFLAGS) $(SANFLAGS) -c $< -o $@
+
+$(TSAN)/obj/%.o: %.c $(HEADERS) $(FLAGS_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(BASEFLAGS) $(TSANFLAGS) -c $< -o $@
 
 $(BUILD)/libtracecat.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -84,7 +92,11 @@ $(SAN)/libtracecat.a: $(SAN_LIB_OBJ)
 $(SAN)/tracecat: $(SAN_CLI_OBJ) $(SAN)/libtracecat.a
 	$(CC) $(SANFLAGS) -o $@ $(SAN_CLI_OBJ) $(SAN)/libtracecat.a $(LDLIBS)
 
-sanitize: $(SAN)/tracecat
+# tests/live/threads.sh runs it on every fixture with several threads.
+$(TSAN)/tracecat: $(TSAN_OBJ)
+	$(CC) $(TSANFLAGS) -o $@ $(TSAN_OBJ) $(LDLIBS)
+
+sanitize: $(SAN)/tracecat $(TSAN)/tracecat
 
 $(BUILD)/tests/%_test: tests/unit/%_test.c $(SAN)/libtracecat.a
 	@mkdir -p $(dir $@)

@@ -17,7 +17,7 @@ _tracecat_values_report='-i -F --cpu'
 _tracecat_flags_replay='--no-args --no-merge -a --auto-args -h --help'
 _tracecat_values_replay='-d --data -f --output-fields --tid -D --depth -F --filter -N --notrace -t --time-filter'
 _tracecat_flags_convert='--force --ftrace-names --clock-gmt -h --help'
-_tracecat_values_convert='-o --output --ctf-version --packet-size -b --begin -e --end --events --cpu'
+_tracecat_values_convert='-o --output --ctf-version --packet-size -j --jobs -b --begin -e --end --events --cpu'
 _tracecat_commands=(print info report replay convert help)
 
 # The words of the line up to the cursor, with the words bash split at

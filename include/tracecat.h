@@ -501,6 +501,8 @@ TC_API int tc_filter_add_cpus(tc_filter *f, const char *list);
  * messages are matched out of time order. */
 TC_API void tc_filter_set_first_time(tc_filter *f, tc_time first);
 TC_API bool tc_filter_is_empty(const tc_filter *f);
+/* Whether F keeps MSG.  Several threads may match at once once the times
+ * of day have their date (tc_filter_set_first_time, or none given). */
 TC_API bool tc_filter_match(tc_filter *f, const tc_message *msg);
 
 /* ------------------------------------------------------------------------
@@ -563,7 +565,9 @@ TC_API int tc_ctf_writer_new(tc_ctf_writer **out, const char *dir, tc_trace *con
 
 /* Encodes MSG, a message of a stream of one of the writer's traces.  The
  * messages of each stream must come in their order; streams may come in
- * any order (tc_input_next() is fine). */
+ * any order (tc_input_next() is fine), and from different threads at the
+ * same time (each stream from one thread at a time: tc_input_stream_next()
+ * on several threads, as `tracecat convert -j` does). */
 TC_API int tc_ctf_writer_write(tc_ctf_writer *w, const tc_message *msg);
 
 /* Ends every open packet and writes the metadata file: only after it

@@ -9,6 +9,10 @@
  * with several, each gets the folder it had below its input (prefixed by
  * the input's name when there are several inputs).
  *
+ * Streams are read and written on -j threads at once (the writer takes
+ * messages of different streams from different threads): what each
+ * stream's file holds does not depend on which thread wrote it.
+ *
  * Nothing is written at OUTDIR until the end: the work goes into a hidden
  * folder beside it, renamed into place once complete, so an error, ^C or
  * a kill leaves no half trace.  An existing OUTDIR is replaced only with
@@ -19,7 +23,9 @@
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -66,7 +72,8 @@ typedef struct convert_state {
 	bool tty;
 	struct timespec start, last;
 	bool shown;
-	uint64_t events, bytes_copied;
+	atomic_uint_least64_t events;
+	uint64_t bytes_copied;
 } convert_state;
 
 static double since(const struct timespec *a, const struct timespec *b)
@@ -94,7 +101,8 @@ static void progress(convert_state *cs, bool force)
 		return;
 	cs->last = now;
 	cs->shown = true;
-	fprintf(stderr, "\rtracecat: converting: %llu events, %.1f MB written, %.1f s ", (unsigned long long)cs->events,
+	fprintf(stderr, "\rtracecat: converting: %llu events, %.1f MB written, %.1f s ",
+	        (unsigned long long)atomic_load_explicit(&cs->events, memory_order_relaxed),
 	        (double)bytes_written(cs) / 1e6, since(&cs->start, &now));
 }
 
@@ -228,32 +236,106 @@ static job *job_of(convert_state *cs, const tc_trace *t)
 	return NULL;
 }
 
-/* Feeds the writers every message of IN, stream after stream. */
-static int write_input(convert_state *cs, tc_input *in, tc_filter *filter, bool filtering)
+/* Feeds the writers every message of stream S of IN: 0, -1 (error
+ * recorded) or -2 (interrupted).  SHOWS_PROGRESS on one thread only. */
+static int write_stream(convert_state *cs, tc_input *in, size_t s, const tc_filter *filter, bool shows_progress)
 {
-	for (size_t s = 0; s < tc_input_stream_count(in); s++) {
-		const tc_message *msg;
-		int rc;
-		job *j = NULL;
-		while ((rc = tc_input_stream_next(in, s, &msg)) > 0) {
-			if (!j && !(j = job_of(cs, msg->stream->trace)))
-				return -1;
-			if (!j->writer)
-				break;   /* copied whole */
-			if (filtering && !tc_filter_match(filter, msg))
-				continue;
-			if (tc_ctf_writer_write(j->writer, msg) < 0)
-				return -1;
-			if (msg->kind == TC_MSG_EVENT && (++cs->events & 0xffff) == 0) {
-				progress(cs, false);
-				if (interrupted)
-					return -2;
-			}
-		}
-		if (rc < 0)
+	const tc_message *msg;
+	int rc;
+	job *j = NULL;
+	uint64_t events = 0;
+	while ((rc = tc_input_stream_next(in, s, &msg)) > 0) {
+		if (!j && !(j = job_of(cs, msg->stream->trace)))
 			return -1;
+		if (!j->writer)
+			break;   /* copied whole */
+		if (filter && !tc_filter_match((tc_filter *)filter, msg))
+			continue;
+		if (tc_ctf_writer_write(j->writer, msg) < 0)
+			return -1;
+		if (msg->kind == TC_MSG_EVENT && (++events & 0xffff) == 0) {
+			atomic_fetch_add_explicit(&cs->events, 0x10000, memory_order_relaxed);
+			if (shows_progress)
+				progress(cs, false);
+			if (interrupted)
+				return -2;
+		}
 	}
-	return 0;
+	atomic_fetch_add_explicit(&cs->events, events & 0xffff, memory_order_relaxed);
+	return rc < 0 ? -1 : 0;
+}
+
+/* The streams of one input shared by the threads writing them. */
+typedef struct stream_writer {
+	convert_state *cs;
+	tc_input *in;
+	const tc_filter *filter;
+	atomic_size_t *next_stream;
+	bool shows_progress;
+	int rc;                  /* the first failure's, as write_stream's */
+	size_t failed_stream;
+	tc_error error;
+} stream_writer;
+
+static void *stream_writer_run(void *arg)
+{
+	stream_writer *w = arg;
+	size_t n = tc_input_stream_count(w->in);
+	/* A damaged stream does not stop the others: the error shown is
+	 * then the same whichever thread met it. */
+	for (size_t s; !interrupted && (s = atomic_fetch_add(w->next_stream, 1)) < n;) {
+		int rc = write_stream(w->cs, w->in, s, w->filter, w->shows_progress);
+		if (rc < 0 && w->rc == 0) {
+			w->rc = rc;
+			w->failed_stream = s;
+			w->error = *tc_error_last();   /* the library's is per thread */
+		}
+		if (rc == -2)
+			break;
+	}
+	return NULL;
+}
+
+/* Feeds the writers every message of IN, its streams on JOBS threads:
+ * 0, -1 (the error in *ERR) or -2 (interrupted). */
+static int write_input(convert_state *cs, tc_input *in, const tc_filter *filter, unsigned jobs, tc_error *err)
+{
+	size_t n = tc_input_stream_count(in);
+	atomic_size_t next_stream = 0;
+	if (jobs > n)
+		jobs = n ? (unsigned)n : 1;
+	stream_writer *writers = calloc(jobs, sizeof *writers);
+	pthread_t *threads = calloc(jobs, sizeof *threads);
+	if (!writers || !threads) {
+		free(writers);
+		free(threads);
+		*err = (tc_error){ TC_ENOMEM, "", -1, "out of memory" };
+		return -1;
+	}
+	unsigned started = 1;
+	for (unsigned k = 0; k < jobs; k++) {
+		writers[k] = (stream_writer){ cs, in, filter, &next_stream, k == 0, 0, 0, { 0 } };
+		/* The calling thread is the first; others only if they start. */
+		if (k > 0 && pthread_create(&threads[k], NULL, stream_writer_run, &writers[k]) == 0)
+			started = k + 1;
+		else if (k > 0)
+			break;
+	}
+	stream_writer_run(&writers[0]);
+	const stream_writer *failed = NULL;
+	for (unsigned k = 0; k < started; k++) {
+		if (k > 0)
+			pthread_join(threads[k], NULL);
+		if (writers[k].rc && (!failed || failed->rc == -2 ||
+		                      (writers[k].rc == -1 && writers[k].failed_stream < failed->failed_stream)))
+			failed = &writers[k];
+	}
+	int rc = failed ? failed->rc : 0;
+	if (failed)
+		*err = failed->error;
+	free(writers);
+	free(threads);
+	return rc;
 }
 
 /* The first message's time over all inputs, for --begin/--end given as a
@@ -291,6 +373,7 @@ int cli_convert(int argc, char **argv)
 	tc_open_options oo = { .lttng_names = true };
 	tc_ctf_writer_options wo = { .ctf_version = 1 };
 	cli_filter_args fa = { 0 };
+	unsigned jobs = cli_default_jobs();
 	if (!paths)
 		return 1;
 	for (int i = 1; i < argc; i++) {
@@ -303,7 +386,7 @@ int cli_convert(int argc, char **argv)
 			oo.lttng_names = false;
 		else if (!strcmp(a, "--clock-gmt"))
 			gmt = true;
-		else if (cli_filter_option(argc, argv, &i, &fa))
+		else if (cli_filter_option(argc, argv, &i, &fa) || cli_jobs_option(argc, argv, &i, "convert", &jobs))
 			;
 		else if (cli_opt_value(argc, argv, &i, "--packet-size", NULL, &v)) {
 			long long size;
@@ -395,9 +478,10 @@ int cli_convert(int argc, char **argv)
 			status = 1;
 	}
 	for (int i = 0; i < npaths && !status; i++) {
-		int rc = write_input(&cs, inputs[i], filter, filtering);
+		tc_error err;
+		int rc = write_input(&cs, inputs[i], filtering ? filter : NULL, jobs, &err);
 		if (rc == -1)
-			cli_report_error();
+			cli_report(&err);
 		if (rc < 0)
 			status = 1;
 	}

@@ -120,6 +120,8 @@ static const command_help commands[] = {
 	  "  --ftrace-names           trace.dat: keep ftrace's event and field names\n"
 	  "                           (default: LTTng kernel conventions)\n"
 	  "  --packet-size=N          bytes per packet, 4096 to 1073741824 (default 262144)\n"
+	  "  -j, --jobs=N             read and write streams on N threads, 1 to 256\n"
+	  "                           (default: the online CPUs); the output is the same\n"
 	  "  --clock-gmt              --begin and --end dates and times of day are in UTC\n"
 	  "Filters:\n"
 	  "  -b, --begin=TIME         drop events before TIME\n"

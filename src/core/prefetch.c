@@ -231,9 +231,10 @@ int tc_prefetch_next(tc_prefetch *p, size_t i, const tc_batch **out)
 	s->head = (s->head + 1) % PF_SLOTS;
 	s->ready--;
 	s->held = slot->rc > 0;
+	/* With the lock: workers read the flags beside it. */
+	s->finished = slot->rc <= 0;
 	pthread_mutex_unlock(&p->lock);
 	if (slot->rc <= 0) {
-		s->finished = true;
 		s->final_rc = slot->rc;
 		if (slot->rc < 0) {
 			s->final_error = slot->error;

@@ -66,6 +66,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,7 +100,7 @@ typedef struct out_stream_class {
 	size_t pc_specials;
 	bool *pc_number;             /* per member: whether it is a number */
 	bool pc_deep;                /* one of them is not a number */
-	bool *used;                  /* per event class: written at least once */
+	atomic_bool *used;           /* per event class: written at least once */
 	size_t ts_end_off;           /* byte offsets in the packet context of */
 	size_t content_off;          /* fields patched when a packet ends */
 } out_stream_class;
@@ -162,8 +164,9 @@ struct tc_ctf_writer {
 	ptr_map names_of;            /* input structure (| 1: as a packet
 	                                context) -> its members' output names */
 	size_t pkt_key_count;        /* the packet header's keys (see the top) */
-	out_stream *last;
-	uint64_t bytes;
+	uint64_t serial;             /* tells writers apart in last_stream */
+	pthread_mutex_t streams_lock; /* streams, stream_of, file_names after tc_ctf_writer_new */
+	atomic_uint_least64_t bytes;
 	char **file_names;
 	size_t file_name_count;
 };
@@ -1496,6 +1499,11 @@ static int trace_identity(tc_ctf_writer *w, tc_trace *const *traces, size_t coun
 	return 0;
 }
 
+static int add_stream(tc_ctf_writer *w, const tc_stream *src);
+
+/* Numbers the writers for stream_of()'s per-thread memory. */
+static atomic_uint_least64_t writer_serials;
+
 int tc_ctf_writer_new(tc_ctf_writer **out, const char *dir, tc_trace *const *traces, size_t count,
                       const tc_ctf_writer_options *opts)
 {
@@ -1505,6 +1513,8 @@ int tc_ctf_writer_new(tc_ctf_writer **out, const char *dir, tc_trace *const *tra
 	if (!w)
 		return tc_fail_nomem();
 	tc_pool_init(&w->pool);
+	pthread_mutex_init(&w->streams_lock, NULL);
+	w->serial = atomic_fetch_add_explicit(&writer_serials, 1, memory_order_relaxed) + 1;
 	w->packet_size = opts && opts->packet_size ? opts->packet_size : DEFAULT_PACKET_SIZE;
 	w->ctf_version = opts && opts->ctf_version == 2 ? 2 : 1;
 	int rc = 0;
@@ -1536,6 +1546,9 @@ int tc_ctf_writer_new(tc_ctf_writer **out, const char *dir, tc_trace *const *tra
 			rc = add_stream_class(w, src, count == 1 ? src->id : next_id++);
 		}
 	}
+	for (size_t t = 0; t < count && rc == 0; t++)
+		for (size_t i = 0; i < traces[t]->stream_count && rc == 0; i++)
+			rc = add_stream(w, traces[t]->streams[i]);
 	if (rc == 0 && w->pkt_key_count)
 		rc = append_length_members(w, w->out.packet_header, w->pkt_key_count);
 	if (rc == 0 && w->ctf_version == 2)
@@ -1815,7 +1828,7 @@ static int write_out(tc_ctf_writer *w, out_stream *s, const uint8_t *data, size_
 		data += n;
 		len -= (size_t)n;
 		s->file_bytes += (uint64_t)n;
-		w->bytes += (uint64_t)n;
+		atomic_fetch_add_explicit(&w->bytes, (uint64_t)n, memory_order_relaxed);
 	}
 	return 0;
 }
@@ -1953,17 +1966,12 @@ static int file_name(tc_ctf_writer *w, const out_stream *s, char *out, size_t si
 	return 0;
 }
 
-static int stream_of(tc_ctf_writer *w, const tc_stream *src, out_stream **out)
+/* The output stream of input stream SRC, with its file's name: made for
+ * every stream of the traces when the writer is, so that the names do not
+ * depend on which thread writes first (and for a stream the trace does
+ * not list, with its first message). */
+static int add_stream(tc_ctf_writer *w, const tc_stream *src)
 {
-	size_t i;
-	if (w->last && w->last->src == src) {
-		*out = w->last;
-		return 0;
-	}
-	if (map_get(&w->stream_of, src, &i)) {
-		*out = w->last = w->streams[i];
-		return 0;
-	}
 	size_t ci;
 	if (!map_get(&w->class_of, src->stream_class, &ci))
 		return tc_fail(TC_EINVAL, src->name, -1, "a stream of a trace this writer was not given");
@@ -1973,36 +1981,60 @@ static int stream_of(tc_ctf_writer *w, const tc_stream *src, out_stream **out)
 	s->src = src;
 	s->sc = w->classes[ci];
 	s->fd = -1;
+	char name[512], path[4096];
+	int rc = 0;
 	if ((s->sc->extra_count && !(s->extra_val = calloc(s->sc->extra_count, sizeof *s->extra_val))) ||
 	    (w->pkt_key_count && !(s->pkt_key_val = calloc(w->pkt_key_count, sizeof *s->pkt_key_val))) ||
 	    (s->sc->pc_member_count &&
-	     !(s->context_values = calloc(s->sc->pc_member_count, sizeof *s->context_values)))) {
-		free(s->extra_val);
-		free(s->pkt_key_val);
-		free(s);
-		return tc_fail_nomem();
-	}
-	char name[512], path[4096];
-	int rc = file_name(w, s, name, sizeof name);
+	     !(s->context_values = calloc(s->sc->pc_member_count, sizeof *s->context_values))))
+		rc = tc_fail_nomem();
+	if (rc == 0)
+		rc = file_name(w, s, name, sizeof name);
 	if (rc == 0 && snprintf(path, sizeof path, "%s/%s", w->dir, name) >= (int)sizeof path)
 		rc = tc_fail(TC_EINVAL, w->dir, -1, "path too long");
 	if (rc == 0 && !(s->path = strdup(path)))
 		rc = tc_fail_nomem();
-	if (rc == 0 && (s->fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0)
-		rc = tc_fail(TC_EIO, path, -1, "cannot create: %s", strerror(errno));
 	if (rc == 0 && (rc = map_put(&w->stream_of, src, w->stream_count)) == 0)
 		rc = tc_ptr_push((void ***)&w->streams, &w->stream_count, s);
 	if (rc < 0) {
-		if (s->fd >= 0)
-			close(s->fd);
 		free(s->extra_val);
 		free(s->pkt_key_val);
 		free(s->context_values);
 		free(s->path);
 		free(s);
-		return rc;
 	}
-	*out = w->last = s;
+	return rc;
+}
+
+/* The output stream of SRC, its file created with its first message.
+ * Each thread remembers the last one it wrote to, without the lock:
+ * messages come in runs of one stream. */
+static int stream_of(tc_ctf_writer *w, const tc_stream *src, out_stream **out)
+{
+	static _Thread_local struct {
+		uint64_t serial;
+		const tc_stream *src;
+		out_stream *s;
+	} last_stream;
+	if (last_stream.serial == w->serial && last_stream.src == src) {
+		*out = last_stream.s;
+		return 0;
+	}
+	size_t i;
+	int rc = 0;
+	pthread_mutex_lock(&w->streams_lock);
+	if (!map_get(&w->stream_of, src, &i) && (rc = add_stream(w, src)) == 0)
+		i = w->stream_count - 1;
+	out_stream *s = rc == 0 ? w->streams[i] : NULL;
+	if (s && s->fd < 0 && (s->fd = open(s->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0)
+		rc = tc_fail(TC_EIO, s->path, -1, "cannot create: %s", strerror(errno));
+	pthread_mutex_unlock(&w->streams_lock);
+	if (rc < 0)
+		return rc;
+	last_stream.serial = w->serial;
+	last_stream.src = src;
+	last_stream.s = s;
+	*out = s;
 	return 0;
 }
 
@@ -2045,7 +2077,7 @@ static int write_header(out_stream *s, uint64_t id, uint64_t ts)
 
 int tc_ctf_writer_write(tc_ctf_writer *w, const tc_message *msg)
 {
-	out_stream *s;
+	out_stream *s = NULL;
 	int rc = stream_of(w, msg->stream, &s);
 	if (rc < 0)
 		return rc;
@@ -2081,7 +2113,8 @@ int tc_ctf_writer_write(tc_ctf_writer *w, const tc_message *msg)
 		               msg->event_class->name ? msg->event_class->name : "(unnamed)");
 	const out_stream_class *sc = s->sc;
 	const tc_event_class *ec = sc->pub.event_classes[id];
-	sc->used[id] = true;
+	if (!atomic_load_explicit(&sc->used[id], memory_order_relaxed))
+		atomic_store_explicit(&sc->used[id], true, memory_order_relaxed);
 	if ((rc = write_header(s, id, msg->has_time ? msg->cycles : s->last_ts)) < 0)
 		return rc;
 	if ((rc = encode_scope(s, sc->pub.event_context, msg->stream_event_context)) < 0 ||
@@ -2120,7 +2153,7 @@ int tc_ctf_writer_finish(tc_ctf_writer *w)
 		out_stream_class *sc = w->classes[i];
 		size_t k = 0;
 		for (size_t e = 0; e < sc->pub.event_class_count; e++)
-			if (sc->used[e])
+			if (atomic_load_explicit(&sc->used[e], memory_order_relaxed))
 				sc->pub.event_classes[k++] = sc->pub.event_classes[e];
 		sc->pub.event_class_count = k;
 	}
@@ -2135,7 +2168,7 @@ int tc_ctf_writer_finish(tc_ctf_writer *w)
 
 uint64_t tc_ctf_writer_bytes(const tc_ctf_writer *w)
 {
-	return w ? w->bytes : 0;
+	return w ? atomic_load_explicit(&w->bytes, memory_order_relaxed) : 0;
 }
 
 void tc_ctf_writer_free(tc_ctf_writer *w)
@@ -2165,6 +2198,7 @@ void tc_ctf_writer_free(tc_ctf_writer *w)
 	map_free(&w->event_id);
 	map_free(&w->stream_of);
 	map_free(&w->names_of);
+	pthread_mutex_destroy(&w->streams_lock);
 	tc_pool_free(&w->pool);
 	free(w->dir);
 	free(w);

@@ -517,6 +517,8 @@ static int read_perf_files(uft_data *d)
 int uft_open(uft_data **out, const char *dir)
 {
 	uft_data *d = calloc(1, sizeof *d);
+	if (d)
+		pthread_mutex_init(&d->load_lock, NULL);
 	if (!d)
 		return tc_fail_nomem();
 	tc_pool_init(&d->pool);
@@ -564,6 +566,7 @@ void uft_close(uft_data *d)
 		free(s->maps);
 	}
 	ua_specs_free(d->specs);
+	pthread_mutex_destroy(&d->load_lock);
 	free(d->tasks);
 	free(d->sessions);
 	free(d->events);
@@ -577,7 +580,6 @@ void uft_close(uft_data *d)
 
 static int load_map(uft_data *d, uft_session *s)
 {
-	s->maps_loaded = true;
 	char name[64];
 	snprintf(name, sizeof name, "sid-%.16s.map", s->sid);
 	char *data;
@@ -729,7 +731,6 @@ static bool sym_file_matches(const uft_module *m, const char *data, size_t len)
 
 static int load_syms(uft_data *d, uft_module *m)
 {
-	m->loaded = true;
 	if (!m->base)
 		return 0;
 	char name[600];
@@ -755,15 +756,45 @@ static int load_syms(uft_data *d, uft_module *m)
 	return rc;
 }
 
+/* S's maps, read the first time: 0 or < 0.  A failure is not retried. */
+static int ensure_maps(uft_data *d, uft_session *s)
+{
+	if (atomic_load_explicit(&s->maps_loaded, memory_order_acquire))
+		return 0;
+	pthread_mutex_lock(&d->load_lock);
+	int rc = 0;
+	if (!atomic_load_explicit(&s->maps_loaded, memory_order_relaxed)) {
+		rc = load_map(d, s);
+		atomic_store_explicit(&s->maps_loaded, true, memory_order_release);
+	}
+	pthread_mutex_unlock(&d->load_lock);
+	return rc;
+}
+
+/* M's symbols, read the first time, as ensure_maps. */
+static int ensure_syms(uft_data *d, uft_module *m)
+{
+	if (atomic_load_explicit(&m->loaded, memory_order_acquire))
+		return 0;
+	pthread_mutex_lock(&d->load_lock);
+	int rc = 0;
+	if (!atomic_load_explicit(&m->loaded, memory_order_relaxed)) {
+		rc = load_syms(d, m);
+		atomic_store_explicit(&m->loaded, true, memory_order_release);
+	}
+	pthread_mutex_unlock(&d->load_lock);
+	return rc;
+}
+
 const uft_module *uft_session_main_module(uft_data *d, uft_session *s)
 {
-	if (!s->maps_loaded && load_map(d, s) < 0)
+	if (ensure_maps(d, s) < 0)
 		return NULL;
 	for (size_t i = 0; i < s->map_count; i++) {
 		uft_module *m = &s->maps[i];
 		if (!m->is_main)
 			continue;
-		if (!m->loaded && load_syms(d, m) < 0)
+		if (ensure_syms(d, m) < 0)
 			return NULL;
 		return m;
 	}
@@ -808,7 +839,7 @@ bool uft_resolve(uft_data *d, const uft_task *task, uint64_t time, uint64_t addr
 		s = task->refs[0].session;   /* before its first reference: the first session */
 	if (!s)
 		return false;
-	if (!s->maps_loaded && load_map(d, s) < 0)
+	if (ensure_maps(d, s) < 0)
 		return false;
 	uft_module *m = NULL;
 	uint64_t rel = 0;
@@ -826,7 +857,7 @@ bool uft_resolve(uft_data *d, const uft_task *task, uint64_t time, uint64_t addr
 			uft_dlop *dl = &s->dlops[i];
 			if (dl->time > time || addr < dl->base)
 				continue;
-			if (!dl->mod.loaded && load_syms(d, &dl->mod) < 0)
+			if (ensure_syms(d, &dl->mod) < 0)
 				continue;
 			const uft_symbol *sym = find_sym(&dl->mod.syms, addr - dl->base);
 			if (sym) {
@@ -838,7 +869,7 @@ bool uft_resolve(uft_data *d, const uft_task *task, uint64_t time, uint64_t addr
 		if (!m)
 			return false;
 	}
-	if (!m->loaded && load_syms(d, m) < 0)
+	if (ensure_syms(d, m) < 0)
 		return false;
 	/* very old data (no SYM_REL_ADDR feature) stores absolute addresses */
 	if (!(d->feat_mask & 0x20) && in_map)

@@ -17,6 +17,9 @@
 #include "core/core.h"
 #include "uftrace/args.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
+
 enum { UFT_ENTRY = 0, UFT_EXIT = 1, UFT_LOST = 2, UFT_EVENT = 3 };
 
 /* Event ids (§5.8.1). */
@@ -62,7 +65,7 @@ typedef struct uft_module {
 	const char *base;          /* basename of path */
 	const char *build_id;      /* NULL if none */
 	bool is_main;
-	bool loaded;
+	atomic_bool loaded;        /* set once syms is complete (see uft_data.load_lock) */
 	uft_symtab syms;
 } uft_module;
 
@@ -76,7 +79,7 @@ typedef struct uft_session {
 	int pid;
 	uint64_t start;
 	const char *exename;
-	bool maps_loaded;
+	atomic_bool maps_loaded;   /* set once maps is complete */
 	uft_module *maps;
 	size_t map_count;
 	uft_dlop *dlops;           /* by time */
@@ -105,6 +108,9 @@ typedef struct uft_event_name {
 
 typedef struct uft_data {
 	tc_pool pool;
+	/* Maps and symbol files are read when first needed, by whichever
+	 * thread reads a stream that needs them: one at a time. */
+	pthread_mutex_t load_lock;
 	char *dir;
 	bool big_endian;
 	unsigned word_size;        /* 4 or 8 */

@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# tests/live/threads.sh BIN - `print` and `info` say the same whatever
-# -j/--jobs: worker threads only decode ahead, the merge and the text stay
-# on one thread.  For every committed fixture of every format (valid ones,
-# damaged ones that stop with an error after some output), and for all the
-# CTF fixtures merged in one run, the standard output, the error output
-# and the exit status of -j 1 and -j 4 are compared.  Needs no peer tool.
+# tests/live/threads.sh BIN - `print`, `info` and `convert` give the same
+# whatever -j/--jobs: worker threads decode ahead while the merge and the
+# text stay on one thread (print), count streams apart (info), or write
+# each stream's file from one thread (convert).  For every committed
+# fixture of every format (valid ones, damaged ones that stop with an error
+# after some output), and for all the CTF fixtures merged in one run, the
+# standard output, the error output and the exit status of -j 1 and -j 4
+# are compared, and convert's output folders (every event re-encoded, as
+# CTF 1.8 and 2) file for file.  The same commands at -j 4 then run under
+# ThreadSanitizer (build/tsan/tracecat, made by `make sanitize`): any
+# report fails.  Needs no peer tool.
 # Prints PASS/FAIL lines for tests/run.sh; exits 0.
 set -u
 BIN=$1
@@ -32,6 +37,31 @@ run() {
 	echo "PASS threads/$cmd/$name"
 }
 
+# convert_both NAME ARGS...: convert ARGS -o OUT with -j 1 and -j 4, the
+# folders compared (the messages name them: the same temporary paths).
+convert_both() {
+	local name=$1 j
+	shift
+	for j in 1 4; do
+		rm -rf "$tmp/c$j" "$tmp/o"
+		"$BIN" convert -j $j "$@" -o "$tmp/o" >"$tmp/$j.out" 2>"$tmp/$j.err"
+		echo $? >"$tmp/$j.rc"
+		[ -e "$tmp/o" ] && mv "$tmp/o" "$tmp/c$j"
+	done
+	local what
+	for what in out err rc; do
+		if ! cmp -s "$tmp/1.$what" "$tmp/4.$what"; then
+			echo "FAIL threads/convert/$name: -j 4 differs from -j 1 ($what)"
+			return
+		fi
+	done
+	if { [ -e "$tmp/c1" ] || [ -e "$tmp/c4" ]; } && ! diff -r "$tmp/c1" "$tmp/c4" >/dev/null 2>&1; then
+		echo "FAIL threads/convert/$name: -j 4 wrote other files than -j 1"
+		return
+	fi
+	echo "PASS threads/convert/$name"
+}
+
 traces=()
 for t in "$F"/ctf/*/ "$F"/ctf-valid/*/ "$F"/ctf-bad/*/ "$F"/ctf2/*/ "$F"/ctf2-lttng/*/ "$F"/ctf2-from-ctf1/*/ \
 	"$F"/lttng-legacy/*/ "$F"/lttng-legacy-bad/*/ "$F"/uftrace/*/ "$F"/tracedat/*.dat "$F"/tracedat-bad/*.dat; do
@@ -43,9 +73,36 @@ for t in "${traces[@]}"; do
 	name=${t#"$F"/}
 	run "$name" print --clock-gmt "$t"
 	run "$name" info "$t"
+	convert_both "$name" --events '*' "$t"
+	convert_both "$name/ctf2" --events '*' --ctf-version 2 "$t"
 done
 ctf=()
 for t in "${traces[@]}"; do
 	case $t in "$F"/ctf/* | "$F"/ctf2-lttng/* | "$F"/ctf2-from-ctf1/*) ctf+=("$t") ;; esac
 done
 run all-ctf-merged print --clock-gmt "${ctf[@]}"
+
+TSAN_BIN=$ROOT/build/tsan/tracecat
+if [ ! -x "$TSAN_BIN" ]; then
+	echo "SKIP threads/tsan: $TSAN_BIN not built (make sanitize)"
+	exit 0
+fi
+# tsan NAME ARGS...: BIN ARGS under ThreadSanitizer.
+tsan() {
+	local name=$1
+	shift
+	rm -rf "$tmp/o"
+	TSAN_OPTIONS="halt_on_error=0 exitcode=66" "$TSAN_BIN" "$@" >/dev/null 2>"$tmp/tsan.err"
+	if grep -q "ThreadSanitizer" "$tmp/tsan.err"; then
+		echo "FAIL threads/tsan/$name: $(grep -m1 'SUMMARY: ThreadSanitizer' "$tmp/tsan.err")"
+	else
+		echo "PASS threads/tsan/$name"
+	fi
+}
+for t in "${traces[@]}"; do
+	name=${t#"$F"/}
+	tsan "print/$name" print -j 4 "$t"
+	tsan "info/$name" info -j 4 "$t"
+	tsan "convert/$name" convert -j 4 --events '*' "$t" -o "$tmp/o"
+done
+tsan print/all-ctf-merged print -j 4 "${ctf[@]}"
