@@ -4,15 +4,17 @@
 # whatever it finds.  Named to run after ctf-print.sh and
 # tracedat-report.sh, whose recordings (in their cache) it uses.
 #
-#   CTF -> CTF on the 1M-event LTTng-UST trace:
+#   CTF -> CTF on the 1M- and 4M-event LTTng-UST traces:
 #     tracecat convert T -o OUT                (packets copied)
-#     tracecat convert --events '*' T -o OUT   (every event re-encoded)
-#     babeltrace2 T -o ctf -w OUT
-#   checked first: babeltrace2 shows the same events in all three outputs;
+#     tracecat convert --events '*' T -o OUT   (every event re-encoded,
+#                                               streams on every core)
+#     babeltrace2 T -o ctf -w OUT              (2.0.4, and 2.1.2 when built)
+#   checked first on 1M: babeltrace2 shows the same events in every output;
 #   trace.dat -> CTF on the 1.1M-event recording (v7 zstd and v6), with
 #   LTTng names: seconds, input MB/s and events/s, and peak RSS.
 #
-# Environment: TRACECAT, BENCH_RUNS (default 3), TRACECAT_BENCH_CACHE.
+# Environment: TRACECAT, BENCH_RUNS (default 3), TRACECAT_BENCH_CACHE,
+# BABELTRACE21 (default /opt/babeltrace-2.1/bin/babeltrace2).
 set -euo pipefail
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -21,6 +23,7 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bin=${TRACECAT:-$root/build/tracecat}
 runs=${BENCH_RUNS:-3}
 cache=${TRACECAT_BENCH_CACHE:-${TMPDIR:-/tmp}/tracecat-bench}
+bt21=${BABELTRACE21:-/opt/babeltrace-2.1/bin/babeltrace2}
 export TZ=UTC
 
 echo "== tracecat-convert: tracecat convert vs babeltrace2 -o ctf"
@@ -31,11 +34,32 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/tc-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-ust=$(ls -d "$cache"/ust-bench-1000000-* 2>/dev/null | grep -v '\.done$' | head -1 || true)
+ust=$(ls -d "$cache"/ust-bench-1000000-* 2>/dev/null | grep -v -e '\.done$' -e '-ctf2$' | head -1 || true)
+ust4=$(ls -d "$cache"/ust-bench-4000000-* 2>/dev/null | grep -v -e '\.done$' -e '-ctf2$' | head -1 || true)
 td=$(ls -d "$cache"/tracedat-bench1m-* 2>/dev/null | grep -v '\.done$' | head -1 || true)
 
 row() {
-	printf '%-12s %-46s %9s %9s %s\n' "$@"
+	printf '%-16s %-46s %9s %9s %s\n' "$@"
+}
+
+# ctf_rows T EVENTS: the rows and ratios of CTF -> CTF on trace T.
+ctf_rows() {
+	local t=$1 events=$2 c_s c_m c_rc r_s r_m r_rc b_s b_m b_rc b21_s b21_m b21_rc
+	echo
+	row tool "command ($events events, $(du -sh "$t" | cut -f1))" seconds "peak MiB" ""
+	# Each run writes a fresh folder, after removing the last one.
+	read -r c_s c_m c_rc < <(measure "$runs" bash -c "rm -rf '$work/o' && '$bin' convert '$t' -o '$work/o'")
+	row tracecat "convert T -o OUT (packets copied)" "$c_s" "$c_m"
+	read -r r_s r_m r_rc < <(measure "$runs" bash -c "rm -rf '$work/o' && '$bin' convert --events '*' '$t' -o '$work/o'")
+	row tracecat "convert --events '*' T -o OUT (re-encoded)" "$r_s" "$r_m"
+	read -r b_s b_m b_rc < <(measure "$runs" bash -c "rm -rf '$work/o' && babeltrace2 '$t' -o ctf -w '$work/o'")
+	row babeltrace2 "T -o ctf -w OUT" "$b_s" "$b_m"
+	echo "speed ratio babeltrace2 2.0.4/tracecat, $events events: copy x$(ratio "$b_s" "$c_s" 1), re-encoded x$(ratio "$b_s" "$r_s" 1) ($(nproc) cores)"
+	if [ -x "$bt21" ]; then
+		read -r b21_s b21_m b21_rc < <(measure "$runs" bash -c "rm -rf '$work/o' && '$bt21' '$t' -o ctf -w '$work/o'")
+		row babeltrace2-2.1 "T -o ctf -w OUT" "$b21_s" "$b21_m"
+		echo "speed ratio babeltrace2 2.1.2/tracecat, $events events: copy x$(ratio "$b21_s" "$c_s" 1), re-encoded x$(ratio "$b21_s" "$r_s" 1) ($(nproc) cores)"
+	fi
 }
 
 if [ -n "$ust" ]; then
@@ -56,17 +80,8 @@ if [ -n "$ust" ]; then
 		fi
 	done
 	[ $ok = 1 ] && echo "check: babeltrace2 shows the input's events in all three outputs"
-	# Each run writes a fresh folder, after removing the last one.
-	printf '\n'
-	row tool "command (1M events)" seconds "peak MiB" ""
-	read -r c_s c_m c_rc < <(measure "$runs" bash -c "rm -rf '$work/o' && '$bin' convert '$t' -o '$work/o'")
-	row tracecat "convert T -o OUT (packets copied)" "$c_s" "$c_m"
-	read -r r_s r_m r_rc < <(measure "$runs" bash -c "rm -rf '$work/o' && '$bin' convert --events '*' '$t' -o '$work/o'")
-	row tracecat "convert --events '*' T -o OUT (re-encoded)" "$r_s" "$r_m"
-	read -r b_s b_m b_rc < <(measure "$runs" bash -c "rm -rf '$work/o' && babeltrace2 '$t' -o ctf -w '$work/o'")
-	row babeltrace2 "T -o ctf -w OUT" "$b_s" "$b_m"
-	echo
-	echo "speed ratio babeltrace2/tracecat: copy x$(ratio "$b_s" "$c_s" 1), re-encoded x$(ratio "$b_s" "$r_s" 1)"
+	ctf_rows "$t" 1M
+	[ -z "$ust4" ] || ctf_rows "$ust4" 4M
 else
 	echo "tracecat-convert: no 1M-event LTTng-UST recording in $cache (bench/ctf-print.sh makes it)"
 fi

@@ -5,10 +5,12 @@
  * batches decoded before.
  *
  * Each stream has a small ring of batches: the one the caller holds, those
- * decoded and waiting, and the one being filled.  A worker takes the
- * stream with the fewest batches waiting that nobody is filling and that
- * has a free slot, so the stream the caller needs next is the one decoded
- * next.  The caller never waits idle for a stream nobody is filling: it
+ * decoded and waiting, and the one being filled.  Streams with a free
+ * slot wait in a queue, in the order their slots came free (the order the
+ * caller reads them), and a worker fills one batch of the first, which
+ * then goes to the back if it still has room: the cost per batch does not
+ * grow with the number of streams.  The caller never waits idle for a
+ * stream nobody is filling: it
  * fills it itself, which is also all that happens with no worker.  A
  * stream's batches come out in the order they were filled, so the merge
  * sees exactly the messages a single thread would; at most PF_SLOTS
@@ -28,7 +30,7 @@
 /* Messages per batch: enough to make the lock taken per batch cheap, few
  * enough that the batches in flight stay in the caches. */
 #define PF_BATCH_MAX 256
-#define PF_BATCH_MIN 16
+#define PF_BATCH_MIN 4
 #define PF_MESSAGES_IN_FLIGHT 16384
 /* How many times a thread with nothing to do yields the processor while
  * it watches for a change, before it sleeps: waking a sleeping thread (on
@@ -51,6 +53,7 @@ typedef struct pf_stream {
 	 * `head`. */
 	unsigned head, ready;
 	bool held, filling;
+	bool queued;             /* in tc_prefetch.queue */
 	bool produced_last;      /* a slot with rc <= 0 is in the ring or read */
 	bool finished;           /* the caller has read that last slot */
 	int final_rc;
@@ -62,6 +65,9 @@ struct tc_prefetch {
 	size_t count;
 	size_t batch_cap;
 	pthread_mutex_t lock;
+	/* the streams a worker may fill, a ring of `count` places */
+	size_t *queue;
+	size_t queue_head, queue_len;
 	pthread_cond_t work;     /* workers: a slot came free */
 	pthread_cond_t done;     /* the caller: a batch was filled */
 	size_t workers_asleep;   /* on `work` */
@@ -139,20 +145,20 @@ static void fill_next(tc_prefetch *p, pf_stream *s)
 	note_change(p, &p->done, p->caller_asleep);
 }
 
-/* With the lock: the stream a worker should fill next, or NULL. */
-static pf_stream *pick_stream(tc_prefetch *p)
+/* With the lock: whether a worker may fill a batch of S now. */
+static bool wants_fill(const pf_stream *s)
 {
-	pf_stream *best = NULL;
-	for (size_t i = 0; i < p->count; i++) {
-		pf_stream *s = &p->streams[i];
-		if (!can_prefetch(s) || s->filling || s->produced_last || s->ready + s->held >= PF_SLOTS)
-			continue;
-		if (!best || s->ready < best->ready)
-			best = s;
-		if (s->ready == 0)
-			break;
-	}
-	return best;
+	return can_prefetch(s) && !s->filling && !s->produced_last && s->ready + s->held < PF_SLOTS;
+}
+
+/* With the lock: puts S at the back of the queue if it wants a fill and
+ * is not there yet. */
+static void enqueue(tc_prefetch *p, pf_stream *s)
+{
+	if (s->queued || !wants_fill(s))
+		return;
+	p->queue[(p->queue_head + p->queue_len++) % p->count] = (size_t)(s - p->streams);
+	s->queued = true;
 }
 
 static void *worker_run(void *arg)
@@ -160,11 +166,17 @@ static void *worker_run(void *arg)
 	tc_prefetch *p = arg;
 	pthread_mutex_lock(&p->lock);
 	while (!p->quit) {
-		pf_stream *s = pick_stream(p);
-		if (s) {
-			fill_next(p, s);
-		} else {
+		if (p->queue_len == 0) {
 			wait_for_change(p, &p->work, &p->workers_asleep);
+			continue;
+		}
+		pf_stream *s = &p->streams[p->queue[p->queue_head]];
+		p->queue_head = (p->queue_head + 1) % p->count;
+		p->queue_len--;
+		s->queued = false;
+		if (wants_fill(s)) {
+			fill_next(p, s);
+			enqueue(p, s);
 		}
 	}
 	pthread_mutex_unlock(&p->lock);
@@ -174,7 +186,10 @@ static void *worker_run(void *arg)
 int tc_prefetch_new(tc_prefetch **out, tc_stream_iter *const *iters, size_t count, unsigned threads, size_t batch_cap)
 {
 	tc_prefetch *p = calloc(1, sizeof *p);
-	if (!p || !(p->streams = calloc(count ? count : 1, sizeof *p->streams))) {
+	if (!p || !(p->streams = calloc(count ? count : 1, sizeof *p->streams)) ||
+	    !(p->queue = calloc(count ? count : 1, sizeof *p->queue))) {
+		if (p)
+			free(p->streams);
 		free(p);
 		return tc_fail_nomem();
 	}
@@ -187,10 +202,9 @@ int tc_prefetch_new(tc_prefetch **out, tc_stream_iter *const *iters, size_t coun
 	pthread_mutex_init(&p->lock, NULL);
 	pthread_cond_init(&p->work, NULL);
 	pthread_cond_init(&p->done, NULL);
-	bool any = false;
 	for (size_t i = 0; i < count; i++)
-		any = any || can_prefetch(&p->streams[i]);
-	if (threads > 1 && any && (p->workers = calloc(threads - 1, sizeof *p->workers))) {
+		enqueue(p, &p->streams[i]);
+	if (threads > 1 && p->queue_len && (p->workers = calloc(threads - 1, sizeof *p->workers))) {
 		/* Fewer workers than asked for is still correct: the caller
 		 * fills what they do not. */
 		while (p->worker_count < threads - 1 &&
@@ -218,6 +232,7 @@ int tc_prefetch_next(tc_prefetch *p, size_t i, const tc_batch **out)
 	pthread_mutex_lock(&p->lock);
 	if (s->held) {
 		s->held = false;
+		enqueue(p, s);
 		note_change(p, &p->work, p->workers_asleep);
 	}
 	while (s->ready == 0) {
@@ -278,6 +293,7 @@ void tc_prefetch_free(tc_prefetch *p)
 	pthread_cond_destroy(&p->work);
 	pthread_cond_destroy(&p->done);
 	pthread_mutex_destroy(&p->lock);
+	free(p->queue);
 	free(p->streams);
 	free(p);
 }
