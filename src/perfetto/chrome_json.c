@@ -327,6 +327,34 @@ static void put_payload_args(tl_ctx *c, const tc_message *msg)
 	put_value(&c->out, msg->payload);
 }
 
+/* A function call event on its way to tl_call(). */
+typedef struct call_event {
+	js_writer *w;
+	const tl_class *cls;
+	const tc_message *msg;
+} call_event;
+
+static int write_slice(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t ts, const char *name, size_t len)
+{
+	call_event *e = arg;
+	pb_buf *o = &c->out;
+	bool begin = what == TL_SLICE_BEGIN || what == TL_SLICE_BEGIN_INHERITED;
+	open_event(c, e->w, begin ? "B" : "E");
+	put_ids(c, e->w, t);
+	put_ts(c, e->w, ",\"ts\":", ts);
+	if (begin)
+		put_name_field(c, name, len);
+	const tc_field *extra = what == TL_SLICE_BEGIN ? tl_member(e->msg->payload, e->cls->func_args)
+	                        : what == TL_SLICE_END ? tl_member(e->msg->payload, e->cls->func_retval) : NULL;
+	if (extra) {
+		PUT(o, ",\"args\":{");
+		put_member(o, true, what == TL_SLICE_BEGIN ? "args" : "retval", extra);
+		PUT(o, "}");
+	}
+	PUT(o, "}");
+	return o->failed ? tc_fail_nomem() : 0;
+}
+
 static int json_init(tl_ctx *c)
 {
 	js_writer *w = calloc(1, sizeof *w);
@@ -364,9 +392,6 @@ static int json_write(tl_ctx *c, const tc_message *msg, tl_class *cls, int64_t t
 		learn_names(c, w, cls, msg);
 	name_track(c, w, t);
 	pb_buf *o = &c->out;
-	char addr[19];
-	const char *name;
-	size_t len;
 	if (!cls) {
 		open_event(c, w, "i");
 		put_ids(c, w, t);
@@ -374,41 +399,8 @@ static int json_write(tl_ctx *c, const tc_message *msg, tl_class *cls, int64_t t
 		PUT(o, ",\"s\":\"t\",\"name\":\"discarded events\",\"args\":{\"count\":");
 		put_u64(o, msg->count);
 		PUT(o, "}}");
-	} else if (cls->kind == TL_FUNC_ENTRY) {
-		bool named = tl_call_name(cls, msg, addr, &name, &len);
-		tl_call_entry(t);
-		open_event(c, w, "B");
-		put_ids(c, w, t);
-		put_ts(c, w, ",\"ts\":", ts);
-		put_name_field(c, named ? name : "?", named ? len : 1);
-		const tc_field *args = tl_member(msg->payload, cls->func_args);
-		if (args) {
-			PUT(o, ",\"args\":{");
-			put_member(o, true, "args", args);
-			PUT(o, "}");
-		}
-		PUT(o, "}");
-	} else if (cls->kind == TL_FUNC_EXIT) {
-		int64_t begin;
-		bool recorded = tl_call_exit(t, ts, &begin);
-		open_event(c, w, recorded ? "E" : "X");
-		put_ids(c, w, t);
-		if (recorded) {
-			put_ts(c, w, ",\"ts\":", ts);
-		} else {
-			bool named = tl_call_name(cls, msg, addr, &name, &len);
-			put_ts(c, w, ",\"ts\":", begin);
-			PUT(o, ",\"dur\":");
-			put_us(o, ts - begin);
-			put_name_field(c, named ? name : "?", named ? len : 1);
-		}
-		const tc_field *retval = tl_member(msg->payload, cls->func_retval);
-		if (retval) {
-			PUT(o, ",\"args\":{");
-			put_member(o, true, "retval", retval);
-			PUT(o, "}");
-		}
-		PUT(o, "}");
+	} else if (cls->kind == TL_FUNC_ENTRY || cls->kind == TL_FUNC_EXIT) {
+		return tl_call(c, cls, msg, t, ts, write_slice, &(call_event){ w, cls, msg });
 	} else {
 		open_event(c, w, "i");
 		put_ids(c, w, t);
@@ -427,6 +419,8 @@ static int json_finish(tl_ctx *c)
 	int rc = 0;
 	if (!w->started)
 		rc = start(c, w, 0);
+	if (rc == 0)
+		rc = tl_calls_finish(c, write_slice, &(call_event){ w, NULL, NULL });
 	PUT(&c->out, "\n],\"displayTimeUnit\":\"ns\"}\n");
 	return rc < 0 ? rc : c->out.failed ? tc_fail_nomem() : 0;
 }

@@ -1101,46 +1101,55 @@ static void write_inherited_begin(tl_ctx *c, pf_writer *w, const tl_track *t, in
 	pb_close(&c->out, p);
 }
 
+/* A function call event on its way to tl_call(). */
+typedef struct call_event {
+	pf_writer *w;
+	pf_stream *s;
+	const tl_class *cls;
+	const tc_message *msg;
+} call_event;
+
+static int write_slice(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t ts, const char *name, size_t len)
+{
+	call_event *e = arg;
+	pf_writer *w = e->w;
+	bool failed = false;
+	if (what == TL_SLICE_BEGIN_INHERITED) {
+		write_inherited_begin(c, w, t, ts, name, len);
+		return 0;
+	}
+	w->scratch.len = w->interned.len = 0;
+	if (what == TL_SLICE_BEGIN)
+		pb_uint(&w->scratch, TE_NAME_IID, intern(w, e->s, true, name, len, &failed));
+	const tc_field *extra = what == TL_SLICE_BEGIN ? tl_member(e->msg->payload, e->cls->func_args)
+	                        : what == TL_SLICE_END ? tl_member(e->msg->payload, e->cls->func_retval) : NULL;
+	if (extra)
+		put_annotation(w, e->s, &w->scratch, what == TL_SLICE_BEGIN ? "args" : "retval", extra, &failed);
+	if (failed || w->scratch.failed || w->interned.failed)
+		return tc_fail_nomem();
+	emit_track_event(c, w, e->s, stamp(e->s, ts), what == TL_SLICE_BEGIN ? TE_BEGIN : TE_END, t);
+	return 0;
+}
+
 static int write_user(tl_ctx *c, pf_writer *w, pf_stream *s, const tc_message *msg, tl_class *cls, int64_t ts)
 {
 	bool failed = false;
-	tl_track *t;
-	if (msg->kind != TC_MSG_EVENT) {
-		if (!(t = tl_track_of(c, &(tl_class){ .kernel = false }, msg, ts, &failed)))
-			return failed ? TC_ENOMEM : 0;
-	} else if (!(t = tl_track_of(c, cls, msg, ts, &failed))) {
+	tl_track *t = tl_track_of(c, cls ? cls : &(tl_class){ .kernel = false }, msg, ts, &failed);
+	if (!t)
 		return failed ? TC_ENOMEM : 0;
-	}
 	describe(c, w, t);
 	if (!s->cleared || s->names.count >= INTERN_LIMIT || s->annotation_names.count >= INTERN_LIMIT)
 		clear_sequence(c, s);
-	uint64_t at = stamp(s, ts);
+	if (cls && (cls->kind == TL_FUNC_ENTRY || cls->kind == TL_FUNC_EXIT))
+		return tl_call(c, cls, msg, t, ts, write_slice, &(call_event){ w, s, cls, msg });
 	w->scratch.len = w->interned.len = 0;
 	pb_buf *b = &w->scratch;
-	int type = TE_INSTANT;
-	char addr[19];
-	const char *name;
-	size_t len;
-	if (msg->kind != TC_MSG_EVENT) {
+	if (!cls) {
 		static const char text[] = "discarded events";
 		pb_uint(b, TE_NAME_IID, intern(w, s, true, text, sizeof text - 1, &failed));
 		tc_field count = { .cls = &(tc_field_class){ .kind = TC_FIELD_INT, .size = 64, .base = 10 } };
 		count.v.u = msg->count;
 		put_annotation(w, s, b, "count", &count, &failed);
-	} else if (cls->kind == TL_FUNC_ENTRY || cls->kind == TL_FUNC_EXIT) {
-		bool entry = cls->kind == TL_FUNC_ENTRY;
-		bool named = tl_call_name(cls, msg, addr, &name, &len);
-		int64_t begin;
-		type = entry ? TE_BEGIN : TE_END;
-		if (entry) {
-			tl_call_entry(t);
-			pb_uint(b, TE_NAME_IID, intern(w, s, true, named ? name : "?", named ? len : 1, &failed));
-		} else if (!tl_call_exit(t, ts, &begin)) {
-			write_inherited_begin(c, w, t, begin, named ? name : "?", named ? len : 1);
-		}
-		const tc_field *extra = tl_member(msg->payload, entry ? cls->func_args : cls->func_retval);
-		if (extra)
-			put_annotation(w, s, b, entry ? "args" : "retval", extra, &failed);
 	} else {
 		pb_uint(b, TE_NAME_IID, intern(w, s, true, cls->ec->name, strlen(cls->ec->name), &failed));
 		const tc_field_class *payload = cls->ec->payload;
@@ -1150,7 +1159,7 @@ static int write_user(tl_ctx *c, pf_writer *w, pf_stream *s, const tc_message *m
 	}
 	if (failed || b->failed || w->interned.failed)
 		return tc_fail_nomem();
-	emit_track_event(c, w, s, at, type, t);
+	emit_track_event(c, w, s, stamp(s, ts), TE_INSTANT, t);
 	return 0;
 }
 
@@ -1191,6 +1200,8 @@ static int perfetto_finish(tl_ctx *c)
 	for (size_t i = 0; i < w->stream_count && rc == 0; i++)
 		if (w->order[i]->kernel)
 			rc = flush_bundle(c, w, w->order[i]);
+	if (rc == 0)
+		rc = tl_calls_finish(c, write_slice, &(call_event){ w, NULL, NULL, NULL });
 	return rc < 0 ? rc : c->out.failed ? tc_fail_nomem() : 0;
 }
 

@@ -522,7 +522,7 @@ static void read_class(tl_ctx *c, tl_class *cls)
 	cls->pid = context_ref(ec, pid_names);
 	cls->procname = context_ref(ec, procname);
 	cls->flags = context_ref(ec, flags);
-	cls->func_name = cls->func_addr = cls->func_args = cls->func_retval = -1;
+	cls->func_name = cls->func_addr = cls->func_args = cls->func_retval = cls->func_depth = -1;
 	cls->kind = TL_OTHER;
 	if (cls->kernel) {
 		const tc_env_entry *tracer = tc_trace_env(t, "tracer_name"), *source = tc_trace_env(t, "source_format");
@@ -553,6 +553,7 @@ static void read_class(tl_ctx *c, tl_class *cls)
 	cls->func_addr = (int16_t)member_index(ec->payload, "addr");
 	cls->func_args = (int16_t)member_index(ec->payload, "args");
 	cls->func_retval = (int16_t)member_index(ec->payload, "retval");
+	cls->func_depth = (int16_t)member_index(ec->payload, "depth");
 }
 
 static int grow_classes(tl_ctx *c)
@@ -779,24 +780,9 @@ tl_track *tl_track_of(tl_ctx *c, const tl_class *cls, const tc_message *msg, int
 	return t;
 }
 
-void tl_call_entry(tl_track *t)
-{
-	t->open_calls++;
-}
-
-bool tl_call_exit(tl_track *t, int64_t ts, int64_t *begin)
-{
-	if (t->open_calls) {
-		t->open_calls--;
-		return true;
-	}
-	int64_t first = t->has_time ? t->first_ts : ts;
-	t->inherited++;
-	*begin = first > (int64_t)t->inherited ? first - (int64_t)t->inherited : 0;
-	return false;
-}
-
-bool tl_call_name(const tl_class *cls, const tc_message *msg, char buf[19], const char **s, size_t *len)
+/* The function name of a call event: the _func field, or the address
+ * written as 0x... into BUF; false with neither. */
+static bool tl_call_name(const tl_class *cls, const tc_message *msg, char buf[19], const char **s, size_t *len)
 {
 	if (tl_text_value(tl_member(msg->payload, cls->func_name), s, len))
 		return true;
@@ -806,6 +792,81 @@ bool tl_call_name(const tl_class *cls, const tc_message *msg, char buf[19], cons
 	*len = (size_t)snprintf(buf, 19, "0x%" PRIx64, (uint64_t)addr);
 	*s = buf;
 	return true;
+}
+
+/* The time an inherited call begins: before the first event, each one
+ * discovered earlier than the last, as outer calls are discovered after
+ * inner ones. */
+static int64_t inherited_begin(tl_track *t, int64_t ts)
+{
+	int64_t first = t->has_time ? t->first_ts : ts;
+	t->inherited++;
+	return first > (int64_t)t->inherited ? first - (int64_t)t->inherited : 0;
+}
+
+/* Ends the top slice of T at TS: a call left without returning. */
+static int abandon(tl_ctx *c, tl_track *t, int64_t ts, tl_slice_fn fn, void *arg)
+{
+	int rc = 0;
+	if (t->open_calls == t->unresolved) {
+		rc = fn(c, arg, t, TL_SLICE_BEGIN_INHERITED, inherited_begin(t, ts), TL_UNRECORDED_ENTRY,
+		        sizeof TL_UNRECORDED_ENTRY - 1);
+		t->unresolved--;
+	}
+	t->open_calls--;
+	return rc < 0 ? rc : fn(c, arg, t, TL_SLICE_END_ABANDONED, ts, NULL, 0);
+}
+
+int tl_call(tl_ctx *c, const tl_class *cls, const tc_message *msg, tl_track *t, int64_t ts, tl_slice_fn fn, void *arg)
+{
+	char addr[19];
+	const char *name;
+	size_t len;
+	if (!tl_call_name(cls, msg, addr, &name, &len)) {
+		name = "?";
+		len = 1;
+	}
+	bool entry = cls->kind == TL_FUNC_ENTRY;
+	int64_t depth;
+	int rc = 0;
+	if (tl_int_value(tl_member(msg->payload, cls->func_depth), &depth) && depth >= 0 && depth < UINT32_MAX) {
+		/* the open calls this event's depth says there are */
+		uint32_t want = (uint32_t)depth + (entry ? 0 : 1);
+		while (t->open_calls > want && rc == 0)
+			rc = abandon(c, t, ts, fn, arg);
+		if (t->open_calls < want && t->open_calls == t->unresolved) {
+			t->unresolved = t->open_calls = want;
+		}
+	}
+	if (rc < 0)
+		return rc;
+	if (entry) {
+		t->open_calls++;
+		return fn(c, arg, t, TL_SLICE_BEGIN, ts, name, len);
+	}
+	if (t->open_calls == t->unresolved) {
+		rc = fn(c, arg, t, TL_SLICE_BEGIN_INHERITED, inherited_begin(t, ts), name, len);
+		if (t->unresolved)
+			t->unresolved--;
+	}
+	if (t->open_calls)
+		t->open_calls--;
+	return rc < 0 ? rc : fn(c, arg, t, TL_SLICE_END, ts, name, len);
+}
+
+int tl_calls_finish(tl_ctx *c, tl_slice_fn fn, void *arg)
+{
+	for (size_t i = 0; i < c->thread_cap; i++) {
+		for (tl_track *t = c->threads[i]; t; t = t->next) {
+			for (; t->unresolved; t->unresolved--) {
+				int rc = fn(c, arg, t, TL_SLICE_BEGIN_INHERITED, inherited_begin(t, t->first_ts),
+				            TL_UNRECORDED_ENTRY, sizeof TL_UNRECORDED_ENTRY - 1);
+				if (rc < 0)
+					return rc;
+			}
+		}
+	}
+	return 0;
 }
 
 int tl_known_tasks(tl_ctx *c, int (*visit)(tl_ctx *c, int64_t tid, const char *name, size_t len, void *arg), void *arg)

@@ -128,7 +128,7 @@ typedef struct tl_class {
 	/* threads: tid, pid, name, and the ftrace flags */
 	tl_ref tid, pid, procname, flags;
 	/* function calls: member indexes, -1 when absent */
-	int16_t func_name, func_addr, func_args, func_retval;
+	int16_t func_name, func_addr, func_args, func_retval, func_depth;
 	/* the writer's own data for this class */
 	uint32_t writer_id;
 	uint64_t writer_iid;
@@ -142,8 +142,10 @@ typedef struct tl_track {
 	char *process_name;        /* the process's, as far as known */
 	bool has_time;
 	int64_t first_ts;          /* the time of its first event */
-	uint32_t open_calls;       /* function calls begun and not ended */
-	uint32_t inherited;        /* calls ended without a recorded entry */
+	/* function calls: the slices open, the bottom ones of which were
+	 * entered before the thread's records began (not begun yet), and how
+	 * many such were begun so far */
+	uint32_t open_calls, unresolved, inherited;
 	/* set when a name changes, cleared by the writer that shows it */
 	bool renamed, process_renamed;
 	/* the writers' state: Perfetto track ids (0: not described yet) */
@@ -283,16 +285,39 @@ void tl_put_utf8(pb_buf *out, const char *s, size_t len);
  * { name = value } structures, for formats without nested values. */
 void tl_render(pb_buf *out, const tc_field *f);
 
-/* Function-call bookkeeping on track T at time TS: for an exit, whether
- * its entry was recorded; when not, *BEGIN gets the time the call is
- * taken to begin (just before the thread's first event, each earlier
- * than the last). */
-bool tl_call_exit(tl_track *t, int64_t ts, int64_t *begin);
-void tl_call_entry(tl_track *t);
+/* The slices a function call event makes on its thread's track, in the
+ * order tl_call() hands them to a writer: */
+typedef enum tl_slice {
+	TL_SLICE_BEGIN,        /* the entry (MSG is it) */
+	TL_SLICE_END,          /* the exit (MSG is it) */
+	/* the begin of a call entered before the thread's records began, at
+	 * TS just before its first event (outer calls earlier): named by its
+	 * exit, or TL_UNRECORDED_ENTRY when it has none */
+	TL_SLICE_BEGIN_INHERITED,
+	/* the end, at the event's time, of a call the thread left without
+	 * returning: the record's depth says it is no longer on the stack
+	 * (exec starts afresh, longjmp) */
+	TL_SLICE_END_ABANDONED
+} tl_slice;
 
-/* The function name of a call event: the _func field, or the address
- * written as 0x... into BUF (of 19 bytes); false with neither. */
-bool tl_call_name(const tl_class *cls, const tc_message *msg, char buf[19], const char **s, size_t *len);
+#define TL_UNRECORDED_ENTRY "(entered before the thread's records)"
+
+typedef int (*tl_slice_fn)(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t ts, const char *name, size_t len);
+
+/*
+ * Hands FN the slices of MSG, a function entry or exit of CLS on track T
+ * at TS.  With the records' depth (uftrace's), a thread whose first call
+ * is deeper than what is open has calls beneath it entered before its
+ * records (a forked child returns through its parent's frames), and an
+ * event shallower than what is open abandons the calls above it; without
+ * depth (LTTng-UST), an exit with nothing open is such a call.  Returns
+ * FN's first negative result, else 0.
+ */
+int tl_call(tl_ctx *c, const tl_class *cls, const tc_message *msg, tl_track *t, int64_t ts, tl_slice_fn fn, void *arg);
+
+/* At the end: the begins of inherited calls that never ended. */
+int tl_calls_finish(tl_ctx *c, tl_slice_fn fn, void *arg);
+
 
 /* Visits the tasks the traces' own metadata names (trace.dat saved
  * cmdlines): TID, the name (LEN bytes). */
