@@ -3,10 +3,11 @@
  * object form, {"traceEvents": [...]}), which the Perfetto UI and Chrome
  * DevTools load.  Written as the events come, one per line:
  *
- *   - function calls: "B" at the entry, "E" at the exit (the return value
- *     as args.retval, the arguments as args.args when recorded); a call
- *     whose entry was not recorded is one "X" event, from just before its
- *     thread's first event (timeline.h);
+ *   - function calls: one "X" event each, written at its exit (the
+ *     arguments as args.args and the return value as args.retval, when
+ *     recorded), "B" for those still open at the end; a call whose entry
+ *     was not recorded begins just before its thread's first event
+ *     (timeline.h);
  *   - every other event: a thread-scoped instant "i" with its fields as
  *     args (numbers as JSON numbers, hexadecimal ones as "0x..." strings,
  *     structures as objects, arrays as arrays);
@@ -41,48 +42,78 @@ typedef struct js_writer {
 
 /* ---- text ---- */
 
-static void put(pb_buf *o, const char *s, size_t len)
+static inline void put(pb_buf *o, const char *s, size_t len)
 {
 	pb_raw(o, s, len);
 }
 
 #define PUT(o, lit) put((o), lit, sizeof lit - 1)
 
-static void put_i64(pb_buf *o, int64_t v)
+/* How many decimal digits U has. */
+static unsigned digit_count(uint64_t u)
 {
-	char buf[24];
-	char *p = buf + sizeof buf;
-	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	if (v < 0)
-		*--p = '-';
-	put(o, p, (size_t)(buf + sizeof buf - p));
+	unsigned n = 1;
+	for (uint64_t p = 10; n < 20 && u >= p; p *= 10)
+		n++;
+	return n;
+}
+
+/* The N decimal digits of U, written backwards ending at END.  Two
+ * digits a step: these numbers are most of the file. */
+static void put_digits(uint8_t *end, uint64_t u, unsigned n)
+{
+	static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+	                            "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+	                            "8081828384858687888990919293949596979899";
+	for (; n >= 2; n -= 2) {
+		unsigned r = (unsigned)(u % 100);
+		u /= 100;
+		end -= 2;
+		end[0] = (uint8_t)pairs[2 * r];
+		end[1] = (uint8_t)pairs[2 * r + 1];
+	}
+	if (n)
+		end[-1] = (uint8_t)('0' + u);
+}
+
+/* V in decimal, with a minus sign when NEGATIVE; FRAC: the last three
+ * digits after a decimal point (at least "0.000"). */
+static void put_number(pb_buf *o, uint64_t v, bool negative, bool frac)
+{
+	if (!pb_room(o, 24))
+		return;
+	unsigned n = digit_count(v);
+	if (frac && n < 4)
+		n = 4;
+	uint8_t *p = o->data + o->len;
+	if (negative)
+		*p++ = '-';
+	if (frac) {
+		put_digits(p + n + 1, v % 1000, 3);
+		p[n - 3] = '.';
+		put_digits(p + n - 3, v / 1000, n - 3);
+		p += n + 1;
+	} else {
+		put_digits(p + n, v, n);
+		p += n;
+	}
+	o->len = (size_t)(p - o->data);
 }
 
 static void put_u64(pb_buf *o, uint64_t u)
 {
-	char buf[24];
-	char *p = buf + sizeof buf;
-	do {
-		*--p = (char)('0' + u % 10);
-		u /= 10;
-	} while (u);
-	put(o, p, (size_t)(buf + sizeof buf - p));
+	put_number(o, u, false, false);
+}
+
+static void put_i64(pb_buf *o, int64_t v)
+{
+	put_number(o, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0, false);
 }
 
 /* NS nanoseconds as microseconds with three decimals. */
 static void put_us(pb_buf *o, int64_t ns)
 {
-	if (ns < 0) {
-		PUT(o, "-");
-		ns = ns == INT64_MIN ? INT64_MAX : -ns;
-	}
-	put_i64(o, ns / 1000);
-	char frac[4] = { '.', (char)('0' + ns / 100 % 10), (char)('0' + ns / 10 % 10), (char)('0' + ns % 10) };
-	put(o, frac, 4);
+	put_number(o, ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns, ns < 0, true);
 }
 
 /* S as the contents of a JSON string. */
@@ -219,33 +250,44 @@ static void put_value(pb_buf *o, const tc_field *f)
 
 /* ---- events ---- */
 
-static void open_event(tl_ctx *c, js_writer *w, const char *ph)
+/* The text of T's ids, ',"pid":P,"tid":T', kept with it: they are in
+ * every event.  A stream's track gets ids of its own. */
+static void make_ids(js_writer *w, tl_track *t)
 {
-	pb_buf *o = &c->out;
-	if (w->any)
-		PUT(o, ",\n");
-	w->any = true;
-	PUT(o, "{\"ph\":\"");
-	put(o, ph, strlen(ph));
-	PUT(o, "\"");
-}
-
-/* The ids of track T: a thread's, or those given to a stream. */
-static void put_ids(tl_ctx *c, js_writer *w, tl_track *t)
-{
-	pb_buf *o = &c->out;
 	if (t->tid < 0 && !t->uuid)
 		t->uuid = STREAM_TID_BASE + w->next_stream_id++;
 	int64_t tid = t->tid >= 0 ? t->tid : (int64_t)t->uuid;
-	PUT(o, ",\"pid\":");
-	put_i64(o, t->tid >= 0 && t->pid >= 0 ? t->pid : tid);
-	PUT(o, ",\"tid\":");
-	put_i64(o, tid);
+	int64_t pid = t->tid >= 0 && t->pid >= 0 ? t->pid : tid;
+	int n = snprintf(t->json_ids, sizeof t->json_ids, ",\"pid\":%" PRId64 ",\"tid\":%" PRId64, pid, tid);
+	t->json_ids_len = n > 0 && (size_t)n < sizeof t->json_ids ? (uint8_t)n : 0;
+	t->json_ids_pid = t->pid;
 }
 
-static void put_ts(tl_ctx *c, js_writer *w, const char *key, int64_t ns)
+/* The start of an event of phase PH on track T: '{"ph":"B","pid":P,"tid":T'. */
+static void open_event(tl_ctx *c, js_writer *w, char ph, tl_track *t)
 {
-	put(&c->out, key, strlen(key));
+	pb_buf *o = &c->out;
+	if (!t->json_ids_len || t->json_ids_pid != t->pid)
+		make_ids(w, t);
+	if (!pb_room(o, 11 + sizeof t->json_ids))
+		return;
+	/* whole fixed-size copies: the lengths below say what counts */
+	uint8_t *p = o->data + o->len;
+	memcpy(p, ",\n{\"ph\":\"?\"", 11);
+	p[9] = (uint8_t)ph;
+	size_t head = 11;
+	if (!w->any) {
+		memmove(p, p + 2, 9);
+		head = 9;
+	}
+	w->any = true;
+	memcpy(p + head, t->json_ids, sizeof t->json_ids);
+	o->len += head + t->json_ids_len;
+}
+
+static void put_ts(tl_ctx *c, js_writer *w, int64_t ns)
+{
+	PUT(&c->out, ",\"ts\":");
 	put_us(&c->out, ns - w->base);
 }
 
@@ -257,8 +299,7 @@ static void put_name_field(tl_ctx *c, const char *s, size_t len)
 
 static void put_meta(tl_ctx *c, js_writer *w, tl_track *t, bool process, const char *name)
 {
-	open_event(c, w, "M");
-	put_ids(c, w, t);
+	open_event(c, w, 'M', t);
 	if (process)
 		PUT(&c->out, ",\"name\":\"process_name\",\"args\":{\"name\":");
 	else
@@ -334,21 +375,42 @@ typedef struct call_event {
 	const tc_message *msg;
 } call_event;
 
-static int write_slice(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t ts, const char *name, size_t len)
+/*
+ * A call is one "X" event at its end, from its frame: its name and
+ * arguments are kept as JSON text in the track's call_text from its begin
+ * (',"name":"f"', then the args member), the return value is added at the
+ * end.  A call still open when the trace ends is a "B" event.
+ */
+static int write_slice(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t ts, const char *name, size_t len,
+                       tl_frame *f)
 {
 	call_event *e = arg;
 	pb_buf *o = &c->out;
-	bool begin = what == TL_SLICE_BEGIN || what == TL_SLICE_BEGIN_INHERITED;
-	open_event(c, e->w, begin ? "B" : "E");
-	put_ids(c, e->w, t);
-	put_ts(c, e->w, ",\"ts\":", ts);
-	if (begin)
-		put_name_field(c, name, len);
-	const tc_field *extra = what == TL_SLICE_BEGIN ? tl_member(e->msg->payload, e->cls->func_args)
-	                        : what == TL_SLICE_END ? tl_member(e->msg->payload, e->cls->func_retval) : NULL;
-	if (extra) {
+	if (what == TL_SLICE_BEGIN || what == TL_SLICE_BEGIN_INHERITED) {
+		pb_buf *text = &t->call_text;
+		PUT(text, ",\"name\":");
+		put_string(text, name, len);
+		f->split = (uint32_t)(text->len - f->text);
+		const tc_field *args = what == TL_SLICE_BEGIN ? tl_member(e->msg->payload, e->cls->func_args) : NULL;
+		if (args)
+			put_member(text, true, "args", args);
+		return text->failed ? tc_fail_nomem() : 0;
+	}
+	const char *text = (const char *)t->call_text.data + f->text;
+	size_t text_len = t->call_text.len - f->text;
+	open_event(c, e->w, what == TL_SLICE_UNENDED ? 'B' : 'X', t);
+	put_ts(c, e->w, f->begin);
+	if (what != TL_SLICE_UNENDED) {
+		PUT(o, ",\"dur\":");
+		put_us(o, ts - f->begin);
+	}
+	put(o, text, f->split);
+	const tc_field *retval = what == TL_SLICE_END ? tl_member(e->msg->payload, e->cls->func_retval) : NULL;
+	if (retval || text_len > f->split) {
 		PUT(o, ",\"args\":{");
-		put_member(o, true, what == TL_SLICE_BEGIN ? "args" : "retval", extra);
+		put(o, text + f->split, text_len - f->split);
+		if (retval)
+			put_member(o, text_len == f->split, "retval", retval);
 		PUT(o, "}");
 	}
 	PUT(o, "}");
@@ -393,18 +455,16 @@ static int json_write(tl_ctx *c, const tc_message *msg, tl_class *cls, int64_t t
 	name_track(c, w, t);
 	pb_buf *o = &c->out;
 	if (!cls) {
-		open_event(c, w, "i");
-		put_ids(c, w, t);
-		put_ts(c, w, ",\"ts\":", ts);
+		open_event(c, w, 'i', t);
+		put_ts(c, w, ts);
 		PUT(o, ",\"s\":\"t\",\"name\":\"discarded events\",\"args\":{\"count\":");
 		put_u64(o, msg->count);
 		PUT(o, "}}");
 	} else if (cls->kind == TL_FUNC_ENTRY || cls->kind == TL_FUNC_EXIT) {
 		return tl_call(c, cls, msg, t, ts, write_slice, &(call_event){ w, cls, msg });
 	} else {
-		open_event(c, w, "i");
-		put_ids(c, w, t);
-		put_ts(c, w, ",\"ts\":", ts);
+		open_event(c, w, 'i', t);
+		put_ts(c, w, ts);
 		PUT(o, ",\"s\":\"t\"");
 		put_name_field(c, cls->ec->name, strlen(cls->ec->name));
 		put_payload_args(c, msg);

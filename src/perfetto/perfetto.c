@@ -331,8 +331,8 @@ static int start(tl_ctx *c, pf_writer *w, int64_t first_ts)
 static void write_statedump(tl_ctx *c, const tl_class *cls, const tc_message *msg, int64_t ts)
 {
 	int64_t tid, pid, ppid;
-	const char *name;
-	size_t len;
+	const char *name = NULL;
+	size_t len = 0;
 	if (!tl_spec_int(cls, msg, TL_TASK_TID, &tid))
 		return;
 	if (!tl_spec_int(cls, msg, TL_TASK_PID, &pid))
@@ -1109,15 +1109,19 @@ typedef struct call_event {
 	const tc_message *msg;
 } call_event;
 
-static int write_slice(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t ts, const char *name, size_t len)
+static int write_slice(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t ts, const char *name, size_t len,
+                       tl_frame *frame)
 {
 	call_event *e = arg;
 	pf_writer *w = e->w;
 	bool failed = false;
+	(void)frame;
 	if (what == TL_SLICE_BEGIN_INHERITED) {
 		write_inherited_begin(c, w, t, ts, name, len);
 		return 0;
 	}
+	if (what == TL_SLICE_UNENDED)
+		return 0;    /* the importer shows a slice without end as such */
 	w->scratch.len = w->interned.len = 0;
 	if (what == TL_SLICE_BEGIN)
 		pb_uint(&w->scratch, TE_NAME_IID, intern(w, e->s, true, name, len, &failed));

@@ -254,10 +254,9 @@ static const tl_clock *clock_of(const tl_ctx *c, const tc_clock *clk)
 	return NULL;
 }
 
-/* MSG's time on the trace clock, in ns. */
-static int64_t trace_time(const tl_class *cls, const tc_message *msg)
+/* MSG's time on the trace clock, in ns, its clock being K. */
+static int64_t trace_time(const tl_clock *k, const tc_message *msg)
 {
-	const tl_clock *k = cls ? cls->clock : NULL;
 	if (!k || !msg->has_time)
 		return 0;
 	uint64_t freq = k->clk->freq;
@@ -267,39 +266,6 @@ static int64_t trace_time(const tl_class *cls, const tc_message *msg)
 }
 
 /* ---- values ---- */
-
-bool tl_int_value(const tc_field *f, int64_t *v)
-{
-	if (!f)
-		return false;
-	switch (f->cls->kind) {
-	case TC_FIELD_INT:
-	case TC_FIELD_ENUM:
-	case TC_FIELD_BOOL:
-	case TC_FIELD_BIT_ARRAY:
-		*v = f->v.s;
-		return true;
-	default:
-		return false;
-	}
-}
-
-bool tl_text_value(const tc_field *f, const char **s, size_t *len)
-{
-	if (!f)
-		return false;
-	bool text = f->cls->kind == TC_FIELD_STRING ||
-	            ((f->cls->kind == TC_FIELD_ARRAY || f->cls->kind == TC_FIELD_SEQUENCE) && (f->cls->flags & TC_FIELD_TEXT));
-	if (!text)
-		return false;
-	*s = f->v.str.ptr;
-	*len = f->v.str.len;
-	/* fixed char arrays (ftrace comms) end at their first NUL */
-	const char *nul = *len ? memchr(*s, '\0', *len) : NULL;
-	if (nul)
-		*len = (size_t)(nul - *s);
-	return true;
-}
 
 size_t tl_utf8_char(const char *s, size_t len)
 {
@@ -579,12 +545,14 @@ static int grow_classes(tl_ctx *c)
 tl_class *tl_class_of(tl_ctx *c, const tc_message *msg)
 {
 	const tc_event_class *ec = msg->event_class;
+	if (c->last_class && c->last_class->ec == ec)
+		return c->last_class;
 	if (c->class_cap) {
 		for (size_t h = tc_ptr_hash(ec, c->class_cap);; h = (h + 1) & (c->class_cap - 1)) {
 			if (!c->classes[h])
 				break;
 			if (c->classes[h]->ec == ec)
-				return c->classes[h];
+				return c->last_class = c->classes[h];
 		}
 	}
 	if ((c->class_count + 1) * 2 > c->class_cap && grow_classes(c) < 0)
@@ -601,7 +569,7 @@ tl_class *tl_class_of(tl_ctx *c, const tc_message *msg)
 		h = (h + 1) & (c->class_cap - 1);
 	c->classes[h] = cls;
 	c->class_count++;
-	return cls;
+	return c->last_class = cls;
 }
 
 /* ---- tracks ---- */
@@ -635,19 +603,23 @@ static bool grow_table(tl_track ***table, size_t *cap, bool by_stream)
 
 tl_track *tl_thread(tl_ctx *c, int64_t tid, int64_t pid)
 {
-	if (c->thread_cap) {
-		for (tl_track *t = c->threads[tid_hash(tid, c->thread_cap)]; t; t = t->next)
-			if (t->tid == tid) {
-				if (pid >= 0)
-					t->pid = pid;
-				return t;
-			}
+	tl_track *t = c->last_thread;
+	if (!t || t->tid != tid) {
+		for (t = c->thread_cap ? c->threads[tid_hash(tid, c->thread_cap)] : NULL; t && t->tid != tid; t = t->next)
+			;
+	}
+	if (t) {
+		if (pid >= 0)
+			t->pid = pid;
+		return c->last_thread = t;
 	}
 	if (c->thread_count >= c->thread_cap && !grow_table(&c->threads, &c->thread_cap, false))
 		return NULL;
-	tl_track *t = calloc(1, sizeof *t);
-	if (!t)
+	t = calloc(1, sizeof *t);
+	if (!t || tc_ptr_push((void ***)&c->tracks, &c->track_count, t) < 0) {
+		free(t);
 		return NULL;
+	}
 	t->tid = tid;
 	t->pid = pid;
 	size_t h = tid_hash(tid, c->thread_cap);
@@ -670,10 +642,13 @@ static tl_track *stream_track(tl_ctx *c, const tc_stream *s)
 	const char *base = s->name ? strrchr(s->name, '/') : NULL;
 	char name[512];
 	snprintf(name, sizeof name, "%s %s", s->trace->name, base ? base + 1 : s->name ? s->name : "stream");
-	if (!t || !(t->name = strdup(name))) {
+	if (!t || !(t->name = strdup(name)) || tc_ptr_push((void ***)&c->tracks, &c->track_count, t) < 0) {
+		if (t)
+			free(t->name);
 		free(t);
 		return NULL;
 	}
+	t->name_len = strlen(name);
 	t->stream = s;
 	t->tid = t->pid = -1;
 	size_t h = tc_ptr_hash(s, c->stream_track_cap);
@@ -686,8 +661,14 @@ static tl_track *stream_track(tl_ctx *c, const tc_stream *s)
 void tl_track_rename(tl_track *t, const char *s, size_t len, bool process)
 {
 	char **slot = process ? &t->process_name : &t->name;
-	if (*slot && strlen(*slot) == len && memcmp(*slot, s, len) == 0)
-		return;
+	if (*slot && (process ? t->process_name_len : t->name_len) == len) {
+		/* names are short, and the same at nearly every call */
+		size_t i = 0;
+		while (i < len && (*slot)[i] == s[i])
+			i++;
+		if (i == len)
+			return;
+	}
 	char *n = malloc(len + 1);
 	if (!n)
 		return;    /* the old name stays: a name is no reason to fail */
@@ -695,10 +676,13 @@ void tl_track_rename(tl_track *t, const char *s, size_t len, bool process)
 	n[len] = '\0';
 	free(*slot);
 	*slot = n;
-	if (process)
+	if (process) {
 		t->process_renamed = true;
-	else
+		t->process_name_len = len;
+	} else {
 		t->renamed = true;
+		t->name_len = len;
+	}
 }
 
 /* The task CPU runs in kernel trace T. */
@@ -706,15 +690,16 @@ static int64_t *current_task(tl_ctx *c, const tc_trace *t, int cpu)
 {
 	if (cpu < 0 || cpu > 65535)
 		return NULL;
-	tl_cpus *k = NULL;
+	tl_cpus *k = c->cpus_count && c->cpus[c->last_cpus].trace == t ? &c->cpus[c->last_cpus] : NULL;
 	for (size_t i = 0; i < c->cpus_count && !k; i++)
 		if (c->cpus[i].trace == t)
-			k = &c->cpus[i];
+			k = &c->cpus[c->last_cpus = i];
 	if (!k) {
 		tl_cpus *n = realloc(c->cpus, (c->cpus_count + 1) * sizeof *n);
 		if (!n)
 			return NULL;
 		c->cpus = n;
+		c->last_cpus = c->cpus_count;
 		k = &c->cpus[c->cpus_count++];
 		*k = (tl_cpus){ t, NULL, 0 };
 	}
@@ -804,17 +789,43 @@ static int64_t inherited_begin(tl_track *t, int64_t ts)
 	return first > (int64_t)t->inherited ? first - (int64_t)t->inherited : 0;
 }
 
-/* Ends the top slice of T at TS: a call left without returning. */
-static int abandon(tl_ctx *c, tl_track *t, int64_t ts, tl_slice_fn fn, void *arg)
+/* Opens COUNT more calls on T, beginning at BEGIN; false when out of memory. */
+static bool push_frames(tl_track *t, uint32_t count, int64_t begin)
 {
+	if (t->open_calls + count > t->frame_cap) {
+		size_t cap = (size_t)t->open_calls + count + 16;
+		tl_frame *n = cap <= UINT32_MAX ? realloc(t->frames, cap * sizeof *n) : NULL;
+		if (!n)
+			return false;
+		t->frames = n;
+		t->frame_cap = (uint32_t)cap;
+	}
+	for (uint32_t i = 0; i < count; i++)
+		t->frames[t->open_calls++] = (tl_frame){ begin, (uint32_t)t->call_text.len, 0 };
+	return true;
+}
+
+/* Ends T's innermost call at TS as WHAT (NAME: the exit's), beginning it
+ * first when it was entered before the records. */
+static int end_call(tl_ctx *c, tl_track *t, tl_slice what, int64_t ts, const char *name, size_t len, tl_slice_fn fn,
+                    void *arg)
+{
+	tl_frame *f = &t->frames[t->open_calls - 1];
 	int rc = 0;
 	if (t->open_calls == t->unresolved) {
-		rc = fn(c, arg, t, TL_SLICE_BEGIN_INHERITED, inherited_begin(t, ts), TL_UNRECORDED_ENTRY,
-		        sizeof TL_UNRECORDED_ENTRY - 1);
+		f->begin = inherited_begin(t, ts);
+		if (what != TL_SLICE_END) {
+			name = TL_UNRECORDED_ENTRY;
+			len = sizeof TL_UNRECORDED_ENTRY - 1;
+		}
+		rc = fn(c, arg, t, TL_SLICE_BEGIN_INHERITED, f->begin, name, len, f);
 		t->unresolved--;
 	}
+	if (rc == 0)
+		rc = fn(c, arg, t, what, ts, name, len, f);
+	t->call_text.len = f->text;
 	t->open_calls--;
-	return rc < 0 ? rc : fn(c, arg, t, TL_SLICE_END_ABANDONED, ts, NULL, 0);
+	return rc;
 }
 
 int tl_call(tl_ctx *c, const tl_class *cls, const tc_message *msg, tl_track *t, int64_t ts, tl_slice_fn fn, void *arg)
@@ -829,42 +840,40 @@ int tl_call(tl_ctx *c, const tl_class *cls, const tc_message *msg, tl_track *t, 
 	bool entry = cls->kind == TL_FUNC_ENTRY;
 	int64_t depth;
 	int rc = 0;
-	if (tl_int_value(tl_member(msg->payload, cls->func_depth), &depth) && depth >= 0 && depth < UINT32_MAX) {
-		/* the open calls this event's depth says there are */
+	if (tl_int_value(tl_member(msg->payload, cls->func_depth), &depth) && depth >= 0 && depth < UINT16_MAX) {
+		/* the calls this event's depth says are open */
 		uint32_t want = (uint32_t)depth + (entry ? 0 : 1);
 		while (t->open_calls > want && rc == 0)
-			rc = abandon(c, t, ts, fn, arg);
-		if (t->open_calls < want && t->open_calls == t->unresolved) {
-			t->unresolved = t->open_calls = want;
+			rc = end_call(c, t, TL_SLICE_END_ABANDONED, ts, NULL, 0, fn, arg);
+		if (rc == 0 && t->open_calls < want && t->open_calls == t->unresolved) {
+			if (!push_frames(t, want - t->open_calls, 0))
+				return tc_fail_nomem();
+			t->unresolved = want;
 		}
 	}
 	if (rc < 0)
 		return rc;
-	if (entry) {
-		t->open_calls++;
-		return fn(c, arg, t, TL_SLICE_BEGIN, ts, name, len);
+	if (entry)
+		return push_frames(t, 1, ts) ? fn(c, arg, t, TL_SLICE_BEGIN, ts, name, len, &t->frames[t->open_calls - 1])
+		                             : tc_fail_nomem();
+	/* an exit with nothing open: a call entered before the records */
+	if (!t->open_calls) {
+		if (!push_frames(t, 1, 0))
+			return tc_fail_nomem();
+		t->unresolved = 1;
 	}
-	if (t->open_calls == t->unresolved) {
-		rc = fn(c, arg, t, TL_SLICE_BEGIN_INHERITED, inherited_begin(t, ts), name, len);
-		if (t->unresolved)
-			t->unresolved--;
-	}
-	if (t->open_calls)
-		t->open_calls--;
-	return rc < 0 ? rc : fn(c, arg, t, TL_SLICE_END, ts, name, len);
+	return end_call(c, t, TL_SLICE_END, ts, name, len, fn, arg);
 }
 
 int tl_calls_finish(tl_ctx *c, tl_slice_fn fn, void *arg)
 {
-	for (size_t i = 0; i < c->thread_cap; i++) {
-		for (tl_track *t = c->threads[i]; t; t = t->next) {
-			for (; t->unresolved; t->unresolved--) {
-				int rc = fn(c, arg, t, TL_SLICE_BEGIN_INHERITED, inherited_begin(t, t->first_ts),
-				            TL_UNRECORDED_ENTRY, sizeof TL_UNRECORDED_ENTRY - 1);
-				if (rc < 0)
-					return rc;
-			}
-		}
+	for (size_t i = 0; i < c->track_count; i++) {
+		tl_track *t = c->tracks[i];
+		int rc = 0;
+		while (t->open_calls && rc == 0)
+			rc = end_call(c, t, TL_SLICE_UNENDED, t->first_ts, NULL, 0, fn, arg);
+		if (rc < 0)
+			return rc;
 	}
 	return 0;
 }
@@ -929,11 +938,7 @@ int tc_timeline_writer_write(tc_timeline_writer *w, const tc_message *msg)
 	tl_class *cls = NULL;
 	if (msg->kind == TC_MSG_EVENT && !(cls = tl_class_of(c, msg)))
 		return TC_ENOMEM;
-	const tl_class *timed = cls;
-	tl_class discard = { .clock = clock_of(c, msg->stream->stream_class->clock) };
-	if (!timed)
-		timed = &discard;
-	int64_t ts = trace_time(timed, msg);
+	int64_t ts = trace_time(cls ? cls->clock : clock_of(c, msg->stream->stream_class->clock), msg);
 	int rc = c->ops->write(c, msg, cls, ts);
 	if (rc == 0 && !c->started) {
 		c->started = true;
@@ -958,19 +963,6 @@ const char *tc_timeline_writer_warning(const tc_timeline_writer *w, size_t i)
 	return i < w->c.warning_count ? w->c.warnings[i] : NULL;
 }
 
-static void free_tracks(tl_track **table, size_t cap)
-{
-	for (size_t i = 0; i < cap; i++) {
-		for (tl_track *t = table[i], *next; t; t = next) {
-			next = t->next;
-			free(t->name);
-			free(t->process_name);
-			free(t);
-		}
-	}
-	free(table);
-}
-
 void tc_timeline_writer_free(tc_timeline_writer *w)
 {
 	if (!w)
@@ -981,8 +973,17 @@ void tc_timeline_writer_free(tc_timeline_writer *w)
 	for (size_t i = 0; i < c->class_cap; i++)
 		free(c->classes[i]);
 	free(c->classes);
-	free_tracks(c->threads, c->thread_cap);
-	free_tracks(c->stream_tracks, c->stream_track_cap);
+	for (size_t i = 0; i < c->track_count; i++) {
+		tl_track *t = c->tracks[i];
+		free(t->name);
+		free(t->process_name);
+		free(t->frames);
+		pb_free(&t->call_text);
+		free(t);
+	}
+	free(c->tracks);
+	free(c->threads);
+	free(c->stream_tracks);
 	for (size_t i = 0; i < c->cpus_count; i++)
 		free(c->cpus[i].current);
 	free(c->cpus);

@@ -134,22 +134,32 @@ typedef struct tl_class {
 	uint64_t writer_iid;
 } tl_class;
 
+typedef struct tl_frame tl_frame;
+
 /* A track: a thread (its tid) or, when events name no thread, a stream. */
 typedef struct tl_track {
 	const tc_stream *stream;   /* stream tracks only */
 	int64_t tid, pid;          /* pid -1: unknown */
 	char *name;                /* malloc'd, NULL: none known */
+	size_t name_len;
 	char *process_name;        /* the process's, as far as known */
+	size_t process_name_len;
 	bool has_time;
 	int64_t first_ts;          /* the time of its first event */
-	/* function calls: the slices open, the bottom ones of which were
-	 * entered before the thread's records began (not begun yet), and how
-	 * many such were begun so far */
-	uint32_t open_calls, unresolved, inherited;
+	/* function calls: the open ones (the bottom UNRESOLVED of which
+	 * were entered before the thread's records and are not begun yet),
+	 * how many such were begun so far, and the writer's text for them */
+	tl_frame *frames;
+	uint32_t open_calls, frame_cap, unresolved, inherited;
+	pb_buf call_text;
 	/* set when a name changes, cleared by the writer that shows it */
 	bool renamed, process_renamed;
-	/* the writers' state: Perfetto track ids (0: not described yet) */
+	/* the writers' state: Perfetto track ids (0: not described yet), the
+	 * JSON ids' text for the pid it was made with */
 	uint64_t uuid, process_uuid;
+	char json_ids[46];
+	uint8_t json_ids_len;
+	int64_t json_ids_pid;
 	struct tl_track *next;     /* hash chain */
 } tl_track;
 
@@ -180,12 +190,16 @@ typedef struct tl_ctx {
 	/* event classes and tracks, by pointer / tid (open addressing and chains) */
 	tl_class **classes;
 	size_t class_cap, class_count;
+	tl_class *last_class;      /* the last looked up: events come in runs */
 	tl_track **threads;        /* chains by tid */
 	size_t thread_cap, thread_count;
+	tl_track *last_thread;
 	tl_track **stream_tracks;  /* chains by stream */
 	size_t stream_track_cap, stream_track_count;
+	tl_track **tracks;         /* every track, in the order they came */
+	size_t track_count;
 	tl_cpus *cpus;
-	size_t cpus_count;
+	size_t cpus_count, last_cpus;
 	bool started;              /* the first message was seen */
 	int64_t first_ts;
 } tl_ctx;
@@ -233,10 +247,38 @@ static inline const tc_field *tl_context(const tc_message *msg, tl_ref r)
 
 /* Integer value of F (integers, enumerations, booleans, bit arrays);
  * false for other kinds. */
-bool tl_int_value(const tc_field *f, int64_t *v);
+static inline bool tl_int_value(const tc_field *f, int64_t *v)
+{
+	if (!f)
+		return false;
+	switch (f->cls->kind) {
+	case TC_FIELD_INT:
+	case TC_FIELD_ENUM:
+	case TC_FIELD_BOOL:
+	case TC_FIELD_BIT_ARRAY:
+		*v = f->v.s;
+		return true;
+	default:
+		return false;
+	}
+}
 
-/* The text of F (strings, text arrays); false for other kinds. */
-bool tl_text_value(const tc_field *f, const char **s, size_t *len);
+/* The text of F (strings, text arrays); false for other kinds.  Char
+ * arrays (ftrace's comms) end at their first NUL. */
+static inline bool tl_text_value(const tc_field *f, const char **s, size_t *len)
+{
+	if (!f)
+		return false;
+	tc_field_kind k = f->cls->kind;
+	if (k != TC_FIELD_STRING && !((k == TC_FIELD_ARRAY || k == TC_FIELD_SEQUENCE) && (f->cls->flags & TC_FIELD_TEXT)))
+		return false;
+	*s = f->v.str.ptr;
+	*len = f->v.str.len;
+	const char *nul = k != TC_FIELD_STRING && *len ? memchr(*s, '\0', *len) : NULL;
+	if (nul)
+		*len = (size_t)(nul - *s);
+	return true;
+}
 
 /* The spec field I of CLS's event in MSG, or NULL when absent. */
 static inline const tc_field *tl_spec_field(const tl_class *cls, const tc_message *msg, int i)
@@ -297,12 +339,24 @@ typedef enum tl_slice {
 	/* the end, at the event's time, of a call the thread left without
 	 * returning: the record's depth says it is no longer on the stack
 	 * (exec starts afresh, longjmp) */
-	TL_SLICE_END_ABANDONED
+	TL_SLICE_END_ABANDONED,
+	/* at the end of the trace, a call still open (tl_calls_finish) */
+	TL_SLICE_UNENDED
 } tl_slice;
 
 #define TL_UNRECORDED_ENTRY "(entered before the thread's records)"
 
-typedef int (*tl_slice_fn)(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t ts, const char *name, size_t len);
+/* An open call: when it began, and text its writer keeps with it in its
+ * track's call_text, from TEXT to the next frame's (or the end), SPLIT
+ * bytes in (JSON: its name and arguments, written at its end). */
+struct tl_frame {
+	int64_t begin;
+	uint32_t text, split;
+};
+
+/* FRAME is the call's: new for a begin, the one ending for an end. */
+typedef int (*tl_slice_fn)(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t ts, const char *name, size_t len,
+                           tl_frame *frame);
 
 /*
  * Hands FN the slices of MSG, a function entry or exit of CLS on track T
@@ -315,9 +369,8 @@ typedef int (*tl_slice_fn)(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int
  */
 int tl_call(tl_ctx *c, const tl_class *cls, const tc_message *msg, tl_track *t, int64_t ts, tl_slice_fn fn, void *arg);
 
-/* At the end: the begins of inherited calls that never ended. */
+/* At the end: every call still open, the inherited ones begun first. */
 int tl_calls_finish(tl_ctx *c, tl_slice_fn fn, void *arg);
-
 
 /* Visits the tasks the traces' own metadata names (trace.dat saved
  * cmdlines): TID, the name (LEN bytes). */

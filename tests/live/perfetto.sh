@@ -3,9 +3,9 @@
 # and Chrome JSON (.json), checked by tests/perfetto/check_timeline.py
 # (read its header) on every fixture of every format, and by Perfetto's
 # own trace processor (../shared/tools/perfetto/trace-processor/tp-query)
-# on one fixture of each recording, the uftrace recordings, the LTTng
-# kernel trace of the shared corpus and tests/fixtures/tracedat's fresh
-# kernel recording; then the writing itself: several inputs on one
+# on one file of each trace.dat recording (tests/fixtures/tracedat's fresh
+# kernel recording among them), five uftrace recordings, a few traces of
+# each other format and the LTTng kernel trace of the shared corpus; then the writing itself: several inputs on one
 # timeline (with the warning a clock of no known relation gets), an
 # existing output, --force, a damaged input leaving nothing behind.
 #
@@ -97,14 +97,17 @@ for f in "$F"/tracedat/*.dat; do
 	esac
 done
 for d in "$F"/uftrace/*/; do
-	check "uftrace/$(basename "$d")" "$d" tp
+	n=$(basename "$d")
+	case $n in single | fork | forkexec | threads | args) check "uftrace/$n" "$d" tp ;;
+	*) check "uftrace/$n" "$d" ;;
+	esac
 done
 for group in ctf ctf2-lttng ctf2 ctf2-from-ctf1 lttng-legacy; do
 	for d in "$F/$group"/*/; do
 		[ -d "$d" ] || continue
 		n=$(basename "$d")
 		case $group/$n in
-		ctf/sample | ctf/ust-types | ctf2-lttng/ust-log | ctf2-lttng/ust-lost | ctf2/basic | ctf2/strings-utf* | \
+		ctf/sample | ctf/ust-types | ctf2-lttng/ust-log | ctf2-lttng/ust-lost | ctf2/basic | ctf2/multi-stream | \
 			lttng-legacy/v26-le-lost | lttng-legacy/v07-facilities) check "$group/$n" "$d" tp ;;
 		*) check "$group/$n" "$d" ;;
 		esac
