@@ -26,7 +26,7 @@ VERSION := $(shell sed -n 's/^\#define TRACECAT_VERSION "\(.*\)"/\1/p' include/t
 MAJOR   := $(firstword $(subst ., ,$(VERSION)))
 SONAME  := libtracecat.so.$(MAJOR)
 
-LIB_SRC := $(sort $(wildcard src/core/*.c src/ctf/*.c src/tracedat/*.c src/uftrace/*.c src/lttng_legacy/*.c src/text/*.c))
+LIB_SRC := $(sort $(wildcard src/core/*.c src/ctf/*.c src/tracedat/*.c src/uftrace/*.c src/lttng_legacy/*.c src/text/*.c src/perfetto/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 HEADERS := include/tracecat.h $(wildcard src/*/*.h)
 

@@ -66,3 +66,66 @@ row() {
 	[ "$rc" = 0 ] || note="  (exit status $rc)"
 	printf '%-10s %-40s %9s %9s%s\n' "$tool" "$cmd" "$secs" "$mib" "$note"
 }
+
+# The recordings several benchmarks share, cached in $cache (made with the
+# scratch directory $work, from the sources under $root).
+
+# tracedat_trace NAME SCALE VERSIONS: folder of a cached trace.dat
+# recording of tests/tracefs/record.sh (full metadata, no reports), keyed
+# by the recorder's sources, the kernel and trace-cmd; recorded when
+# missing (needs root, tracefs and gcc).
+tracedat_trace() {
+	local name=$1 scale=$2 versions=$3 key dir
+	key=$( {
+		cat "$root/tests/tracefs/record.sh" "$root/tests/tracefs/extract.sh" "$root/tests/tracefs/tc_workload.c"
+		uname -r
+		{ trace-cmd -h 2>&1 || true; } | sed -n 2p
+	} | sha256sum | cut -c1-12)
+	bench_purge_cache "$cache" "tracedat-$name" "$key"
+	dir=$cache/tracedat-$name-$key
+	if [ ! -f "$dir.done" ]; then
+		if [ "$(id -u)" != 0 ] || ! command -v gcc >/dev/null || ! command -v trace-cmd >/dev/null; then
+			echo "cannot record $name (needs root, gcc and trace-cmd) and nothing is cached in $cache" >&2
+			return 1
+		fi
+		rm -rf "$dir"
+		echo "recording $name (scale $scale) into $dir ..." >&2
+		TC_NAME=$name TC_VERSIONS=$versions TC_REPORTS=0 TC_METADATA=full \
+			bash "$root/tests/tracefs/record.sh" "$dir" "$scale" >"$work/record-$name.log" 2>&1 ||
+			{ cat "$work/record-$name.log" >&2; return 1; }
+		sed -n 's/^timings: /recorded: /p' "$dir/$name.recording.txt" >&2
+		touch "$dir.done"
+	fi
+	echo "$dir"
+}
+
+# tracedat_events RECORDING_TXT: the event count record.sh noted.
+tracedat_events() { sed -n 's/^events in trace-cmd report: //p' "$1"; }
+
+# uftrace_recording NAME ITERATIONS: folder of a cached uftrace recording of
+# tests/uftrace/bench.c (6 records per iteration, built with gcc -pg -O0),
+# keyed by its source and the uftrace version; recorded when missing.
+uftrace_recording() {
+	local name=$1 n=$2 key dir
+	key=$( {
+		cat "$root/tests/uftrace/bench.c"
+		uftrace --version 2>&1 | head -n 1
+	} | sha256sum | cut -c1-12)
+	bench_purge_cache "$cache" "uftrace-$name" "$key"
+	dir=$cache/uftrace-$name-$key
+	if [ ! -f "$dir.done" ]; then
+		if ! command -v gcc >/dev/null; then
+			echo "cannot record $name (needs gcc) and nothing is cached in $cache" >&2
+			return 1
+		fi
+		rm -rf "$dir"
+		echo "recording $name ($n iterations) into $dir ..." >&2
+		gcc -pg -O0 -o "$work/bench" "$root/tests/uftrace/bench.c" >&2 || return 1
+		(cd "$cache" && uftrace record -d "${dir##*/}" "$work/bench" "$n") >"$work/record-$name.log" 2>&1 ||
+			{ cat "$work/record-$name.log" >&2; return 1; }
+		rm -f "$work/bench" # the symbols are in the .sym files
+		touch "$dir.done"
+	fi
+	echo "$dir"
+}
+

@@ -37,7 +37,6 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bin=${TRACECAT:-$root/build/tracecat}
 runs=${BENCH_RUNS:-3}
 cache=${TRACECAT_BENCH_CACHE:-${TMPDIR:-/tmp}/tracecat-bench}
-record=$root/tests/tracefs/record.sh
 scale_1m=8800 # record.sh makes about 122 events per unit of scale
 with_4x=${TRACEDAT_BENCH_4X:-1}
 
@@ -49,47 +48,19 @@ export TZ=UTC
 work=$(mktemp -d "${TMPDIR:-/tmp}/tc-bench-tracedat.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# Recordings are keyed by the recorder's sources, the kernel and trace-cmd.
-key=$( {
-	cat "$record" "$root/tests/tracefs/extract.sh" "$root/tests/tracefs/tc_workload.c"
-	uname -r
-	{ trace-cmd -h 2>&1 || true; } | sed -n 2p
-} | sha256sum | cut -c1-12)
-bench_purge_cache "$cache" tracedat "$key"
-
-# trace_for NAME SCALE VERSIONS: folder of a cached recording.
-trace_for() {
-	local name=$1 scale=$2 versions=$3 dir=$cache/tracedat-$1-$key
-	if [ ! -f "$dir.done" ]; then
-		if [ "$(id -u)" != 0 ] || ! command -v gcc >/dev/null; then
-			echo "tracedat-report: cannot record $name (needs root and gcc) and nothing is cached in $cache" >&2
-			return 1
-		fi
-		rm -rf "$dir"
-		echo "recording $name (scale $scale) into $dir ..." >&2
-		TC_NAME=$name TC_VERSIONS=$versions TC_REPORTS=0 TC_METADATA=full \
-			bash "$record" "$dir" "$scale" >"$work/record-$name.log" 2>&1 ||
-			{ cat "$work/record-$name.log" >&2; return 1; }
-		sed -n 's/^timings: /recorded: /p' "$dir/$name.recording.txt" >&2
-		touch "$dir.done"
-	fi
-	echo "$dir"
-}
-events_of() { sed -n 's/^events in trace-cmd report: //p' "$1"; }
-
-d1=$(trace_for bench1m "$scale_1m" "v7-zstd v6") || { echo "tracedat-report: skipped, no trace"; exit 0; }
+d1=$(tracedat_trace bench1m "$scale_1m" "v7-zstd v6") || { echo "tracedat-report: skipped, no trace"; exit 0; }
 z1=$d1/bench1m-v7-zstd.dat
 v1=$d1/bench1m-v6.dat
-n1=$(events_of "$d1/bench1m.recording.txt")
+n1=$(tracedat_events "$d1/bench1m.recording.txt")
 echo "trace: $n1 events; $(du -h "$z1" | cut -f1) as v7 zstd, $(du -h "$v1" | cut -f1) as v6 ($d1)"
 [ "${n1:-0}" -ge 1000000 ] || echo "note: fewer than a million events were recorded"
 d4=""
 if [ "$with_4x" != 0 ]; then
-	d4=$(trace_for bench4m $((4 * scale_1m)) v7-zstd) || d4=""
+	d4=$(tracedat_trace bench4m $((4 * scale_1m)) v7-zstd) || d4=""
 fi
 if [ -n "$d4" ]; then
 	z4=$d4/bench4m-v7-zstd.dat
-	n4=$(events_of "$d4/bench4m.recording.txt")
+	n4=$(tracedat_events "$d4/bench4m.recording.txt")
 	echo "4x trace: $n4 events; $(du -h "$z4" | cut -f1) as v7 zstd"
 fi
 

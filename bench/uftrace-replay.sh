@@ -36,7 +36,6 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bin=${TRACECAT:-$root/build/tracecat}
 runs=${BENCH_RUNS:-3}
 cache=${TRACECAT_BENCH_CACHE:-${TMPDIR:-/tmp}/tracecat-bench}
-src=$root/tests/uftrace/bench.c
 iterations=400000 # 6 records per iteration
 with_4x=${UFTRACE_BENCH_4X:-1}
 
@@ -47,44 +46,19 @@ bench_need_bin uftrace-replay "$bin"
 work=$(mktemp -d "${TMPDIR:-/tmp}/tc-bench-uftrace.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
-# Recordings are keyed by the program's source and the uftrace version.
-key=$( {
-	cat "$src"
-	uftrace --version 2>&1 | head -n 1
-} | sha256sum | cut -c1-12)
-bench_purge_cache "$cache" uftrace "$key"
-
-# recording_for NAME ITERATIONS: folder of a cached recording.
-recording_for() {
-	local name=$1 n=$2 dir=$cache/uftrace-$1-$key
-	if [ ! -f "$dir.done" ]; then
-		if ! command -v gcc >/dev/null; then
-			echo "uftrace-replay: cannot record $name (needs gcc) and nothing is cached in $cache" >&2
-			return 1
-		fi
-		rm -rf "$dir"
-		echo "recording $name ($n iterations) into $dir ..." >&2
-		gcc -pg -O0 -o "$work/bench" "$src" >&2 || return 1
-		(cd "$cache" && uftrace record -d "${dir##*/}" "$work/bench" "$n") >"$work/record-$name.log" 2>&1 ||
-			{ cat "$work/record-$name.log" >&2; return 1; }
-		rm -f "$work/bench" # replay takes the symbols from the .sym files
-		touch "$dir.done"
-	fi
-	echo "$dir"
-}
 # records DIR: how many records the task files hold (16 bytes each; the
 # bench program records no arguments).
 records() {
 	cat "$1"/[0-9]*.dat | wc -c | awk '{ printf "%d", $1 / 16 }'
 }
 
-d1=$(recording_for x1 "$iterations") || { echo "uftrace-replay: skipped, no recording"; exit 0; }
+d1=$(uftrace_recording x1 "$iterations") || { echo "uftrace-replay: skipped, no recording"; exit 0; }
 n1=$(records "$d1")
 echo "recording: $n1 records, $(du -sh "$d1" | cut -f1) ($d1)"
 [ "$n1" -ge 2000000 ] || echo "note: fewer than 2 million records were recorded"
 d4=""
 if [ "$with_4x" != 0 ]; then
-	d4=$(recording_for x4 $((4 * iterations))) || d4=""
+	d4=$(uftrace_recording x4 $((4 * iterations))) || d4=""
 fi
 if [ -n "$d4" ]; then
 	n4=$(records "$d4")

@@ -17,7 +17,7 @@ _tracecat_values_report='-i -F --cpu'
 _tracecat_flags_replay='--no-args --no-merge -a --auto-args -h --help'
 _tracecat_values_replay='-d --data -f --output-fields --tid -D --depth -F --filter -N --notrace -t --time-filter'
 _tracecat_flags_convert='--force --ftrace-names --clock-gmt -h --help'
-_tracecat_values_convert='-o --output --ctf-version --packet-size -j --jobs -b --begin -e --end --events --cpu'
+_tracecat_values_convert='-o --output --format --ctf-version --packet-size -j --jobs -b --begin -e --end --events --cpu'
 _tracecat_commands=(print info report replay convert help)
 
 # The words of the line up to the cursor, with the words bash split at
@@ -94,11 +94,13 @@ _tracecat_value()
 		_tracecat_choice "$value" never auto always ;;
 	convert:--ctf-version)
 		_tracecat_choice "$value" 1.8 2 ;;
+	convert:--format)
+		_tracecat_choice "$value" ctf perfetto json ;;
 	replay:-f | replay:--output-fields)
 		_tracecat_list "$value" duration tid addr time delta elapsed none ;;
-	report:-i)
+	report:-i | convert:-o | convert:--output)
 		_tracecat_paths -f "$value"; return 1 ;;
-	replay:-d | replay:--data | convert:-o | convert:--output)
+	replay:-d | replay:--data)
 		_tracecat_paths -d "$value"; return 1 ;;
 	esac
 	return 0

@@ -5,7 +5,8 @@
  * trace.dat, uftrace record directories, legacy LTTng 0.x traces) into one
  * event model, merges the streams of one or several traces by time,
  * renders events as text (babeltrace2's format; uftrace's replay view),
- * and writes any of them as CTF 1.8.  This header is the whole public API and its manual;
+ * and writes any of them as CTF 1.8, or as a Perfetto or Chrome JSON
+ * timeline.  This header is the whole public API and its manual;
  * everything under src/ is private.
  *
  * The model, top-down:
@@ -646,6 +647,81 @@ TC_API int tc_text_printer_new(tc_text_printer **out, const tc_text_options *opt
 TC_API int tc_text_printer_print(tc_text_printer *p, const tc_message *msg);
 TC_API int tc_text_printer_flush(tc_text_printer *p);
 TC_API void tc_text_printer_free(tc_text_printer *p);
+
+/* ------------------------------------------------------------------------
+ * Writing timelines: Perfetto and Chrome JSON
+ *
+ * Any input written as a trace the Perfetto UI (ui.perfetto.dev) and
+ * Chrome DevTools open, with their views of CPUs, threads and calls:
+ *
+ *   - Perfetto's protobuf trace (perfetto_trace.proto).  Kernel data
+ *     (trace.dat, LTTng kernel CTF, legacy LTTng) becomes per-CPU ftrace
+ *     event bundles: sched_switch, sched_waking, sched_wakeup[_new],
+ *     sched_process_fork/exit/free, task_newtask/rename,
+ *     irq_handler_entry/exit, softirq_entry/exit/raise,
+ *     workqueue_execute_start/end, cpu_frequency, cpu_idle and print
+ *     (the trace marker) as Perfetto's typed events, under ftrace's,
+ *     LTTng's or legacy LTTng's names (LTTng's prev_tid is prev_pid,
+ *     its priorities get back their 100); switches and wakings in the
+ *     compact scheduling encoding where it loses nothing; every other
+ *     event generic, with its fields.  Tasks named by the trace
+ *     (trace.dat's saved cmdlines, statedumps) are a ProcessTree, its
+ *     uname the SystemInfo.  User-space function entries and exits
+ *     (lttng_ust_cyg_profile, as uftrace's records read) are slices on
+ *     their thread's track, named by the function (else its address),
+ *     with the recorded arguments and return value; every other event is
+ *     an instant on its thread's track (its stream's without a thread
+ *     context) with its fields as debug annotations.
+ *   - Chrome's Trace Event Format (JSON): the same calls as "B"/"E"
+ *     events, every other event as an instant with its fields as args,
+ *     process and thread names as "M" events.
+ *
+ * Time: every input clock is related to one trace clock, the first kernel
+ * trace's (else the first trace's): the same clock or the same system
+ * clock (CLOCK_MONOTONIC, read by LTTng and uftrace), or both offset from
+ * the Unix epoch.  Perfetto output says how with ClockSnapshots; a clock
+ * with no known relation keeps its values, and the writer says so in a
+ * warning.  A call whose entry the trace lacks (a forked child returning
+ * through its parent's frames) begins just before its thread's first
+ * event.
+ *
+ * The writer writes to a file descriptor the caller opened, as the
+ * messages come (memory does not grow with the trace); making the file
+ * appear whole (a temporary file renamed when done) is the caller's job,
+ * as `tracecat convert` does it.
+ */
+
+typedef enum tc_timeline_format {
+	TC_TIMELINE_PERFETTO,        /* Perfetto's protobuf trace (.pftrace) */
+	TC_TIMELINE_CHROME_JSON      /* Chrome's Trace Event Format (.json) */
+} tc_timeline_format;
+
+typedef struct tc_timeline_writer tc_timeline_writer;
+
+/*
+ * A writer of the COUNT traces TRACES (which must outlive it) as one
+ * timeline in FORMAT, to FD; NAME names it in errors.  Warnings about
+ * clocks are ready from here on (tc_timeline_writer_warning).
+ */
+TC_API int tc_timeline_writer_new(tc_timeline_writer **out, tc_timeline_format format, int fd, const char *name,
+                                  tc_trace *const *traces, size_t count);
+
+/* Writes MSG, a message of a stream of one of the writer's traces.  The
+ * messages of each stream must come in their order; merged by time (a
+ * tc_muxer) the file is in time order too, which viewers load best. */
+TC_API int tc_timeline_writer_write(tc_timeline_writer *w, const tc_message *msg);
+
+/* Writes what is left: only after it returns 0 is the file complete. */
+TC_API int tc_timeline_writer_finish(tc_timeline_writer *w);
+
+/* Bytes made so far (written to the file, or about to be). */
+TC_API uint64_t tc_timeline_writer_bytes(const tc_timeline_writer *w);
+
+/* Warning I (from 0), one line without a newline, or NULL past the last:
+ * what the output cannot say as the input did. */
+TC_API const char *tc_timeline_writer_warning(const tc_timeline_writer *w, size_t i);
+
+TC_API void tc_timeline_writer_free(tc_timeline_writer *w);
 
 #ifdef __cplusplus
 }

@@ -29,9 +29,18 @@ build=(gcc make pkg-config libzstd-dev zlib1g-dev libtraceevent-dev libjson-c-de
 #   bash-completion  the completion test
 #   binutils (nm), util-linux (setpriv, unshare, taskset), file
 #   time             /usr/bin/time: peak memory in tests/live/ctf2-memory.sh
+#   protobuf-compiler, python3-protobuf   tests/live/perfetto.sh decodes Perfetto
+#                    output with the shared schema (protoc, /usr/bin/python3)
+#   nodejs, npm      tests/live/perfetto.sh runs Perfetto's trace processor
+#                    (../shared/tools/perfetto/trace-processor/tp-query); npm
+#                    is only asked for when no npm command is there, since
+#                    NodeSource's nodejs package provides one and conflicts
+#                    with Debian's
 # (timeout, stdbuf, cmp, diff, awk, find, sed come with every Debian system.)
 tests=(python3 procps trace-cmd babeltrace2 babeltrace lttng-tools liblttng-ust-dev uftrace
-	clang libclang-rt-14-dev groff-base mandoc bash-completion binutils util-linux file time)
+	clang libclang-rt-14-dev groff-base mandoc bash-completion binutils util-linux file time
+	protobuf-compiler python3-protobuf nodejs)
+command -v npm >/dev/null || tests+=(npm)
 
 case ${1:-} in
 build) want=("${build[@]}") ;;

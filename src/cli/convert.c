@@ -1,5 +1,7 @@
 /*
- * convert.c - `tracecat convert INPUT... -o OUTDIR`: any input to CTF 1.8.
+ * convert.c - `tracecat convert INPUT... -o OUT`: any input to CTF (1.8 or
+ * 2), or to one Perfetto or Chrome JSON file (--format, or OUT's
+ * extension: .pftrace, .perfetto-trace, .json).
  *
  * Every trace read becomes an output trace.  Unfiltered CTF is copied
  * packet for packet (tc_ctf_copy); everything else goes through the
@@ -17,6 +19,10 @@
  * folder beside it, renamed into place once complete, so an error, ^C or
  * a kill leaves no half trace.  An existing OUTDIR is replaced only with
  * --force, and only once the new trace is complete.
+ *
+ * A Perfetto or JSON file holds every input on one timeline: the inputs
+ * are merged by time (a muxer) into one tc_timeline_writer writing a
+ * hidden file beside OUT, renamed into place the same way.
  */
 #include "cli/cli.h"
 
@@ -33,6 +39,9 @@
 #include <unistd.h>
 
 static volatile sig_atomic_t interrupted;
+
+/* What convert writes: --format, else the output's extension. */
+typedef enum out_format { OUT_CTF, OUT_PERFETTO, OUT_JSON, OUT_UNSET } out_format;
 
 static void on_signal(int sig)
 {
@@ -67,6 +76,7 @@ typedef struct job {
 typedef struct convert_state {
 	job *jobs;
 	size_t count;
+	tc_timeline_writer *timeline;   /* Perfetto or JSON output */
 	int ctf_version;         /* of the output: 1 or 2 */
 	/* progress on stderr */
 	bool tty;
@@ -83,7 +93,7 @@ static double since(const struct timespec *a, const struct timespec *b)
 
 static uint64_t bytes_written(const convert_state *cs)
 {
-	uint64_t n = cs->bytes_copied;
+	uint64_t n = cs->bytes_copied + (cs->timeline ? tc_timeline_writer_bytes(cs->timeline) : 0);
 	for (size_t i = 0; i < cs->count; i++)
 		if (cs->jobs[i].writer)
 			n += tc_ctf_writer_bytes(cs->jobs[i].writer);
@@ -364,13 +374,115 @@ static int first_time(char **paths, int n, const tc_open_options *oo, tc_filter 
 	return rc < 0 ? -1 : 0;
 }
 
+/* The format OUT's name asks for: a timeline's extension, else CTF. */
+static out_format format_of_name(const char *out)
+{
+	size_t len = strlen(out);
+	static const struct { const char *ext; out_format format; } exts[] = {
+		{ ".pftrace", OUT_PERFETTO },
+		{ ".perfetto-trace", OUT_PERFETTO },
+		{ ".json", OUT_JSON },
+	};
+	for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
+		size_t n = strlen(exts[i].ext);
+		if (len > n && strcmp(out + len - n, exts[i].ext) == 0)
+			return exts[i].format;
+	}
+	return OUT_CTF;
+}
+
+/* Every input merged by time into one timeline file at OUT: a hidden
+ * file beside it, renamed into place once complete.  0 or 1. */
+static int write_timeline(convert_state *cs, tc_input **inputs, int n, tc_filter *filter, bool filtering,
+                          tc_timeline_format format, const char *out)
+{
+	char tmp[PATH_MAX];
+	const char *base = base_name(out);
+	if (snprintf(tmp, sizeof tmp, "%.*s.%s.tracecat-XXXXXX", (int)(base - out), out, base) >= (int)sizeof tmp) {
+		fprintf(stderr, "tracecat: %s: path too long\n", out);
+		return 1;
+	}
+	int fd = mkstemp(tmp);
+	if (fd < 0) {
+		fprintf(stderr, "tracecat: %s: cannot create a file beside it: %s\n", out, strerror(errno));
+		return 1;
+	}
+	/* mkstemp made it private; the file gets the usual permissions */
+	mode_t mask = umask(0);
+	umask(mask);
+	fchmod(fd, 0666 & ~mask);
+	size_t trace_count = 0;
+	for (int i = 0; i < n; i++)
+		trace_count += tc_input_trace_count(inputs[i]);
+	tc_trace **traces = calloc(trace_count ? trace_count : 1, sizeof *traces);
+	tc_muxer *mux = NULL;
+	int status = 0;
+	if (!traces || tc_muxer_new(&mux) < 0) {
+		fprintf(stderr, "tracecat: out of memory\n");
+		status = 1;
+	}
+	for (int i = 0, k = 0; i < n && !status; i++) {
+		for (size_t t = 0; t < tc_input_trace_count(inputs[i]); t++)
+			traces[k++] = tc_input_trace(inputs[i], t);
+		if (tc_muxer_add_input(mux, inputs[i]) < 0)
+			status = 1, cli_report_error();
+	}
+	if (!status && tc_timeline_writer_new(&cs->timeline, format, fd, out, traces, trace_count) < 0)
+		status = 1, cli_report_error();
+	for (size_t i = 0; !status && tc_timeline_writer_warning(cs->timeline, i); i++)
+		fprintf(stderr, "tracecat: warning: %s\n", tc_timeline_writer_warning(cs->timeline, i));
+	const tc_message *msg;
+	int rc = 0;
+	while (!status && (rc = tc_muxer_next(mux, &msg)) > 0) {
+		if (filtering && !tc_filter_match(filter, msg))
+			continue;
+		if (tc_timeline_writer_write(cs->timeline, msg) < 0) {
+			status = 1, cli_report_error();
+			break;
+		}
+		if (msg->kind == TC_MSG_EVENT && (++cs->events & 0xffff) == 0) {
+			progress(cs, false);
+			if (interrupted)
+				status = 1;
+		}
+	}
+	if (rc < 0)
+		status = 1, cli_report_error();
+	if (!status && tc_timeline_writer_finish(cs->timeline) < 0)
+		status = 1, cli_report_error();
+	if (cs->shown) {
+		progress(cs, true);
+		fputc('\n', stderr);
+	}
+	if (close(fd) < 0 && !status) {
+		fprintf(stderr, "tracecat: %s: cannot write: %s\n", out, strerror(errno));
+		status = 1;
+	}
+	if (interrupted && status)
+		fprintf(stderr, "tracecat: interrupted; nothing written at %s\n", out);
+	/* rename() replaces a file at OUT only once the new one is whole */
+	if (!status && rename(tmp, out) < 0) {
+		fprintf(stderr, "tracecat: %s: cannot create: %s\n", out, strerror(errno));
+		status = 1;
+	}
+	if (status)
+		unlink(tmp);
+	tc_timeline_writer_free(cs->timeline);
+	cs->timeline = NULL;
+	tc_muxer_free(mux);
+	free(traces);
+	return status;
+}
+
 int cli_convert(int argc, char **argv)
 {
 	char **paths = calloc((size_t)argc, sizeof *paths);
 	int npaths = 0;
 	const char *out = NULL;
-	bool force = false, gmt = false;
-	tc_open_options oo = { .lttng_names = true };
+	bool force = false, gmt = false, ftrace_names = false;
+	out_format format = OUT_UNSET;
+	const char *ctf_only = NULL;     /* a CTF option given */
+	tc_open_options oo = { 0 };
 	tc_ctf_writer_options wo = { .ctf_version = 1 };
 	cli_filter_args fa = { 0 };
 	unsigned jobs = cli_default_jobs();
@@ -383,7 +495,17 @@ int cli_convert(int argc, char **argv)
 		else if (!strcmp(a, "--force"))
 			force = true;
 		else if (!strcmp(a, "--ftrace-names"))
-			oo.lttng_names = false;
+			ftrace_names = true;
+		else if (cli_opt_value(argc, argv, &i, "--format", NULL, &v)) {
+			if (!strcmp(v, "ctf"))
+				format = OUT_CTF;
+			else if (!strcmp(v, "perfetto"))
+				format = OUT_PERFETTO;
+			else if (!strcmp(v, "json"))
+				format = OUT_JSON;
+			else
+				return free(paths), cli_usage_error("convert", "--format expects ctf, perfetto or json, got \"%s\"", v);
+		}
 		else if (!strcmp(a, "--clock-gmt"))
 			gmt = true;
 		else if (cli_filter_option(argc, argv, &i, &fa) || cli_jobs_option(argc, argv, &i, "convert", &jobs))
@@ -393,10 +515,12 @@ int cli_convert(int argc, char **argv)
 			if (!cli_parse_int(v, 4096, 1 << 30, &size))
 				return free(paths), cli_usage_error("convert", "--packet-size expects bytes from 4096 to 1073741824, got \"%s\"", v);
 			wo.packet_size = (size_t)size;
+			ctf_only = "--packet-size";
 		} else if (cli_opt_value(argc, argv, &i, "--ctf-version", NULL, &v)) {
 			if (strcmp(v, "1") && strcmp(v, "1.8") && strcmp(v, "2"))
 				return free(paths), cli_usage_error("convert", "--ctf-version expects 1.8 or 2, got \"%s\"", v);
 			wo.ctf_version = v[0] == '2' ? 2 : 1;
+			ctf_only = "--ctf-version";
 		} else if (cli_is_help_option(a)) {
 			cli_help("convert", stdout);
 			return free(paths), 0;
@@ -412,7 +536,14 @@ int cli_convert(int argc, char **argv)
 	if (npaths == 0)
 		return free(paths), cli_usage_error("convert", "no input given");
 	if (!out)
-		return free(paths), cli_usage_error("convert", "no output directory given (-o OUTDIR)");
+		return free(paths), cli_usage_error("convert", "no output given (-o OUT)");
+	if (format == OUT_UNSET)
+		format = format_of_name(out);
+	if (format != OUT_CTF && ctf_only)
+		return free(paths), cli_usage_error("convert", "%s is for CTF output, not %s", ctf_only,
+		                                    format == OUT_PERFETTO ? "Perfetto" : "JSON");
+	/* LTTng's kernel names are for CTF readers; Perfetto knows ftrace's */
+	oo.lttng_names = format == OUT_CTF && !ftrace_names;
 	tc_filter *filter;
 	if (cli_filter_build(&fa, gmt, &filter))
 		return free(paths), 2;
@@ -428,6 +559,21 @@ int cli_convert(int argc, char **argv)
 		cli_free_inputs(inputs, npaths);
 		tc_filter_free(filter);
 		return free(paths), 1;
+	}
+
+	if (format != OUT_CTF) {
+		struct sigaction sa = { .sa_handler = on_signal };
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		sigaction(SIGHUP, &sa, NULL);
+		convert_state cs = { .tty = isatty(2) };
+		clock_gettime(CLOCK_MONOTONIC, &cs.start);
+		int status = write_timeline(&cs, inputs, npaths, filter, filtering,
+		                            format == OUT_PERFETTO ? TC_TIMELINE_PERFETTO : TC_TIMELINE_CHROME_JSON, out);
+		cli_free_inputs(inputs, npaths);
+		tc_filter_free(filter);
+		free(paths);
+		return status;
 	}
 
 	/* The hidden work folder, beside OUTDIR so that rename() moves it. */

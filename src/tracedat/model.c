@@ -240,4 +240,13 @@ static int tracedat_input_open(tc_input *in, const char *path, const tc_open_opt
 	return rc;
 }
 
+const char *td_saved_cmdlines(const tc_trace *trace, size_t *len)
+{
+	if (strcmp(trace->format, "trace.dat") != 0)
+		return NULL;
+	const tracedat_blob *b = &tracedat_meta_of(((const td_trace *)trace)->file)->cmdlines;
+	*len = b->len;
+	return b->data;
+}
+
 const tc_format tc_format_tracedat = { "trace.dat", tracedat_input_open };

@@ -254,8 +254,9 @@ check_exact output-fields "tracecat replay --output-fields=tid,el" tid,elapsed
 check_exact output-fields-short "tracecat replay -f d" duration delta
 check_exact report-input "tracecat report -i a" adir afile
 check_exact replay-data "tracecat replay --data=" adir bdir
-check_exact convert-output "tracecat convert -o " adir bdir
-check_exact convert-output-long "tracecat convert --output=a" adir
+check_exact convert-output "tracecat convert -o " adir afile bdir
+check_exact convert-output-long "tracecat convert --output=a" adir afile
+check_exact convert-format "tracecat convert --format=" ctf perfetto json
 check_exact print-paths "tracecat print --clock-gmt a" adir afile
 check_exact after-dashdash "tracecat print -- -" 
 check_exact free-value "tracecat print --begin " 
