@@ -1,0 +1,71 @@
+/*
+ * printfmt.h - ftrace print formats compiled into native formatting plans,
+ * for `tracecat report` (report.c).  Private to tracecat.
+ *
+ * An event's "print fmt" (the printf format and its argument expressions,
+ * as libtraceevent parsed them into the event's print_fmt) becomes a plan
+ * once: literal text, conversions with their printf flags, width and
+ * precision, and the arguments as small expression trees over the record's
+ * bytes (fields, REC->field[N] elements, casts, arithmetic, comparisons,
+ * ternaries, __get_str, __get_dynamic_array(_len), __get_bitmask,
+ * __get_cpumask, __get_sockaddr, __print_flags, __print_symbolic,
+ * __print_hex(_str), __print_array, %pS-style symbols through the trace's
+ * kallsyms, MAC, IPv4/6, sockaddr and UUID pointers).  Printing a record
+ * then writes the text libtraceevent 1.7.1's tep_print_event() would write,
+ * byte for byte, with tracecat's own digit routines.
+ *
+ * libtraceevent remains the fallback and the reference:
+ *   - a plan of a format using a construct not compiled here says so
+ *     (pf_unsupported()), and its records are left to libtraceevent;
+ *   - a record a plan cannot print the same way (a field beyond the end of
+ *     the record, where libtraceevent warns or reads past it; a string
+ *     without its terminating NUL; a negative '*' width) makes pf_print()
+ *     return 0 with nothing written, for libtraceevent to print;
+ *   - tests/unit/printfmt_test.c prints random records of every event
+ *     format of the machine's tracefs and of the test traces both ways and
+ *     requires equal text.
+ * Whether an event's text comes from a plugin handler is for the caller to
+ * know: a plan formats the print format only.
+ */
+#ifndef TC_TRACEDAT_PRINTFMT_H
+#define TC_TRACEDAT_PRINTFMT_H
+
+#include "core/core.h"
+
+#include <stdbool.h>
+
+struct tep_handle;
+struct tep_event;
+
+typedef struct pf_plan pf_plan;
+
+/*
+ * Compiles EV's print format.  NULL when out of memory (error recorded) or
+ * when no plan can stand for libtraceevent at all (binary printk events,
+ * whose format is in each record); *WHY then says which (NULL for out of
+ * memory).  The plan keeps pointers into EV and TEP, which must outlive it.
+ */
+pf_plan *pf_compile(struct tep_handle *tep, struct tep_event *ev, const char **why);
+void pf_free(pf_plan *pl);
+
+/* NULL when pf_print() formats the event text natively; otherwise the
+ * construct that leaves it to libtraceevent (static text). */
+const char *pf_unsupported(const pf_plan *pl);
+
+/* Whether printing looks kernel addresses up: the caller must have given
+ * kallsyms to libtraceevent (tep_parse_kallsyms) first. */
+bool pf_uses_symbols(const pf_plan *pl);
+
+/*
+ * Appends the event text of the record DATA (SIZE bytes, in the file's
+ * byte order) to OUT: what tep_print_event()'s TEP_PRINT_INFO writes when
+ * no handler prints the event.  Returns 1, or 0 with OUT unchanged when
+ * libtraceevent must print this record, or TC_ENOMEM.
+ */
+int pf_print(const pf_plan *pl, tc_buf *out, const void *data, int size);
+
+/* The same for TEP_PRINT_INFO_RAW (`report -R`): " NAME=VALUE" for every
+ * field. */
+int pf_print_fields(const pf_plan *pl, tc_buf *out, const void *data, int size);
+
+#endif /* TC_TRACEDAT_PRINTFMT_H */

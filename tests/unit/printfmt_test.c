@@ -1,0 +1,457 @@
+/*
+ * printfmt_test.c - the native print format plans (src/tracedat/printfmt.h)
+ * against libtraceevent, the oracle, on random records.
+ *
+ * Event formats come from this machine's tracefs (every
+ * /sys/kernel/tracing/events/SYSTEM/EVENT/format, with the kallsyms and
+ * printk formats of the running kernel, and libtraceevent's plugins
+ * loaded as trace-cmd loads them) and from every trace.dat file of
+ * tests/fixtures/tracedat (set up as `tracecat report` sets them up).
+ * For every format, ROUNDS records with random field values (numbers
+ * small, large, negative, all ones, flag-like or kernel addresses; strings
+ * and dynamic arrays of every length, empty ones, sockaddrs) are printed
+ * with the plan and with tep_print_event(): the event text (for events no
+ * plugin prints and whose plan is native) and -R's field list (for every
+ * event with a plan), which must be equal byte for byte.
+ *
+ * Prints one PASS or FAIL line per source, with how many of its formats
+ * not printed by a plugin were compiled natively and how many records
+ * were compared; fails when fewer than 95% of this machine's were, and
+ * lists (on lines run.sh ignores) why the others were not.  Without
+ * tracefs (not root, no kernel support) it prints "SKIP ...".
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+
+#include <event-parse.h>
+
+#include "core/core.h"
+#include "tracedat/printfmt.h"
+#include "tracedat/report.h"
+
+#include "check.h"
+
+#define ROUNDS 200
+#define TRACEFS "/sys/kernel/tracing"
+#define REC_CAP (1u << 16)
+
+static uint64_t next_random(uint64_t *state)
+{
+	/* splitmix64 */
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+/* Kernel addresses to put in fields now and then, for %pS. */
+static uint64_t *symbols;
+static size_t n_symbols;
+
+/* A number of SIZE bytes worth printing: mostly small or flag-like
+ * values (which hit the symbol and flag tables), some extremes. */
+static uint64_t random_number(uint64_t *st, int size)
+{
+	uint64_t x = next_random(st);
+	uint64_t mask = size >= 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * size)) - 1;
+	switch (x % 10) {
+	case 0: return 0;
+	case 1: case 2: return (x >> 8) % 72;
+	case 3: return ((uint64_t)1 << ((x >> 8) % (8 * (unsigned)size))) | ((x >> 20) & 0x13);
+	case 4: return mask;
+	case 5: return (0 - ((x >> 8) % 70 + 1)) & mask;
+	case 6:
+		if (n_symbols && size == 8)
+			return symbols[(x >> 8) % n_symbols] + ((x >> 40) % 3 ? (x >> 44) % 200 : 0);
+		return next_random(st) & mask;
+	default: return next_random(st) & mask;
+	}
+}
+
+static void put_number(uint8_t *p, int size, uint64_t v)
+{
+	/* The machine's byte order: the test traces are little-endian, as
+	 * this machine is. */
+	switch (size) {
+	case 1: { uint8_t x = (uint8_t)v; memcpy(p, &x, 1); break; }
+	case 2: { uint16_t x = (uint16_t)v; memcpy(p, &x, 2); break; }
+	case 4: { uint32_t x = (uint32_t)v; memcpy(p, &x, 4); break; }
+	case 8: memcpy(p, &v, 8); break;
+	default:
+		for (int i = 0; i < size; i++)
+			p[i] = (uint8_t)next_random(&v);
+	}
+}
+
+/* Fills BUF with a record of EV; returns its size, -1 if it cannot. */
+static int random_record(struct tep_event *ev, uint64_t *st, uint8_t *buf)
+{
+	int end = 0;
+	struct tep_format_field *lists[2] = { ev->format.common_fields, ev->format.fields };
+	for (int l = 0; l < 2; l++)
+		for (struct tep_format_field *f = lists[l]; f; f = f->next)
+			if (f->offset + f->size > end)
+				end = f->offset + f->size;
+	if ((unsigned)end + 4096 > REC_CAP)
+		return -1;
+	memset(buf, 0, (size_t)end);
+	int pos = end;
+	for (int l = 0; l < 2; l++) {
+		for (struct tep_format_field *f = lists[l]; f; f = f->next) {
+			uint8_t *p = buf + f->offset;
+			if ((f->flags & TEP_FIELD_IS_DYNAMIC) && (f->size == 4 || f->size == 2)) {
+				/* A string, bytes, or a sockaddr; sometimes empty. */
+				uint64_t x = next_random(st);
+				int len = (int)(x % 40);
+				bool text = (f->flags & TEP_FIELD_IS_STRING) || x % 3 == 0;
+				for (int k = 0; k < len; k++)
+					buf[pos + k] = text ? (uint8_t)('a' + next_random(st) % 26) : (uint8_t)next_random(st);
+				if (!text && len >= 28 && x % 5 < 3) {
+					uint16_t family = x % 5 == 0 ? 2 : 10;
+					memcpy(buf + pos, &family, 2);
+				}
+				int total = len;
+				if (text || x % 4 == 0)
+					buf[pos + total++] = 0;
+				if (x % 9 == 0)
+					total = 0;
+				int off = (f->flags & TEP_FIELD_IS_RELATIVE) ? pos - (f->offset + f->size) : pos;
+				uint32_t loc = f->size == 4 ? ((uint32_t)total << 16) | (uint32_t)(off & 0xffff) : (uint32_t)(off & 0xffff);
+				put_number(p, f->size, loc);
+				pos += total;
+			} else if (f->flags & TEP_FIELD_IS_ARRAY) {
+				uint64_t x = next_random(st);
+				if ((f->flags & TEP_FIELD_IS_STRING) && x % 4) {
+					int len = f->size > 0 ? (int)(next_random(st) % (uint64_t)f->size) : 0;
+					for (int k = 0; k < len; k++)
+						p[k] = (uint8_t)('a' + next_random(st) % 26);
+					if (f->size > 0)
+						p[len] = 0;
+				} else {
+					int el = f->elementsize >= 1 && f->elementsize <= 8 ? (int)f->elementsize : 1;
+					for (int k = 0; k + el <= f->size; k += el)
+						put_number(p + k, el, random_number(st, el));
+				}
+			} else if (f->size > 0) {
+				put_number(p, f->size, random_number(st, f->size > 8 ? 8 : f->size));
+			}
+		}
+	}
+	struct tep_format_field *type = tep_find_common_field(ev, "common_type");
+	if (type)
+		put_number(buf + type->offset, type->size, (uint64_t)ev->id);
+	return pos;
+}
+
+typedef struct stats {
+	size_t formats, plugin, native, compared, left;
+	/* Why the others are not native: reason and count. */
+	const char *why[64];
+	size_t why_count[64];
+	size_t n_why;
+	char first_failure[2048];
+	size_t failures;
+} stats;
+
+static void count_why(stats *s, const char *why)
+{
+	for (size_t i = 0; i < s->n_why; i++)
+		if (!strcmp(s->why[i], why)) {
+			s->why_count[i]++;
+			return;
+		}
+	if (s->n_why < 64) {
+		s->why[s->n_why] = why;
+		s->why_count[s->n_why++] = 1;
+	}
+}
+
+/* One record both ways: false (and the first difference remembered) when
+ * the texts differ. */
+static bool compare(stats *s, struct tep_handle *tep, struct tep_event *ev, const pf_plan *pl, uint8_t *buf, int size,
+                    bool fields, tc_buf *mine, struct trace_seq *theirs)
+{
+	mine->len = 0;
+	int rc = fields ? pf_print_fields(pl, mine, buf, size) : pf_print(pl, mine, buf, size);
+	if (rc == 0) {
+		s->left++;
+		return true;
+	}
+	if (rc < 0) {
+		snprintf(s->first_failure, sizeof s->first_failure, "out of memory");
+		return false;
+	}
+	struct tep_record rec = { .data = buf, .size = size, .record_size = size, .ref_count = 1 };
+	trace_seq_reset(theirs);
+	tep_print_event(tep, theirs, &rec, "%s", fields ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO);
+	s->compared++;
+	/* trace-cmd's lines end at a NUL (%c of 0): compare what it shows. */
+	size_t a = strnlen(mine->data, mine->len), b = strnlen(theirs->buffer, theirs->len);
+	if (a == b && memcmp(mine->data, theirs->buffer, a) == 0)
+		return true;
+	if (!s->failures++)
+		snprintf(s->first_failure, sizeof s->first_failure, "%s%s:%s (format \"%.300s\"): native \"%.*s\", libtraceevent \"%.*s\"",
+		         fields ? "-R: " : "", ev->system, ev->name, ev->print_fmt.format ? ev->print_fmt.format : "", (int)(a < 600 ? a : 600),
+		         mine->data, (int)(b < 600 ? b : 600), theirs->buffer);
+	return false;
+}
+
+static void check_events(stats *s, struct tep_handle *tep, uint64_t seed)
+{
+	uint8_t *buf = calloc(1, REC_CAP);
+	tc_buf mine = { 0 };
+	struct trace_seq theirs;
+	trace_seq_init(&theirs);
+	int n = tep_get_events_count(tep);
+	for (int e = 0; e < n && buf; e++) {
+		struct tep_event *ev = tep_get_event(tep, e);
+		const char *why = NULL;
+		pf_plan *pl = pf_compile(tep, ev, &why);
+		bool plugin = ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE);
+		s->formats++;
+		if (plugin)
+			s->plugin++;
+		else if (pl && !pf_unsupported(pl))
+			s->native++;
+		else
+			count_why(s, pl ? pf_unsupported(pl) : why ? why : "out of memory");
+		if (!pl)
+			continue;
+		bool text = !plugin && !pf_unsupported(pl) && !(ev->flags & TEP_EVENT_FL_PRINTRAW);
+		uint64_t st = seed ^ (uint64_t)ev->id * 0x9e3779b97f4a7c15ULL;
+		for (unsigned k = 0; k < ROUNDS; k++) {
+			int size = random_record(ev, &st, buf);
+			if (size < 0)
+				break;
+			if (text && !compare(s, tep, ev, pl, buf, size, false, &mine, &theirs))
+				break;
+			if (!compare(s, tep, ev, pl, buf, size, true, &mine, &theirs))
+				break;
+		}
+		pf_free(pl);
+	}
+	trace_seq_destroy(&theirs);
+	tc_buf_free(&mine);
+	free(buf);
+}
+
+static void report_stats(const char *name, stats *s, bool require_95)
+{
+	size_t eligible = s->formats - s->plugin;
+	double pct = eligible ? 100.0 * (double)s->native / (double)eligible : 100.0;
+	if (s->failures || s->first_failure[0]) {
+		check(false, name, "%zu differences; the first: %s", s->failures, s->first_failure);
+		return;
+	}
+	char summary[512];
+	snprintf(summary, sizeof summary,
+	         "%zu of %zu formats not printed by a plugin compiled natively (%.1f%%; %zu plugin-printed), %zu random records compared, %zu left to libtraceevent",
+	         s->native, eligible, pct, s->plugin, s->compared, s->left);
+	if (require_95 && pct < 95.0)
+		check(false, name, "%s: below 95%%", summary);
+	else
+		printf("PASS %s: %s\n", name, summary);
+	for (size_t i = 0; i < s->n_why; i++)
+		printf("printfmt: %s: not native: %s (%zu)\n", name, s->why[i], s->why_count[i]);
+}
+
+/* ------------------------------------------------------------------------
+ * This machine's tracefs
+ */
+
+static char *slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	if (!f)
+		return NULL;
+	tc_buf b = { 0 };
+	char tmp[65536];
+	size_t n;
+	while ((n = fread(tmp, 1, sizeof tmp, f)) > 0)
+		if (tc_buf_append(&b, tmp, n) < 0)
+			break;
+	fclose(f);
+	if (!b.data)
+		tc_buf_append(&b, "", 0);
+	*len = b.len;
+	return b.data;
+}
+
+static int count_formats(struct tep_handle *tep, const char *events)
+{
+	DIR *d = opendir(events);
+	if (!d)
+		return -1;
+	int parsed = 0;
+	struct dirent *sys;
+	while ((sys = readdir(d))) {
+		if (sys->d_name[0] == '.')
+			continue;
+		char path[4096];
+		snprintf(path, sizeof path, "%s/%s", events, sys->d_name);
+		DIR *sd = opendir(path);
+		if (!sd)
+			continue;
+		struct dirent *e;
+		while ((e = readdir(sd))) {
+			if (e->d_name[0] == '.')
+				continue;
+			char fpath[4096 + 512];
+			snprintf(fpath, sizeof fpath, "%s/%s/format", path, e->d_name);
+			size_t len;
+			char *text = slurp(fpath, &len);
+			if (!text)
+				continue;
+			if (tep_parse_event(tep, text, len, sys->d_name) == 0)
+				parsed++;
+			free(text);
+		}
+		closedir(sd);
+	}
+	closedir(d);
+	return parsed;
+}
+
+static void load_symbols(struct tep_handle *tep)
+{
+	size_t len;
+	char *ks = slurp("/proc/kallsyms", &len);
+	if (ks) {
+		tep_parse_kallsyms(tep, ks);
+		/* A sample of the text symbols' addresses, for the records. */
+		for (char *line = ks; line && *line && n_symbols < 4096;) {
+			char *nl = strchr(line, '\n');
+			unsigned long long addr;
+			char type;
+			if (sscanf(line, "%llx %c", &addr, &type) == 2 && (type == 't' || type == 'T') && addr &&
+			    next_random(&(uint64_t){ addr }) % 16 == 0) {
+				uint64_t *grown = realloc(symbols, (n_symbols + 1) * sizeof *symbols);
+				if (!grown)
+					break;
+				symbols = grown;
+				symbols[n_symbols++] = addr;
+			}
+			line = nl ? nl + 1 : NULL;
+		}
+		free(ks);
+	}
+	char *pf = slurp(TRACEFS "/printk_formats", &len);
+	if (pf) {
+		tep_parse_printk_formats(tep, pf);
+		free(pf);
+	}
+}
+
+static void check_tracefs(void)
+{
+	const char *name = "printfmt/tracefs";
+	struct stat st;
+	bool mounted = false;
+	if (stat(TRACEFS "/events", &st) != 0) {
+		if (mount("nodev", TRACEFS, "tracefs", 0, NULL) != 0) {
+			printf("SKIP %s: no tracefs at %s and cannot mount it (%s)\n", name, TRACEFS, strerror(errno));
+			return;
+		}
+		mounted = true;
+	}
+	struct tep_handle *tep = tep_alloc();
+	if (!tep) {
+		check(false, name, "out of memory");
+		return;
+	}
+	tep_set_file_bigendian(tep, tep_is_bigendian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, tep_is_bigendian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, (int)sizeof(long));
+	size_t len;
+	char *header = slurp(TRACEFS "/events/header_page", &len);
+	if (header) {
+		tep_parse_header_page(tep, header, len, (int)sizeof(long));
+		free(header);
+	}
+	struct tep_plugin_list *plugins = tep_load_plugins(tep);
+	int parsed = count_formats(tep, TRACEFS "/events");
+	if (parsed <= 0) {
+		printf("SKIP %s: no event format could be read under %s/events\n", name, TRACEFS);
+	} else {
+		load_symbols(tep);
+		stats s = { 0 };
+		check_events(&s, tep, 0x7472616365636174ULL);
+		report_stats(name, &s, true);
+	}
+	if (plugins)
+		tep_unload_plugins(plugins, tep);
+	tep_free(tep);
+	if (mounted)
+		umount(TRACEFS);
+}
+
+/* ------------------------------------------------------------------------
+ * The test traces
+ */
+
+static void check_file(const char *path)
+{
+	char name[4096];
+	snprintf(name, sizeof name, "printfmt/%s", path);
+	tracedat_report_tep *t;
+	if (tracedat_report_tep_open(path, &t) < 0) {
+		char msg[1024];
+		tc_error_format(tc_error_last(), msg, sizeof msg);
+		check(false, name, "%s", msg);
+		return;
+	}
+	stats s = { 0 };
+	check_events(&s, tracedat_report_tep_handle(t), 0x6669787475726573ULL);
+	report_stats(name, &s, false);
+	tracedat_report_tep_close(t);
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static void check_fixtures(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d) {
+		check(false, "printfmt/fixtures", "cannot open %s", dir);
+		return;
+	}
+	char **names = NULL;
+	size_t n = 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+		if (len <= 4 || strcmp(e->d_name + len - 4, ".dat") != 0)
+			continue;
+		char **grown = realloc(names, (n + 1) * sizeof *names);
+		if (!grown)
+			break;
+		names = grown;
+		size_t plen = strlen(dir) + len + 2;
+		if (!(names[n] = malloc(plen)))
+			break;
+		snprintf(names[n++], plen, "%s/%s", dir, e->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof *names, by_name);
+	for (size_t i = 0; i < n; i++) {
+		check_file(names[i]);
+		free(names[i]);
+	}
+	free(names);
+}
+
+int main(void)
+{
+	check_fixtures("tests/fixtures/tracedat");
+	check_tracefs();
+	free(symbols);
+	return n_fail ? 1 : 0;
+}
