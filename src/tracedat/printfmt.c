@@ -143,6 +143,22 @@ typedef struct pf_item {
 	const struct tep_format_field *field;
 } pf_item;
 
+/* The sched_switch plugin's handlers (plugin_sched_switch.c), which
+ * print sched_switch, sched_wakeup and sched_wakeup_new. */
+enum { H_NONE, H_SCHED_SWITCH, H_SCHED_WAKEUP };
+
+/* A field the handler reads: where, and how wide (0: absent). */
+typedef struct pf_hfield {
+	int32_t off, size;
+} pf_hfield;
+
+enum {
+	HF_PID, HF_COMM, HF_PRIO, HF_SUCCESS, HF_TARGET_CPU,          /* wakeup */
+	HF_PREV_PID = 0, HF_PREV_COMM, HF_PREV_PRIO, HF_PREV_STATE,   /* switch */
+	HF_NEXT_PID, HF_NEXT_COMM, HF_NEXT_PRIO,
+	HF_COUNT = 7,
+};
+
 struct pf_plan {
 	struct tep_handle *tep;
 	struct tep_event *ev;
@@ -161,6 +177,8 @@ struct pf_plan {
 	size_t n_items, n_exprs, n_sargs, n_syms, text_len;
 	size_t cap_items, cap_exprs, cap_sargs, cap_syms, cap_text;
 	bool nomem;
+	uint8_t handler;         /* H_*: the plugin handler emulated */
+	pf_hfield hf[HF_COUNT];
 };
 
 /* ------------------------------------------------------------------------
@@ -909,6 +927,51 @@ static int compile_literal(pf_plan *pl, const char *f)
 	return ret;
 }
 
+/* A field of the handler's: tep_get_field_val() finds it among the
+ * event's own fields, and reads it only when 1, 2, 4 or 8 bytes wide;
+ * false when the handler would print an error instead (REQUIRED) or the
+ * field is there but unreadable. */
+static bool handler_field(pf_plan *pl, int slot, const char *name, bool required)
+{
+	struct tep_format_field *f = tep_find_field(pl->ev, name);
+	if (!f)
+		return !required;
+	if (f->size != 1 && f->size != 2 && f->size != 4 && f->size != 8)
+		return false;
+	pl->hf[slot] = (pf_hfield){ .off = f->offset, .size = f->size };
+	return true;
+}
+
+/* The comm a handler prints and registers: any field, common ones first. */
+static void handler_comm(pf_plan *pl, int slot, const char *name)
+{
+	struct tep_format_field *f = tep_find_any_field(pl->ev, name);
+	if (f)
+		pl->hf[slot] = (pf_hfield){ .off = f->offset, .size = f->size };
+}
+
+static void compile_handler(pf_plan *pl)
+{
+	struct tep_event *ev = pl->ev;
+	if (!ev->system || strcmp(ev->system, "sched") != 0)
+		return;
+	if (!strcmp(ev->name, "sched_switch")) {
+		if (!handler_field(pl, HF_PREV_PID, "prev_pid", true) || !handler_field(pl, HF_PREV_PRIO, "prev_prio", true) ||
+		    !handler_field(pl, HF_PREV_STATE, "prev_state", true) || !handler_field(pl, HF_NEXT_PID, "next_pid", true) ||
+		    !handler_field(pl, HF_NEXT_PRIO, "next_prio", true))
+			return;
+		handler_comm(pl, HF_PREV_COMM, "prev_comm");
+		handler_comm(pl, HF_NEXT_COMM, "next_comm");
+		pl->handler = H_SCHED_SWITCH;
+	} else if (!strcmp(ev->name, "sched_wakeup") || !strcmp(ev->name, "sched_wakeup_new")) {
+		if (!handler_field(pl, HF_PID, "pid", true) || !handler_field(pl, HF_PRIO, "prio", true) ||
+		    !handler_field(pl, HF_SUCCESS, "success", false) || !handler_field(pl, HF_TARGET_CPU, "target_cpu", true))
+			return;
+		handler_comm(pl, HF_COMM, "comm");
+		pl->handler = H_SCHED_WAKEUP;
+	}
+}
+
 pf_plan *pf_compile(struct tep_handle *tep, struct tep_event *ev, const char **why)
 {
 	*why = NULL;
@@ -940,6 +1003,7 @@ pf_plan *pf_compile(struct tep_handle *tep, struct tep_event *ev, const char **w
 			f += ret;
 		}
 	}
+	compile_handler(pl);
 	if (pl->nomem) {
 		tc_fail_nomem();
 		pf_free(pl);
@@ -1862,6 +1926,105 @@ int pf_print(const pf_plan *pl, tc_buf *out, const void *data, int size)
 	for (size_t i = 0; i < pl->n_items; i++)
 		print_item(&c, &pl->items[i]);
 	return finish(&c, mark);
+}
+
+bool pf_emulates_handler(const pf_plan *pl)
+{
+	return pl->handler != H_NONE;
+}
+
+/* Reads a handler's field (tep_read_number_field(), which does not look
+ * at the record's size: the caller checked). */
+static uint64_t hval(const pf_ctx *c, int slot)
+{
+	return rd(c, (uint32_t)c->pl->hf[slot].off, c->pl->hf[slot].size);
+}
+
+/* write_and_save_comm(): the comm, and libtraceevent told of it;
+ * true when that taught it a new one. */
+static bool put_comm(pf_ctx *c, int slot, uint64_t pid)
+{
+	const pf_hfield *f = &c->pl->hf[slot];
+	const char *comm = (const char *)c->data + f->off;
+	size_t n = strnlen(comm, (size_t)f->size);
+	char copy[256];
+	if (n >= sizeof copy) {
+		c->bail = true;
+		return false;
+	}
+	put(c, comm, n);
+	putc1(c, ':');
+	memcpy(copy, comm, n);
+	copy[n] = '\0';
+	return tep_register_comm(c->pl->tep, copy, (int)pid) == 0;
+}
+
+/* The plugin's write_state(): prev_state as letters. */
+static void put_state(pf_ctx *c, int state)
+{
+	static const char states[] = "SDTtZXxW";
+	bool found = false;
+	for (int i = 0; i < 8; i++) {
+		if (!(state & (1 << i)))
+			continue;
+		if (found)
+			putc1(c, '|');
+		found = true;
+		putc1(c, states[i]);
+	}
+	if (!found)
+		putc1(c, 'R');
+}
+
+int pf_print_handler(const pf_plan *pl, tc_buf *out, const void *data, int size)
+{
+	if (pl->handler == H_NONE)
+		return 0;
+	pf_ctx c = { .pl = pl, .data = data, .size = size, .out = out };
+	size_t mark = out->len;
+	for (int i = 0; i < HF_COUNT; i++)
+		if (pl->hf[i].size && !inside(&c, (uint64_t)pl->hf[i].off, (uint64_t)pl->hf[i].size))
+			return finish(&c, mark);
+	/* "%lld" and "%llu" of the number as read (zero-extended); "%d" of
+	 * it cast to int. */
+	pf_spec lld = { .conv = 'd', .bits = 64, .width = -1, .prec = -1 };
+	pf_spec d = { .conv = 'd', .bits = 32, .width = -1, .prec = -1 };
+	pf_spec cpu = { .conv = 'u', .bits = 64, .width = 3, .prec = -1, .zero = true };
+	bool learnt = false;
+	if (pl->handler == H_SCHED_WAKEUP) {
+		uint64_t pid = hval(&c, HF_PID);
+		if (pl->hf[HF_COMM].size)
+			learnt |= put_comm(&c, HF_COMM, pid);
+		put_int(&c, &lld, -1, pid);
+		put(&c, " [", 2);
+		put_int(&c, &lld, -1, hval(&c, HF_PRIO));
+		putc1(&c, ']');
+		if (pl->hf[HF_SUCCESS].size) {
+			put(&c, " success=", 9);
+			put_int(&c, &lld, -1, hval(&c, HF_SUCCESS));
+		}
+		put(&c, " CPU:", 5);
+		put_int(&c, &cpu, -1, hval(&c, HF_TARGET_CPU));
+	} else {
+		uint64_t pid = hval(&c, HF_PREV_PID);
+		if (pl->hf[HF_PREV_COMM].size)
+			learnt |= put_comm(&c, HF_PREV_COMM, pid);
+		put_int(&c, &lld, -1, pid);
+		put(&c, " [", 2);
+		put_int(&c, &d, -1, hval(&c, HF_PREV_PRIO));
+		put(&c, "] ", 2);
+		put_state(&c, (int)hval(&c, HF_PREV_STATE));
+		put(&c, " ==> ", 5);
+		pid = hval(&c, HF_NEXT_PID);
+		if (pl->hf[HF_NEXT_COMM].size)
+			learnt |= put_comm(&c, HF_NEXT_COMM, pid);
+		put_int(&c, &lld, -1, pid);
+		put(&c, " [", 2);
+		put_int(&c, &d, -1, hval(&c, HF_NEXT_PRIO));
+		putc1(&c, ']');
+	}
+	int rc = finish(&c, mark);
+	return rc == 1 && learnt ? 2 : rc;
 }
 
 int pf_print_fields(const pf_plan *pl, tc_buf *out, const void *data, int size)

@@ -110,6 +110,7 @@ typedef struct rp {
 	bool usecs;              /* times in microseconds (trace-cmd's IN_USECS) */
 	bool swap;               /* the file's byte order is not ours */
 	pf_plan **plans;         /* by event id: native formatting plans */
+	uint8_t *handler_trust;  /* by event id: RP_HANDLER_* */
 	/* Lazy parsing: format index by event id, ids already parsed. */
 	int32_t *fmt_of_id;
 	bool *id_parsed;
@@ -764,8 +765,14 @@ static const char *rp_comm(rp *r, int pid)
 #define RP_NO_PLAN ((pf_plan *)&rp_no_plan)
 static const int rp_no_plan;
 
+/* Whether a plugin handler's text may come from its plan
+ * (pf_print_handler()): known after the event's first record. */
+enum { RP_HANDLER_UNTRIED, RP_HANDLER_SAME, RP_HANDLER_OTHER };
+
 static void rp_free_plans(rp *r)
 {
+	free(r->handler_trust);
+	r->handler_trust = NULL;
 	if (!r->plans)
 		return;
 	for (size_t i = 0; i < 0x10000; i++)
@@ -781,8 +788,14 @@ static const pf_plan *rp_plan(rp *r, struct tep_event *ev)
 {
 	if (ev->id < 0 || ev->id > 0xffff)
 		return NULL;
-	if (!r->plans && !(r->plans = calloc(0x10000, sizeof *r->plans)))
-		return NULL;
+	if (!r->plans) {
+		r->plans = calloc(0x10000, sizeof *r->plans);
+		r->handler_trust = calloc(0x10000, sizeof *r->handler_trust);
+		if (!r->plans || !r->handler_trust) {
+			rp_free_plans(r);
+			return NULL;
+		}
+	}
 	pf_plan *pl = r->plans[ev->id];
 	if (!pl) {
 		const char *why;
@@ -794,19 +807,48 @@ static const pf_plan *rp_plan(rp *r, struct tep_event *ev)
 	return pl == RP_NO_PLAN ? NULL : pl;
 }
 
+/* A plugin handler's text by the plan, once the event's first record
+ * came out the same from the handler (whose text is used for it): another
+ * plugin of the same name, the user's, would show there. */
+static int rp_print_handler(rp *r, struct tep_event *ev, const pf_plan *pl, struct tep_record *rec)
+{
+	uint8_t *trust = &r->handler_trust[ev->id];
+	if (*trust == RP_HANDLER_OTHER)
+		return 0;
+	size_t mark = r->text.len;
+	int rc = pf_print_handler(pl, &r->text, rec->data, rec->size);
+	if (rc == 2) {
+		r->comm_gen++;
+		rc = 1;
+	}
+	if (rc <= 0 || *trust == RP_HANDLER_SAME)
+		return rc;
+	struct trace_seq *sq = &r->seq;
+	trace_seq_reset(sq);
+	tep_print_event(r->tep, sq, rec, "%s", TEP_PRINT_INFO);
+	r->comm_gen++;
+	size_t got = r->text.len - mark;
+	*trust = got == sq->len && memcmp(r->text.data + mark, sq->buffer, got) == 0 ? RP_HANDLER_SAME : RP_HANDLER_OTHER;
+	r->text.len = mark;
+	rp_put(r, sq->buffer, sq->len);
+	return 1;
+}
+
 /* The event text of REC without libtraceevent, as tep_print_event()'s
  * print_event_info() chooses it: the fields for -R and for events marked
- * so, the handler's text (left to libtraceevent) or the print format.
- * 1 when written, 0 when libtraceevent must print it, < 0. */
+ * so, the handler's text or the print format.  1 when written, 0 when
+ * libtraceevent must print it, < 0. */
 static int rp_print_native(rp *r, struct tep_event *ev, struct tep_record *rec)
 {
 	bool fields = r->o->raw || (ev->flags & TEP_EVENT_FL_PRINTRAW);
-	if (!fields && ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE))
-		return 0;
 	const pf_plan *pl = rp_plan(r, ev);
 	if (!pl)
 		return 0;
-	return fields ? pf_print_fields(pl, &r->text, rec->data, rec->size) : pf_print(pl, &r->text, rec->data, rec->size);
+	if (fields)
+		return pf_print_fields(pl, &r->text, rec->data, rec->size);
+	if (ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE))
+		return pf_emulates_handler(pl) ? rp_print_handler(r, ev, pl, rec) : 0;
+	return pf_print(pl, &r->text, rec->data, rec->size);
 }
 
 /* ------------------------------------------------------------------------

@@ -11,8 +11,9 @@
  * small, large, negative, all ones, flag-like or kernel addresses; strings
  * and dynamic arrays of every length, empty ones, sockaddrs) are printed
  * with the plan and with tep_print_event(): the event text (for events no
- * plugin prints and whose plan is native) and -R's field list (for every
- * event with a plan), which must be equal byte for byte.
+ * plugin prints and whose plan is native, and for the plugin-printed events
+ * whose handler the plan emulates) and -R's field list (for every event
+ * with a plan), which must be equal byte for byte.
  *
  * Prints one PASS or FAIL line per source, with how many of its formats
  * not printed by a plugin were compiled natively and how many records
@@ -149,7 +150,7 @@ static int random_record(struct tep_event *ev, uint64_t *st, uint8_t *buf)
 }
 
 typedef struct stats {
-	size_t formats, plugin, native, compared, left;
+	size_t formats, plugin, emulated, native, compared, left;
 	/* Why the others are not native: reason and count. */
 	const char *why[64];
 	size_t why_count[64];
@@ -171,13 +172,20 @@ static void count_why(stats *s, const char *why)
 	}
 }
 
+/* What is compared: the event text by the print format or by the
+ * emulated plugin handler, or -R's fields. */
+enum { TEXT, HANDLER, FIELDS };
+
 /* One record both ways: false (and the first difference remembered) when
  * the texts differ. */
 static bool compare(stats *s, struct tep_handle *tep, struct tep_event *ev, const pf_plan *pl, uint8_t *buf, int size,
-                    bool fields, tc_buf *mine, struct trace_seq *theirs)
+                    int what, tc_buf *mine, struct trace_seq *theirs)
 {
+	bool fields = what == FIELDS;
 	mine->len = 0;
-	int rc = fields ? pf_print_fields(pl, mine, buf, size) : pf_print(pl, mine, buf, size);
+	int rc = what == FIELDS ? pf_print_fields(pl, mine, buf, size)
+	         : what == HANDLER ? pf_print_handler(pl, mine, buf, size)
+	                           : pf_print(pl, mine, buf, size);
 	if (rc == 0) {
 		s->left++;
 		return true;
@@ -214,6 +222,8 @@ static void check_events(stats *s, struct tep_handle *tep, uint64_t seed)
 		pf_plan *pl = pf_compile(tep, ev, &why);
 		bool plugin = ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE);
 		s->formats++;
+		if (plugin && pl && pf_emulates_handler(pl))
+			s->emulated++;
 		if (plugin)
 			s->plugin++;
 		else if (pl && !pf_unsupported(pl))
@@ -228,9 +238,11 @@ static void check_events(stats *s, struct tep_handle *tep, uint64_t seed)
 			int size = random_record(ev, &st, buf);
 			if (size < 0)
 				break;
-			if (text && !compare(s, tep, ev, pl, buf, size, false, &mine, &theirs))
+			if (text && !compare(s, tep, ev, pl, buf, size, TEXT, &mine, &theirs))
 				break;
-			if (!compare(s, tep, ev, pl, buf, size, true, &mine, &theirs))
+			if (plugin && pf_emulates_handler(pl) && !compare(s, tep, ev, pl, buf, size, HANDLER, &mine, &theirs))
+				break;
+			if (!compare(s, tep, ev, pl, buf, size, FIELDS, &mine, &theirs))
 				break;
 		}
 		pf_free(pl);
@@ -250,8 +262,8 @@ static void report_stats(const char *name, stats *s, bool require_95)
 	}
 	char summary[512];
 	snprintf(summary, sizeof summary,
-	         "%zu of %zu formats not printed by a plugin compiled natively (%.1f%%; %zu plugin-printed), %zu random records compared, %zu left to libtraceevent",
-	         s->native, eligible, pct, s->plugin, s->compared, s->left);
+	         "%zu of %zu formats not printed by a plugin compiled natively (%.1f%%; %zu plugin-printed, %zu of them emulated), %zu random records compared, %zu left to libtraceevent",
+	         s->native, eligible, pct, s->plugin, s->emulated, s->compared, s->left);
 	if (require_95 && pct < 95.0)
 		check(false, name, "%s: below 95%%", summary);
 	else
@@ -448,8 +460,19 @@ static void check_fixtures(const char *dir)
 	free(names);
 }
 
+/* libtraceevent 1.7.1 leaks a few bytes parsing some of this machine's
+ * formats: not ours to report (the sanitizer build reads this). */
+const char *__lsan_default_suppressions(void);
+const char *__lsan_default_suppressions(void)
+{
+	return "leak:libtraceevent.so\n";
+}
+
 int main(void)
 {
+	/* Every line out at once: a sanitizer report ends the process
+	 * without flushing stdio. */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	check_fixtures("tests/fixtures/tracedat");
 	check_tracefs();
 	free(symbols);
