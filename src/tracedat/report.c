@@ -48,6 +48,7 @@
 #include "tracedat/report.h"
 
 #include "core/core.h"
+#include "text/format.h"
 #include "tracedat/printfmt.h"
 #include "tracedat/tracedat.h"
 
@@ -118,8 +119,8 @@ typedef struct rp {
 	bool dup_ids, all_parsed, symbols_parsed;
 	/* Caches of libtraceevent look-ups: events by id, comms by pid
 	 * (valid until libtraceevent prints an event: plugins add comms). */
-	struct tep_event **ev_by_id;
-	struct rp_comm { int pid; unsigned gen; const char *comm; } *comms;
+	struct rp_event { struct tep_event *ev; size_t name_len; } *ev_by_id;
+	struct rp_comm { int pid; unsigned gen; const char *comm; size_t len; } *comms;
 	unsigned comm_gen;
 	int type_off, type_size, pid_off, pid_size;
 	bool *slot_shown;        /* --cpu */
@@ -170,36 +171,15 @@ static void rp_putc(rp *r, char c)
 		r->text.data[r->text.len++] = c;
 }
 
-static void rp_spaces(rp *r, size_t n)
+/* printf's %-5d / %03d / %5llu style at O (room for WIDTH + 21 bytes):
+ * WIDTH, left or zero padded; returns the end. */
+static char *put_int_at(char *o, int64_t v, int width, char pad, bool left)
 {
-	if (!rp_reserve(r, n))
-		return;
-	memset(r->text.data + r->text.len, ' ', n);
-	r->text.len += n;
-}
-
-/* Decimal digits of V into the end of TMP; returns where they start. */
-static char *utoa_end(char *end, uint64_t v)
-{
-	do {
-		*--end = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	return end;
-}
-
-/* printf's %-5d / %03d / %5llu style: WIDTH, left or zero padded. */
-static void rp_int(rp *r, int64_t v, int width, char pad, bool left)
-{
-	char tmp[24], *end = tmp + sizeof tmp, *p;
+	char digits[24];
 	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-	p = utoa_end(end, u);
-	size_t digits = (size_t)(end - p);
-	size_t n = digits + (v < 0);
+	size_t nd = tc_fmt_u64(digits, u);
+	size_t n = nd + (v < 0);
 	size_t padn = (size_t)width > n ? (size_t)width - n : 0;
-	if (!rp_reserve(r, n + padn))
-		return;
-	char *o = r->text.data + r->text.len;
 	if (!left && pad == ' ') {
 		memset(o, ' ', padn);
 		o += padn;
@@ -210,13 +190,19 @@ static void rp_int(rp *r, int64_t v, int width, char pad, bool left)
 		memset(o, '0', padn);
 		o += padn;
 	}
-	memcpy(o, p, digits);
-	o += digits;
+	memcpy(o, digits, nd);
+	o += nd;
 	if (left) {
 		memset(o, ' ', padn);
 		o += padn;
 	}
-	r->text.len = (size_t)(o - r->text.data);
+	return o;
+}
+
+static void rp_int(rp *r, int64_t v, int width, char pad, bool left)
+{
+	if (rp_reserve(r, (size_t)width + 24))
+		r->text.len = (size_t)(put_int_at(r->text.data + r->text.len, v, width, pad, left) - r->text.data);
 }
 
 /* ------------------------------------------------------------------------
@@ -733,28 +719,36 @@ static int rp_pid(rp *r, struct tep_record *rec)
 static struct tep_event *rp_event(rp *r, struct tep_record *rec)
 {
 	int id = rp_type(r, rec);
-	if (id < 0 || id > 0xffff || !r->ev_by_id)
+	if (id < 0 || id > 0xffff)
 		return tep_find_event_by_record(r->tep, rec);
-	struct tep_event *ev = r->ev_by_id[id];
-	if (!ev) {
-		ev = tep_find_event(r->tep, id);
-		r->ev_by_id[id] = ev ? ev : RP_NO_EVENT;
-		return ev;
+	struct rp_event *e = &r->ev_by_id[id];
+	if (!e->ev) {
+		e->ev = tep_find_event(r->tep, id);
+		if (!e->ev)
+			e->ev = RP_NO_EVENT;
+		else
+			e->name_len = strlen(e->ev->name);
 	}
-	return ev == RP_NO_EVENT ? NULL : ev;
+	return e->ev == RP_NO_EVENT ? NULL : e->ev;
 }
 
-/* tep_data_comm_from_pid(), remembered until libtraceevent prints. */
-static const char *rp_comm(rp *r, int pid)
+static size_t rp_name_len(const rp *r, const struct tep_event *ev)
 {
-	if (!r->comms)
-		return tep_data_comm_from_pid(r->tep, pid);
+	return ev->id >= 0 && ev->id <= 0xffff && r->ev_by_id[ev->id].ev == ev ? r->ev_by_id[ev->id].name_len : strlen(ev->name);
+}
+
+/* tep_data_comm_from_pid() and its length, remembered until
+ * libtraceevent learns comms. */
+static const char *rp_comm(rp *r, int pid, size_t *len)
+{
 	struct rp_comm *c = &r->comms[(unsigned)pid & (RP_COMMS - 1)];
-	if (c->comm && c->pid == pid && c->gen == r->comm_gen)
-		return c->comm;
-	c->comm = tep_data_comm_from_pid(r->tep, pid);
-	c->pid = pid;
-	c->gen = r->comm_gen;
+	if (!c->comm || c->pid != pid || c->gen != r->comm_gen) {
+		c->comm = tep_data_comm_from_pid(r->tep, pid);
+		c->len = strlen(c->comm);
+		c->pid = pid;
+		c->gen = r->comm_gen;
+	}
+	*len = c->len;
 	return c->comm;
 }
 
@@ -855,38 +849,64 @@ static int rp_print_native(rp *r, struct tep_event *ev, struct tep_record *rec)
  * Lines
  */
 
-/* libtraceevent's print_event_time() with trace-cmd's formats:
- * " %6.1000d:" (microseconds, rounded), " %9.1d:" (-t) or "%12d:" (raw
- * counts, whose 10^12 overflows libtraceevent's int and so is printed
- * whole). */
-static void rp_time_column(rp *r, uint64_t ns)
+/* libtraceevent's print_event_time() with trace-cmd's formats at O (room
+ * for 48 bytes): " %6.1000d:" (microseconds, rounded), " %9.1d:" (-t) or
+ * "%12d:" (raw counts, whose 10^12 overflows libtraceevent's int and so
+ * is printed whole).  Returns the end. */
+static char *put_time_at(const rp *r, char *o, uint64_t ns)
 {
 	if (r->usecs) {
-		uint64_t t = r->o->nsec ? ns : (ns + 500) / 1000;
-		uint64_t p10 = r->o->nsec ? 1000000000u : 1000000u;
-		rp_putc(r, ' ');
-		rp_int(r, (int64_t)(t / p10), 5, ' ', false);
-		rp_putc(r, '.');
-		rp_int(r, (int64_t)(t % p10), r->o->nsec ? 9 : 6, '0', false);
+		bool nsec = r->o->nsec;
+		uint64_t t = nsec ? ns : (ns + 500) / 1000;
+		uint64_t p10 = nsec ? 1000000000u : 1000000u;
+		*o++ = ' ';
+		o = put_int_at(o, (int64_t)(t / p10), 5, ' ', false);
+		*o++ = '.';
+		tc_fmt_dec_fixed(o, t % p10, nsec ? 9 : 6);
+		o += nsec ? 9 : 6;
 	} else {
-		char tmp[24], *end = tmp + sizeof tmp, *p = utoa_end(end, ns);
-		size_t n = (size_t)(end - p);
-		if (n < 12)
-			rp_spaces(r, 12 - n);
-		rp_put(r, p, n);
+		o = put_int_at(o, (int64_t)ns, 12, ' ', false);
 	}
-	rp_putc(r, ':');
+	*o++ = ':';
+	return o;
 }
 
-/* trace-cmd's print_event_name(). */
-static void rp_name_column(rp *r, const char *name)
+static void rp_time_column(rp *r, uint64_t ns)
 {
-	size_t n = strlen(name);
-	rp_putc(r, ' ');
-	rp_put(r, name, n);
-	rp_put(r, ": ", 2);
-	if (n < 20)
-		rp_spaces(r, 20 - n);
+	if (rp_reserve(r, 48))
+		r->text.len = (size_t)(put_time_at(r, r->text.data + r->text.len, ns) - r->text.data);
+}
+
+/* The columns before the event text: "%16s-%-5d [%03d]", the time and
+ * trace-cmd's print_event_name() (" NAME: " padded to 20). */
+static void rp_columns(rp *r, const char *comm, size_t comm_len, int pid, int cpu, uint64_t ns, const char *name, size_t name_len)
+{
+	if (!rp_reserve(r, 16 + comm_len + 32 + 32 + 48 + name_len + 24))
+		return;
+	char *o = r->text.data + r->text.len;
+	if (comm_len < 16) {
+		memset(o, ' ', 16 - comm_len);
+		o += 16 - comm_len;
+	}
+	memcpy(o, comm, comm_len);
+	o += comm_len;
+	*o++ = '-';
+	o = put_int_at(o, pid, 5, ' ', true);
+	*o++ = ' ';
+	*o++ = '[';
+	o = put_int_at(o, cpu, 3, '0', false);
+	*o++ = ']';
+	o = put_time_at(r, o, ns);
+	*o++ = ' ';
+	memcpy(o, name, name_len);
+	o += name_len;
+	*o++ = ':';
+	*o++ = ' ';
+	if (name_len < 20) {
+		memset(o, ' ', 20 - name_len);
+		o += 20 - name_len;
+	}
+	r->text.len = (size_t)(o - r->text.data);
 }
 
 /* The lost-events count trace-cmd shows: kbuffer reports it with the
@@ -958,18 +978,9 @@ static void rp_line(rp *r, rp_src *s)
 	size_t info_start;
 	if (TC_LIKELY(ev != NULL)) {
 		int pid = rp_pid(r, &rec);
-		const char *comm = rp_comm(r, pid);
-		size_t n = strlen(comm);
-		if (n < 16)
-			rp_spaces(r, 16 - n);
-		rp_put(r, comm, n);
-		rp_putc(r, '-');
-		rp_int(r, pid, 5, ' ', true);
-		rp_put(r, " [", 2);
-		rp_int(r, rec.cpu, 3, '0', false);
-		rp_putc(r, ']');
-		rp_time_column(r, rec.ts);
-		rp_name_column(r, ev->name);
+		size_t comm_len;
+		const char *comm = rp_comm(r, pid, &comm_len);
+		rp_columns(r, comm, comm_len, pid, rec.cpu, rec.ts, ev->name, rp_name_len(r, ev));
 		info_start = r->text.len;
 		int done = rp_print_native(r, ev, &rec);
 		if (done < 0) {
