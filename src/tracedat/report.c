@@ -865,7 +865,14 @@ static char *put_time_at(const rp *r, char *o, uint64_t ns)
 		tc_fmt_dec_fixed(o, t % p10, nsec ? 9 : 6);
 		o += nsec ? 9 : 6;
 	} else {
-		o = put_int_at(o, (int64_t)ns, 12, ' ', false);
+		char digits[24];
+		size_t nd = tc_fmt_u64(digits, ns);
+		if (nd < 12) {
+			memset(o, ' ', 12 - nd);
+			o += 12 - nd;
+		}
+		memcpy(o, digits, nd);
+		o += nd;
 	}
 	*o++ = ':';
 	return o;
