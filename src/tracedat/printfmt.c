@@ -105,6 +105,7 @@ enum {
 	S_BITMASK,               /* __get_bitmask */
 	S_CPUMASK,               /* __get_cpumask */
 	S_COND,                  /* expr ? then : other */
+	S_PRINTK,                /* a kernel string's address, by the printk formats */
 };
 
 typedef struct pf_sarg {
@@ -159,8 +160,21 @@ enum {
 	HF_COUNT = 7,
 };
 
+/* The printk formats: kernel strings by address. */
+typedef struct pf_kstring {
+	uint64_t addr;
+	const char *text;
+} pf_kstring;
+
+struct pf_strings {
+	pf_kstring *by_addr;
+	size_t count;
+	char *text;              /* the strings, one after the other */
+};
+
 struct pf_plan {
 	struct tep_handle *tep;
+	const pf_strings *printk;
 	struct tep_event *ev;
 	bool swap;               /* the file's byte order is not ours */
 	bool file_big;
@@ -180,6 +194,86 @@ struct pf_plan {
 	uint8_t handler;         /* H_*: the plugin handler emulated */
 	pf_hfield hf[HF_COUNT];
 };
+
+/* ------------------------------------------------------------------------
+ * The printk formats
+ */
+
+static int kstring_cmp(const void *a, const void *b)
+{
+	const pf_kstring *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+pf_strings *pf_strings_parse(const char *text)
+{
+	pf_strings *st = calloc(1, sizeof *st);
+	size_t len = text ? strlen(text) : 0, lines = 0;
+	if (!st || !(st->text = malloc(len + 1))) {
+		free(st);
+		tc_fail_nomem();
+		return NULL;
+	}
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	st->by_addr = malloc((lines + 1) * sizeof *st->by_addr);
+	if (!st->by_addr) {
+		pf_strings_free(st);
+		tc_fail_nomem();
+		return NULL;
+	}
+	/* tep_parse_printk_formats(): "ADDR : STRING" lines; the address in
+	 * hex, then one character skipped after the colon; the string loses
+	 * a leading and a trailing quote, then a "\n" before that quote. */
+	char *out = st->text;
+	for (const char *p = text; p && p < text + len;) {
+		const char *nl = memchr(p, '\n', (size_t)(text + len - p));
+		const char *end = nl ? nl : text + len;
+		const char *q = p;
+		while (q < end && *q == ':')
+			q++;
+		const char *colon = memchr(q, ':', (size_t)(end - q));
+		/* A line without a string after its colon: libtraceevent reads
+		 * past it; left out here. */
+		if (q < end && colon && colon + 1 < end) {
+			uint64_t addr = strtoull(q, NULL, 16);
+			const char *str = colon + 2, *stop = end;
+			if (str < stop && *str == '"')
+				str++;
+			/* (the "\n" only goes when the quote went: libtraceevent
+			 * looks for it two characters before the last one) */
+			if (stop > str && stop[-1] == '"') {
+				stop--;
+				if (stop - str >= 2 && stop[-2] == '\\' && stop[-1] == 'n')
+					stop -= 2;
+			}
+			size_t n = str < stop ? (size_t)(stop - str) : 0;
+			memcpy(out, str, n);
+			out[n] = '\0';
+			st->by_addr[st->count++] = (pf_kstring){ .addr = addr, .text = out };
+			out += n + 1;
+		}
+		p = end + 1;
+	}
+	qsort(st->by_addr, st->count, sizeof *st->by_addr, kstring_cmp);
+	return st;
+}
+
+void pf_strings_free(pf_strings *st)
+{
+	if (!st)
+		return;
+	free(st->by_addr);
+	free(st->text);
+	free(st);
+}
+
+static const char *pf_strings_find(const pf_strings *st, uint64_t addr)
+{
+	pf_kstring key = { .addr = addr };
+	const pf_kstring *k = bsearch(&key, st->by_addr, st->count, sizeof key, kstring_cmp);
+	return k ? k->text : NULL;
+}
 
 /* ------------------------------------------------------------------------
  * Building the plan
@@ -479,11 +573,14 @@ static uint32_t compile_str(pf_plan *pl, struct tep_print_arg *a)
 		struct tep_format_field *f = arg_field(pl, a);
 		if (!f)
 			return unsupported(pl, "an unknown field");
-		/* A pointer-sized field is looked up in the printk formats. */
-		if (!(f->flags & TEP_FIELD_IS_ARRAY) && f->size == pl->long_size)
-			return unsupported(pl, "%s of a printk format address");
-		s.kind = S_BYTES;
 		s.src = (pf_src){ .off = f->offset, .size = f->size };
+		s.kind = S_BYTES;
+		/* A pointer-sized field is looked up in the printk formats. */
+		if (!(f->flags & TEP_FIELD_IS_ARRAY) && f->size == pl->long_size) {
+			if (!pl->printk)
+				return unsupported(pl, "%s of a printk format address");
+			s.kind = S_PRINTK;
+		}
 		break;
 	}
 	case TEP_PRINT_FLAGS:
@@ -972,7 +1069,7 @@ static void compile_handler(pf_plan *pl)
 	}
 }
 
-pf_plan *pf_compile(struct tep_handle *tep, struct tep_event *ev, const char **why)
+pf_plan *pf_compile(struct tep_handle *tep, struct tep_event *ev, const pf_strings *printk, const char **why)
 {
 	*why = NULL;
 	if (ev->flags & TEP_EVENT_FL_ISBPRINT) {
@@ -985,6 +1082,7 @@ pf_plan *pf_compile(struct tep_handle *tep, struct tep_event *ev, const char **w
 		return NULL;
 	}
 	pl->tep = tep;
+	pl->printk = printk;
 	pl->ev = ev;
 	pl->long_size = tep_get_long_size(tep);
 	pl->file_big = tep_is_file_bigendian(tep);
@@ -1536,6 +1634,29 @@ static void print_sarg(pf_ctx *c, uint32_t si, const pf_spec *sp, int star)
 	case S_COND:
 		print_sarg(c, eval(c, s->expr) ? s->first : s->count, sp, star);
 		return;
+	case S_PRINTK: {
+		/* The address in our byte order, as libtraceevent reads it;
+		 * the string, or the address in hex, whatever the flags. */
+		if (!inside(c, (uint64_t)s->src.off, (uint64_t)pl->long_size))
+			return;
+		uint64_t addr;
+		if (pl->long_size == 8) {
+			memcpy(&addr, c->data + s->src.off, 8);
+		} else {
+			uint32_t a32;
+			memcpy(&a32, c->data + s->src.off, 4);
+			addr = a32;
+		}
+		const char *text = pf_strings_find(pl->printk, addr);
+		if (text) {
+			put(c, text, strlen(text));
+		} else {
+			char *d = room(c, 24);
+			if (d)
+				c->out->len += tc_fmt_hex(d, addr, true);
+		}
+		return;
+	}
 	}
 }
 

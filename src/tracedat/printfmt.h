@@ -39,14 +39,26 @@ struct tep_handle;
 struct tep_event;
 
 typedef struct pf_plan pf_plan;
+typedef struct pf_strings pf_strings;
+
+/*
+ * The printk formats (the trace's copy of tracefs's printk_formats, which
+ * libtraceevent gets from tep_parse_printk_formats()): the kernel's
+ * constant strings by address, for "%s" of a pointer-sized field.  NULL
+ * when out of memory (error recorded).
+ */
+pf_strings *pf_strings_parse(const char *printk_formats);
+void pf_strings_free(pf_strings *st);
 
 /*
  * Compiles EV's print format.  NULL when out of memory (error recorded) or
  * when no plan can stand for libtraceevent at all (binary printk events,
  * whose format is in each record); *WHY then says which (NULL for out of
- * memory).  The plan keeps pointers into EV and TEP, which must outlive it.
+ * memory).  PRINTK: the trace's printk formats (NULL: a format needing
+ * them is left to libtraceevent).  The plan keeps pointers into EV, TEP
+ * and PRINTK, which must outlive it.
  */
-pf_plan *pf_compile(struct tep_handle *tep, struct tep_event *ev, const char **why);
+pf_plan *pf_compile(struct tep_handle *tep, struct tep_event *ev, const pf_strings *printk, const char **why);
 void pf_free(pf_plan *pl);
 
 /* NULL when pf_print() formats the event text natively; otherwise the

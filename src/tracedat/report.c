@@ -111,6 +111,7 @@ typedef struct rp {
 	bool usecs;              /* times in microseconds (trace-cmd's IN_USECS) */
 	bool swap;               /* the file's byte order is not ours */
 	pf_plan **plans;         /* by event id: native formatting plans */
+	pf_strings *printk;      /* the plans' printk formats */
 	uint8_t *handler_trust;  /* by event id: RP_HANDLER_* */
 	/* Lazy parsing: format index by event id, ids already parsed. */
 	int32_t *fmt_of_id;
@@ -767,13 +768,15 @@ static void rp_free_plans(rp *r)
 {
 	free(r->handler_trust);
 	r->handler_trust = NULL;
-	if (!r->plans)
-		return;
-	for (size_t i = 0; i < 0x10000; i++)
-		if (r->plans[i] != RP_NO_PLAN)
-			pf_free(r->plans[i]);
-	free(r->plans);
-	r->plans = NULL;
+	if (r->plans) {
+		for (size_t i = 0; i < 0x10000; i++)
+			if (r->plans[i] != RP_NO_PLAN)
+				pf_free(r->plans[i]);
+		free(r->plans);
+		r->plans = NULL;
+	}
+	pf_strings_free(r->printk);
+	r->printk = NULL;
 }
 
 /* EV's plan, compiled when its first record comes; NULL when
@@ -785,7 +788,8 @@ static const pf_plan *rp_plan(rp *r, struct tep_event *ev)
 	if (!r->plans) {
 		r->plans = calloc(0x10000, sizeof *r->plans);
 		r->handler_trust = calloc(0x10000, sizeof *r->handler_trust);
-		if (!r->plans || !r->handler_trust) {
+		r->printk = pf_strings_parse(r->m->printk_formats.len ? r->m->printk_formats.data : "");
+		if (!r->plans || !r->handler_trust || !r->printk) {
 			rp_free_plans(r);
 			return NULL;
 		}
@@ -793,7 +797,7 @@ static const pf_plan *rp_plan(rp *r, struct tep_event *ev)
 	pf_plan *pl = r->plans[ev->id];
 	if (!pl) {
 		const char *why;
-		pl = pf_compile(r->tep, ev, &why);
+		pl = pf_compile(r->tep, ev, r->printk, &why);
 		if (pl && pf_uses_symbols(pl))
 			rp_need_symbols(r);
 		r->plans[ev->id] = pl ? pl : RP_NO_PLAN;
@@ -1173,6 +1177,7 @@ static uint64_t sc_next(uint64_t *state)
 
 struct tracedat_report_tep {
 	rp r;
+	pf_strings *printk;
 };
 
 /* The report's set-up of libtraceevent, every format parsed. */
@@ -1200,13 +1205,19 @@ int tracedat_report_tep_open(const char *path, tracedat_report_tep **out)
 	if (!t)
 		return tc_fail_nomem();
 	int rc = rp_open_for_test(path, &t->r);
+	if (rc == 0 && !(t->printk = pf_strings_parse(t->r.m->printk_formats.len ? t->r.m->printk_formats.data : "")))
+		rc = TC_ENOMEM;
 	if (rc < 0) {
-		rp_free(&t->r);
-		free(t);
+		tracedat_report_tep_close(t);
 		return rc;
 	}
 	*out = t;
 	return 0;
+}
+
+const pf_strings *tracedat_report_tep_printk(tracedat_report_tep *t)
+{
+	return t->printk;
 }
 
 struct tep_handle *tracedat_report_tep_handle(tracedat_report_tep *t)
@@ -1219,6 +1230,7 @@ void tracedat_report_tep_close(tracedat_report_tep *t)
 	if (!t)
 		return;
 	rp_free(&t->r);
+	pf_strings_free(t->printk);
 	free(t);
 }
 

@@ -66,12 +66,15 @@ int tracedat_report_time_selfcheck(const char *path, unsigned rounds, uint64_t s
 /*
  * For tests (tests/unit/printfmt_test.c): libtraceevent set up for PATH as
  * the report sets it up (plugins, every event format, kallsyms, printk
- * formats, saved comms).
+ * formats, saved comms), to free with tracedat_report_tep_close().
  */
 struct tep_handle;
+struct pf_strings;
 typedef struct tracedat_report_tep tracedat_report_tep;
 int tracedat_report_tep_open(const char *path, tracedat_report_tep **out);
 struct tep_handle *tracedat_report_tep_handle(tracedat_report_tep *t);
+/* The printk formats the report gives the plans (printfmt.h). */
+const struct pf_strings *tracedat_report_tep_printk(tracedat_report_tep *t);
 void tracedat_report_tep_close(tracedat_report_tep *t);
 
 #endif /* TC_TRACEDAT_REPORT_H */

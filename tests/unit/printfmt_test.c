@@ -50,9 +50,19 @@ static uint64_t next_random(uint64_t *state)
 	return z ^ (z >> 31);
 }
 
-/* Kernel addresses to put in fields now and then, for %pS. */
+/* Kernel addresses to put in fields now and then: functions for %pS,
+ * strings of the printk formats for %s of an address. */
 static uint64_t *symbols;
 static size_t n_symbols;
+
+static void add_symbol(uint64_t addr)
+{
+	uint64_t *grown = realloc(symbols, (n_symbols + 1) * sizeof *symbols);
+	if (grown) {
+		symbols = grown;
+		symbols[n_symbols++] = addr;
+	}
+}
 
 /* A number of SIZE bytes worth printing: mostly small or flag-like
  * values (which hit the symbol and flag tables), some extremes. */
@@ -209,7 +219,7 @@ static bool compare(stats *s, struct tep_handle *tep, struct tep_event *ev, cons
 	return false;
 }
 
-static void check_events(stats *s, struct tep_handle *tep, uint64_t seed)
+static void check_events(stats *s, struct tep_handle *tep, const pf_strings *printk, uint64_t seed)
 {
 	uint8_t *buf = calloc(1, REC_CAP);
 	tc_buf mine = { 0 };
@@ -219,7 +229,7 @@ static void check_events(stats *s, struct tep_handle *tep, uint64_t seed)
 	for (int e = 0; e < n && buf; e++) {
 		struct tep_event *ev = tep_get_event(tep, e);
 		const char *why = NULL;
-		pf_plan *pl = pf_compile(tep, ev, &why);
+		pf_plan *pl = pf_compile(tep, ev, printk, &why);
 		bool plugin = ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE);
 		s->formats++;
 		if (plugin && pl && pf_emulates_handler(pl))
@@ -329,6 +339,8 @@ static int count_formats(struct tep_handle *tep, const char *events)
 	return parsed;
 }
 
+/* kallsyms for libtraceevent, and a sample of its addresses for the
+ * records. */
 static void load_symbols(struct tep_handle *tep)
 {
 	size_t len;
@@ -341,21 +353,11 @@ static void load_symbols(struct tep_handle *tep)
 			unsigned long long addr;
 			char type;
 			if (sscanf(line, "%llx %c", &addr, &type) == 2 && (type == 't' || type == 'T') && addr &&
-			    next_random(&(uint64_t){ addr }) % 16 == 0) {
-				uint64_t *grown = realloc(symbols, (n_symbols + 1) * sizeof *symbols);
-				if (!grown)
-					break;
-				symbols = grown;
-				symbols[n_symbols++] = addr;
-			}
+			    next_random(&(uint64_t){ addr }) % 16 == 0)
+				add_symbol(addr);
 			line = nl ? nl + 1 : NULL;
 		}
 		free(ks);
-	}
-	char *pf = slurp(TRACEFS "/printk_formats", &len);
-	if (pf) {
-		tep_parse_printk_formats(tep, pf);
-		free(pf);
 	}
 }
 
@@ -391,9 +393,23 @@ static void check_tracefs(void)
 		printf("SKIP %s: no event format could be read under %s/events\n", name, TRACEFS);
 	} else {
 		load_symbols(tep);
+		char *text = slurp(TRACEFS "/printk_formats", &len);
+		if (text) {
+			tep_parse_printk_formats(tep, text);
+			for (char *line = text; line && *line;) {
+				unsigned long long addr;
+				if (sscanf(line, "%llx", &addr) == 1)
+					add_symbol(addr);
+				line = strchr(line, '\n');
+				line = line ? line + 1 : NULL;
+			}
+		}
+		pf_strings *printk = pf_strings_parse(text ? text : "");
+		free(text);
 		stats s = { 0 };
-		check_events(&s, tep, 0x7472616365636174ULL);
+		check_events(&s, tep, printk, 0x7472616365636174ULL);
 		report_stats(name, &s, true);
+		pf_strings_free(printk);
 	}
 	if (plugins)
 		tep_unload_plugins(plugins, tep);
@@ -418,7 +434,7 @@ static void check_file(const char *path)
 		return;
 	}
 	stats s = { 0 };
-	check_events(&s, tracedat_report_tep_handle(t), 0x6669787475726573ULL);
+	check_events(&s, tracedat_report_tep_handle(t), tracedat_report_tep_printk(t), 0x6669787475726573ULL);
 	report_stats(name, &s, false);
 	tracedat_report_tep_close(t);
 }
