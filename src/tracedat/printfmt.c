@@ -55,6 +55,7 @@ typedef struct pf_spec {
 	uint8_t bits;            /* the length's width: 8 16 32 64 */
 	bool left, plus, alt, zero;
 	bool star_width, star_prec;  /* '*': from the item's star argument */
+	bool plain;              /* %d %i %u %x %X with no flag, width or precision */
 	int32_t width, prec;     /* -1: none */
 } pf_spec;
 
@@ -720,6 +721,8 @@ static bool parse_spec(const char *text, int ls, pf_spec *sp)
 		return false;
 	sp->conv = *p;
 	sp->bits = ls <= -2 ? 8 : ls == -1 ? 16 : ls == 0 ? 32 : 64;
+	sp->plain = strchr("diuxX", sp->conv) && !sp->left && !sp->plus && !sp->alt && !sp->zero && sp->width < 0 &&
+	            sp->prec < 0 && !sp->star_width && !sp->star_prec;
 	/* A length on %c or %s means a wide character or string. */
 	return (sp->conv != 'c' && sp->conv != 's') || ls == 0;
 }
@@ -1337,6 +1340,26 @@ static void put_str(pf_ctx *c, const pf_spec *sp, int star, const char *s, size_
  * value cast to the conversion's length). */
 static void put_int(pf_ctx *c, const pf_spec *sp, int star, uint64_t v)
 {
+	if (TC_LIKELY(sp->plain)) {
+		/* The common case without the padding arithmetic. */
+		char *d = room(c, 32);
+		if (!d)
+			return;
+		unsigned shift = 64 - sp->bits;
+		uint64_t u = v << shift >> shift;
+		size_t n = 0;
+		if (sp->conv == 'x' || sp->conv == 'X') {
+			n = tc_fmt_hex(d, u, sp->conv == 'x');
+		} else {
+			if ((sp->conv == 'd' || sp->conv == 'i') && (int64_t)(u << shift) < 0) {
+				d[n++] = '-';
+				u = (uint64_t)0 - (uint64_t)((int64_t)(u << shift) >> shift);
+			}
+			n += tc_fmt_u64(d + n, u);
+		}
+		c->out->len += n;
+		return;
+	}
 	int width = sp->star_width ? star : sp->width;
 	int prec = sp->star_prec ? star : sp->prec;
 	bool has_prec = prec >= 0;
