@@ -1135,6 +1135,16 @@ bool pf_uses_symbols(const pf_plan *pl)
 	return pl->symbols;
 }
 
+bool pf_may_write_nul(const pf_plan *pl)
+{
+	if (pl->failed)
+		return true;   /* print_field_raw() */
+	for (size_t i = 0; i < pl->n_items; i++)
+		if (pl->items[i].kind == I_NUM && pl->items[i].sp.conv == 'c')
+			return true;
+	return false;
+}
+
 /* ------------------------------------------------------------------------
  * Printing
  */

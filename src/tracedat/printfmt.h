@@ -69,6 +69,10 @@ const char *pf_unsupported(const pf_plan *pl);
  * kallsyms to libtraceevent (tep_parse_kallsyms) first. */
 bool pf_uses_symbols(const pf_plan *pl);
 
+/* Whether pf_print()'s text may hold a NUL byte (%c of 0), where
+ * trace-cmd's line ends. */
+bool pf_may_write_nul(const pf_plan *pl);
+
 /*
  * Appends the event text of the record DATA (SIZE bytes, in the file's
  * byte order) to OUT: what tep_print_event()'s TEP_PRINT_INFO writes when

@@ -111,6 +111,7 @@ typedef struct rp {
 	bool usecs;              /* times in microseconds (trace-cmd's IN_USECS) */
 	bool swap;               /* the file's byte order is not ours */
 	pf_plan **plans;         /* by event id: native formatting plans */
+	bool *plan_nul;          /* by event id: the plan's text may hold a NUL */
 	pf_strings *printk;      /* the plans' printk formats */
 	uint8_t *handler_trust;  /* by event id: RP_HANDLER_* */
 	/* Lazy parsing: format index by event id, ids already parsed. */
@@ -274,12 +275,11 @@ static void rp_parse_all_formats(rp *r)
 	}
 }
 
-/* The format of REC's event, parsed if it was not yet. */
-static void rp_need_event(rp *r, struct tep_record *rec)
+/* The format of event ID, parsed if it was not yet. */
+static void rp_need_event(rp *r, int id)
 {
 	if (r->all_parsed)
 		return;
-	int id = tep_data_type(r->tep, rec);
 	if (id < 0 || id > 0xffff || r->id_parsed[id])
 		return;
 	r->id_parsed[id] = true;
@@ -768,6 +768,8 @@ static void rp_free_plans(rp *r)
 {
 	free(r->handler_trust);
 	r->handler_trust = NULL;
+	free(r->plan_nul);
+	r->plan_nul = NULL;
 	if (r->plans) {
 		for (size_t i = 0; i < 0x10000; i++)
 			if (r->plans[i] != RP_NO_PLAN)
@@ -788,8 +790,9 @@ static const pf_plan *rp_plan(rp *r, struct tep_event *ev)
 	if (!r->plans) {
 		r->plans = calloc(0x10000, sizeof *r->plans);
 		r->handler_trust = calloc(0x10000, sizeof *r->handler_trust);
+		r->plan_nul = calloc(0x10000, sizeof *r->plan_nul);
 		r->printk = pf_strings_parse(r->m->printk_formats.len ? r->m->printk_formats.data : "");
-		if (!r->plans || !r->handler_trust || !r->printk) {
+		if (!r->plans || !r->handler_trust || !r->plan_nul || !r->printk) {
 			rp_free_plans(r);
 			return NULL;
 		}
@@ -800,6 +803,8 @@ static const pf_plan *rp_plan(rp *r, struct tep_event *ev)
 		pl = pf_compile(r->tep, ev, r->printk, &why);
 		if (pl && pf_uses_symbols(pl))
 			rp_need_symbols(r);
+		if (pl)
+			r->plan_nul[ev->id] = pf_may_write_nul(pl);
 		r->plans[ev->id] = pl ? pl : RP_NO_PLAN;
 	}
 	return pl == RP_NO_PLAN ? NULL : pl;
@@ -955,7 +960,7 @@ static void rp_line(rp *r, rp_src *s)
 		.locked = 1,
 	};
 
-	rp_need_event(r, &rec);
+	rp_need_event(r, rp_type(r, &rec));
 	if (r->filter.npos || r->filter.nneg) {
 		if (!rp_filter_match(r, &rec))
 			return;
@@ -987,6 +992,7 @@ static void rp_line(rp *r, rp_src *s)
 	struct trace_seq *sq = &r->seq;
 	struct tep_event *ev = rp_event(r, &rec);
 	size_t info_start;
+	bool may_nul = true;     /* whether the text may hold a NUL */
 	if (TC_LIKELY(ev != NULL)) {
 		int pid = rp_pid(r, &rec);
 		size_t comm_len;
@@ -998,6 +1004,7 @@ static void rp_line(rp *r, rp_src *s)
 			r->write_error = done;
 			return;
 		}
+		may_nul = !done || r->plan_nul[ev->id];
 		if (!done) {
 			rp_need_symbols(r);
 			trace_seq_reset(sq);
@@ -1032,7 +1039,7 @@ static void rp_line(rp *r, rp_src *s)
 	if (r->text.len > info_start && r->text.data[r->text.len - 1] == '\n')
 		r->text.len--;
 	/* trace-cmd prints the line with "%.*s": it ends at a NUL. */
-	char *nul = memchr(r->text.data + line_start, '\0', r->text.len - line_start);
+	char *nul = may_nul ? memchr(r->text.data + line_start, '\0', r->text.len - line_start) : NULL;
 	if (nul)
 		r->text.len = (size_t)(nul - r->text.data);
 	rp_putc(r, '\n');
