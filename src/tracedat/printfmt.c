@@ -277,6 +277,194 @@ static const char *pf_strings_find(const pf_strings *st, uint64_t addr)
 }
 
 /* ------------------------------------------------------------------------
+ * kallsyms
+ *
+ * libtraceevent's func_map, built the way func_map_init() builds it from
+ * what tep_parse_kallsyms() registers: the symbols in the reverse of the
+ * file's order, sorted by address with the same qsort() and comparison,
+ * an empty entry at the end; looked up with the same bsearch().  Equal
+ * addresses (aliases) therefore give the same name as in libtraceevent.
+ */
+
+typedef struct pf_func {
+	unsigned long long addr;
+	char *func, *mod;
+} pf_func;
+
+struct pf_kallsyms {
+	pf_func *map;            /* count + 1 entries */
+	size_t count;
+	char *text;              /* the names, cut out of a copy of the file */
+	pf_func found;           /* what the resolver returns points here */
+};
+
+static int func_cmp(const void *a, const void *b)
+{
+	const pf_func *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* func_bcmp(): the entry whose range (up to the next entry) holds the
+ * address. */
+static int func_range_cmp(const void *a, const void *b)
+{
+	const pf_func *key = a, *f = b;
+	if (key->addr == f->addr || (key->addr > f->addr && key->addr < f[1].addr))
+		return 0;
+	return key->addr < f->addr ? -1 : 1;
+}
+
+static bool ks_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
+}
+
+static int ks_hex(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+int pf_kallsyms_parse(const char *text, pf_kallsyms **out)
+{
+	*out = NULL;
+	size_t len = strlen(text), lines = 1;
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	pf_kallsyms *ks = calloc(1, sizeof *ks);
+	if (!ks || !(ks->text = malloc(len + 1)) || !(ks->map = malloc((lines + 1) * sizeof *ks->map))) {
+		pf_kallsyms_free(ks);
+		return tc_fail_nomem();
+	}
+	memcpy(ks->text, text, len + 1);
+	/* Lines as sscanf("%16llx %c %n%*s%n%*1[\t][%n%*s%n") reads them in
+	 * tep_parse_kallsyms(), for the plain form the kernel writes:
+	 * "ADDR TYPE NAME" and maybe "\t[MODULE]".  Anything else (a sign,
+	 * a 0x, a line cut short, where libtraceevent warns and stops) is
+	 * left to libtraceevent: 0. */
+	for (char *p = ks->text, *end = ks->text + len; p < end;) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		char *le = nl ? nl : end;
+		if (p == le) {   /* strtok_r() skips empty lines */
+			p = le + 1;
+			continue;
+		}
+		char *q = p;
+		while (q < le && ks_space(*q))
+			q++;
+		if (q == le)
+			goto inexact;
+		unsigned long long addr = 0;
+		int digits = 0;
+		for (int h; digits < 16 && q < le && (h = ks_hex(*q)) >= 0; q++, digits++)
+			addr = addr << 4 | (unsigned)h;
+		if (!digits || q == le || !ks_space(*q) || (digits == 1 && (*q == 'x' || *q == 'X')))
+			goto inexact;
+		while (q < le && ks_space(*q))
+			q++;
+		if (q == le)
+			goto inexact;
+		char type = *q++;
+		while (q < le && ks_space(*q))
+			q++;
+		char *func = q;
+		while (q < le && !ks_space(*q))
+			q++;
+		if (q == func)
+			goto inexact;
+		char *func_end = q, *mod = NULL;
+		if (q + 1 < le && q[0] == '\t' && q[1] == '[') {
+			char *m = q + 2;
+			if (m == le || ks_space(*m))
+				goto inexact;
+			char *m_end = m;
+			while (m_end < le && !ks_space(*m_end))
+				m_end++;
+			m_end[-1] = '\0';   /* the last character, its ']' */
+			mod = m;
+		}
+		*func_end = '\0';
+		if (func[0] != '$' && type != 'A' && type != 'a')
+			ks->map[ks->count++] = (pf_func){ .addr = addr, .func = func, .mod = mod };
+		p = le + 1;
+	}
+	/* The order of libtraceevent's list: the last registered first. */
+	for (size_t i = 0, j = ks->count; i + 1 < j; i++, j--) {
+		pf_func t = ks->map[i];
+		ks->map[i] = ks->map[j - 1];
+		ks->map[j - 1] = t;
+	}
+	qsort(ks->map, ks->count, sizeof *ks->map, func_cmp);
+	ks->map[ks->count] = (pf_func){ 0 };
+	*out = ks;
+	return 1;
+inexact:
+	pf_kallsyms_free(ks);
+	return 0;
+}
+
+void pf_kallsyms_free(pf_kallsyms *ks)
+{
+	if (!ks)
+		return;
+	free(ks->map);
+	free(ks->text);
+	free(ks);
+}
+
+char *pf_kallsyms_resolve(void *priv, unsigned long long *addrp, char **modp)
+{
+	pf_kallsyms *ks = priv;
+	pf_func key = { .addr = *addrp };
+	const pf_func *f = ks->count ? bsearch(&key, ks->map, ks->count, sizeof key, func_range_cmp) : NULL;
+	if (!f)
+		return NULL;
+	*addrp = f->addr;
+	*modp = f->mod;
+	return f->func;
+}
+
+/* Whether A holds an atom that is not a number: test_for_symbol()
+ * looks such names up in libtraceevent's list of functions. */
+static bool arg_names_symbol(const struct tep_print_arg *a)
+{
+	if (!a)
+		return false;
+	switch (a->type) {
+	case TEP_PRINT_ATOM:
+		return a->atom.atom && !isdigit((unsigned char)a->atom.atom[0]) && !strtoull(a->atom.atom, NULL, 0);
+	case TEP_PRINT_FLAGS:
+		return arg_names_symbol(a->flags.field);
+	case TEP_PRINT_SYMBOL:
+		return arg_names_symbol(a->symbol.field);
+	case TEP_PRINT_HEX:
+	case TEP_PRINT_HEX_STR:
+		return arg_names_symbol(a->hex.field) || arg_names_symbol(a->hex.size);
+	case TEP_PRINT_INT_ARRAY:
+		return arg_names_symbol(a->int_array.field) || arg_names_symbol(a->int_array.count) ||
+		       arg_names_symbol(a->int_array.el_size);
+	case TEP_PRINT_TYPE:
+		return arg_names_symbol(a->typecast.item);
+	case TEP_PRINT_OP:
+		return arg_names_symbol(a->op.left) || arg_names_symbol(a->op.right);
+	case TEP_PRINT_FUNC:
+		for (const struct tep_print_arg *f = a->func.args; f; f = f->next)
+			if (arg_names_symbol(f))
+				return true;
+		return false;
+	default:
+		return false;
+	}
+}
+
+bool pf_names_symbols(const struct tep_event *ev)
+{
+	for (const struct tep_print_arg *a = ev->print_fmt.args; a; a = a->next)
+		if (arg_names_symbol(a))
+			return true;
+	return false;
+}
+
+/* ------------------------------------------------------------------------
  * Building the plan
  */
 

@@ -51,6 +51,24 @@ pf_strings *pf_strings_parse(const char *printk_formats);
 void pf_strings_free(pf_strings *st);
 
 /*
+ * The trace's kallsyms as libtraceevent's look-ups see them once
+ * tep_parse_kallsyms() has read them, without its cost (sscanf() and
+ * three allocations a symbol): given to libtraceevent as its function
+ * resolver (tep_set_function_resolver(tep, pf_kallsyms_resolve, KS)),
+ * %pS, plugins and the plans find the same names at the same addresses.
+ * pf_kallsyms_parse() returns 1 with *OUT, 0 when the text is not in the
+ * plain form the kernel writes (libtraceevent must read it itself), or
+ * TC_ENOMEM.  libtraceevent's list of functions stays empty: names in
+ * print formats (which libtraceevent looks up there) need
+ * tep_parse_kallsyms() as well, for the events pf_names_symbols() tells.
+ */
+typedef struct pf_kallsyms pf_kallsyms;
+int pf_kallsyms_parse(const char *kallsyms, pf_kallsyms **out);
+void pf_kallsyms_free(pf_kallsyms *ks);
+char *pf_kallsyms_resolve(void *priv, unsigned long long *addrp, char **modp);
+bool pf_names_symbols(const struct tep_event *ev);
+
+/*
  * Compiles EV's print format.  NULL when out of memory (error recorded) or
  * when no plan can stand for libtraceevent at all (binary printk events,
  * whose format is in each record); *WHY then says which (NULL for out of

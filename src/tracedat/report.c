@@ -118,7 +118,8 @@ typedef struct rp {
 	int32_t *fmt_of_id;
 	bool *id_parsed;
 	size_t format_count;
-	bool dup_ids, all_parsed, symbols_parsed;
+	bool dup_ids, all_parsed, symbols_parsed, symbol_names_parsed;
+	pf_kallsyms *kallsyms;   /* libtraceevent's function resolver */
 	/* Caches of libtraceevent look-ups: events by id, comms by pid
 	 * (valid until libtraceevent prints an event: plugins add comms). */
 	struct rp_event { struct tep_event *ev; size_t name_len; } *ev_by_id;
@@ -292,17 +293,36 @@ static void rp_need_event(rp *r, int id)
 		rp_parse_format(r, (size_t)r->fmt_of_id[id]);
 }
 
-/* kallsyms and the printk formats, which only libtraceevent's own
- * formatting and the filters use. */
+static void rp_need_symbol_names(rp *r);
+
+/* Function names by address from kallsyms (for %pS and plugins), and the
+ * printk formats, which libtraceevent's own formatting uses.  kallsyms
+ * (megabytes) is read natively when it can be (printfmt.h). */
 static void rp_need_symbols(rp *r)
 {
 	if (r->symbols_parsed)
 		return;
 	r->symbols_parsed = true;
-	if (r->m->kallsyms.len)
-		tep_parse_kallsyms(r->tep, r->m->kallsyms.data);
+	if (r->m->kallsyms.len) {
+		if (pf_kallsyms_parse(r->m->kallsyms.data, &r->kallsyms) == 1)
+			tep_set_function_resolver(r->tep, pf_kallsyms_resolve, r->kallsyms);
+		else
+			rp_need_symbol_names(r);
+	}
 	if (r->m->printk_formats.len)
 		tep_parse_printk_formats(r->tep, r->m->printk_formats.data);
+}
+
+/* libtraceevent's own list of functions too, where it looks names in
+ * print formats up (pf_names_symbols()) and filters. */
+static void rp_need_symbol_names(rp *r)
+{
+	if (r->symbol_names_parsed)
+		return;
+	r->symbol_names_parsed = true;
+	if (r->m->kallsyms.len)
+		tep_parse_kallsyms(r->tep, r->m->kallsyms.data);
+	rp_need_symbols(r);
 }
 
 static int rp_setup_tep(rp *r)
@@ -387,7 +407,7 @@ static int rp_setup_filters(rp *r)
 	if (!o->filter_count)
 		return 0;
 	rp_parse_all_formats(r);
-	rp_need_symbols(r);
+	rp_need_symbol_names(r);
 	fl->pos = calloc(o->filter_count, sizeof *fl->pos);
 	fl->neg = calloc(o->filter_count, sizeof *fl->neg);
 	if (!fl->pos || !fl->neg)
@@ -1006,6 +1026,8 @@ static void rp_line(rp *r, rp_src *s)
 		}
 		may_nul = !done || r->plan_nul[ev->id];
 		if (!done) {
+			if (pf_names_symbols(ev))
+				rp_need_symbol_names(r);
 			rp_need_symbols(r);
 			trace_seq_reset(sq);
 			tep_print_event(tep, sq, &rec, "%s", info);
@@ -1080,6 +1102,7 @@ static void rp_free(rp *r)
 			tep_unload_plugins(r->plugins, r->tep);
 		tep_free(r->tep);
 	}
+	pf_kallsyms_free(r->kallsyms);
 	if (r->f)
 		tracedat_close(r->f);
 	tc_buf_free(&r->text);

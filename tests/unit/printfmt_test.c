@@ -15,6 +15,10 @@
  * whose handler the plan emulates) and -R's field list (for every event
  * with a plan), which must be equal byte for byte.
  *
+ * Also looks addresses up in kallsyms (this machine's and a sample with
+ * aliases, modules and the symbols libtraceevent skips) through printfmt's
+ * table and through libtraceevent's own, which must agree.
+ *
  * Prints one PASS or FAIL line per source, with how many of its formats
  * not printed by a plugin were compiled natively and how many records
  * were compared; fails when fewer than 95% of this machine's were, and
@@ -283,6 +287,73 @@ static void report_stats(const char *name, stats *s, bool require_95)
 }
 
 /* ------------------------------------------------------------------------
+ * kallsyms: printfmt's table against libtraceevent's own
+ */
+
+/* Looks ADDRS up with libtraceevent having parsed KALLSYMS itself and with
+ * printfmt's table as its resolver; the names and starts must agree. */
+static void check_kallsyms(const char *name, const char *kallsyms, const uint64_t *addrs, size_t n)
+{
+	struct tep_handle *theirs = tep_alloc(), *mine = tep_alloc();
+	pf_kallsyms *ks = NULL;
+	int rc = pf_kallsyms_parse(kallsyms, &ks);
+	if (!theirs || !mine || rc != 1) {
+		check(false, name, "cannot set up (pf_kallsyms_parse: %d)", rc);
+		goto out;
+	}
+	tep_parse_kallsyms(theirs, kallsyms);
+	tep_set_function_resolver(mine, pf_kallsyms_resolve, ks);
+	size_t found = 0;
+	for (size_t i = 0; i < n; i++) {
+		const char *a = NULL, *b = NULL;
+		unsigned long long sa = 0, sb = 0;
+		int fa = tep_find_function_info(theirs, addrs[i], &a, &sa, NULL);
+		int fb = tep_find_function_info(mine, addrs[i], &b, &sb, NULL);
+		if (fa != fb || (fa && (strcmp(a, b) != 0 || sa != sb))) {
+			check(false, name, "address %#llx: libtraceevent %s (at %#llx), printfmt %s (at %#llx)", (unsigned long long)addrs[i],
+			      fa ? a : "(none)", sa, fb ? b : "(none)", sb);
+			goto out;
+		}
+		found += fa != 0;
+	}
+	printf("PASS %s: %zu addresses, %zu of them in a function, looked up alike\n", name, n, found);
+out:
+	if (mine)
+		tep_free(mine);
+	if (theirs)
+		tep_free(theirs);
+	pf_kallsyms_free(ks);
+}
+
+/* A small kallsyms with what libtraceevent treats specially: aliases at
+ * one address, modules, absolute symbols, '$' names, no order. */
+static void check_kallsyms_sample(void)
+{
+	static const char text[] =
+		"ffffffff81000200 T second\n"
+		"ffffffff81000100 T first\n"
+		"ffffffff81000100 t first_alias\n"
+		"ffffffff81000100 T first_alias2\n"
+		"0000000000001000 A absolute\n"
+		"ffffffff81000180 a absolute2\n"
+		"ffffffff81000300 t $x\n"
+		"\n"
+		"ffffffffc0000000 t mod_func\t[some_mod]\n"
+		"ffffffffc0000100 T mod_func2\t[other]\n"
+		"ffffffff81000200 W second_alias\n";
+	uint64_t addrs[64];
+	size_t n = 0;
+	static const uint64_t base[] = { 0xffffffff81000100, 0xffffffff81000180, 0xffffffff81000200, 0xffffffff81000300,
+		                         0xffffffffc0000000, 0xffffffffc0000100, 0x1000 };
+	for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
+		for (int d = -2; d <= 3; d++)
+			addrs[n++] = base[i] + (uint64_t)(int64_t)d;
+	addrs[n++] = 0;
+	addrs[n++] = ~(uint64_t)0;
+	check_kallsyms("printfmt/kallsyms-sample", text, addrs, n);
+}
+
+/* ------------------------------------------------------------------------
  * This machine's tracefs
  */
 
@@ -347,6 +418,24 @@ static void load_symbols(struct tep_handle *tep)
 	char *ks = slurp("/proc/kallsyms", &len);
 	if (ks) {
 		tep_parse_kallsyms(tep, ks);
+		/* Every symbol's address, around it and between, and far off. */
+		size_t cap = 1 << 16, n = 0;
+		uint64_t *addrs = malloc(cap * sizeof *addrs), st = 42;
+		for (char *line = ks; addrs && line && *line && n + 4 <= cap;) {
+			unsigned long long addr;
+			if (sscanf(line, "%llx", &addr) == 1 && next_random(&st) % 16 == 0) {
+				addrs[n++] = addr;
+				addrs[n++] = addr - 1;
+				addrs[n++] = addr + 1 + next_random(&st) % 64;
+			}
+			line = strchr(line, '\n');
+			line = line ? line + 1 : NULL;
+		}
+		if (addrs) {
+			addrs[n++] = ~(uint64_t)0;
+			check_kallsyms("printfmt/kallsyms", ks, addrs, n);
+		}
+		free(addrs);
 		/* A sample of the text symbols' addresses, for the records. */
 		for (char *line = ks; line && *line && n_symbols < 4096;) {
 			char *nl = strchr(line, '\n');
@@ -490,6 +579,7 @@ int main(void)
 	 * without flushing stdio. */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	check_fixtures("tests/fixtures/tracedat");
+	check_kallsyms_sample();
 	check_tracefs();
 	free(symbols);
 	return n_fail ? 1 : 0;
