@@ -39,6 +39,7 @@
 
 #include <event-parse.h>
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -2283,8 +2284,10 @@ static uint64_t hval(const pf_ctx *c, int slot)
 }
 
 /* write_and_save_comm(): the comm, and libtraceevent told of it;
- * true when that taught it a new one. */
-static bool put_comm(pf_ctx *c, int slot, uint64_t pid)
+ * true when that taught it a new one.  Telling it again what it knows
+ * changes nothing (tep_register_comm() does not override): KNOWN keeps
+ * those pids; pid 0 is always "<idle>" to it. */
+static bool put_comm(pf_ctx *c, int slot, uint64_t pid, uint8_t *known)
 {
 	const pf_hfield *f = &c->pl->hf[slot];
 	const char *comm = (const char *)c->data + f->off;
@@ -2296,9 +2299,17 @@ static bool put_comm(pf_ctx *c, int slot, uint64_t pid)
 	}
 	put(c, comm, n);
 	putc1(c, ':');
+	int p = (int)pid;
+	bool mapped = known && p > 0 && p < (1 << 22);
+	if (p == 0 || (mapped && (known[p >> 3] >> (p & 7) & 1)))
+		return false;
 	memcpy(copy, comm, n);
 	copy[n] = '\0';
-	return tep_register_comm(c->pl->tep, copy, (int)pid) == 0;
+	errno = 0;
+	bool learnt = tep_register_comm(c->pl->tep, copy, p) == 0;
+	if (mapped && (learnt || errno == EEXIST))
+		known[p >> 3] |= (uint8_t)(1u << (p & 7));
+	return learnt;
 }
 
 /* The plugin's write_state(): prev_state as letters. */
@@ -2318,7 +2329,7 @@ static void put_state(pf_ctx *c, int state)
 		putc1(c, 'R');
 }
 
-int pf_print_handler(const pf_plan *pl, tc_buf *out, const void *data, int size)
+int pf_print_handler(const pf_plan *pl, tc_buf *out, const void *data, int size, uint8_t *known_pids)
 {
 	if (pl->handler == H_NONE)
 		return 0;
@@ -2336,7 +2347,7 @@ int pf_print_handler(const pf_plan *pl, tc_buf *out, const void *data, int size)
 	if (pl->handler == H_SCHED_WAKEUP) {
 		uint64_t pid = hval(&c, HF_PID);
 		if (pl->hf[HF_COMM].size)
-			learnt |= put_comm(&c, HF_COMM, pid);
+			learnt |= put_comm(&c, HF_COMM, pid, known_pids);
 		put_int(&c, &lld, -1, pid);
 		put(&c, " [", 2);
 		put_int(&c, &lld, -1, hval(&c, HF_PRIO));
@@ -2350,7 +2361,7 @@ int pf_print_handler(const pf_plan *pl, tc_buf *out, const void *data, int size)
 	} else {
 		uint64_t pid = hval(&c, HF_PREV_PID);
 		if (pl->hf[HF_PREV_COMM].size)
-			learnt |= put_comm(&c, HF_PREV_COMM, pid);
+			learnt |= put_comm(&c, HF_PREV_COMM, pid, known_pids);
 		put_int(&c, &lld, -1, pid);
 		put(&c, " [", 2);
 		put_int(&c, &d, -1, hval(&c, HF_PREV_PRIO));
@@ -2359,7 +2370,7 @@ int pf_print_handler(const pf_plan *pl, tc_buf *out, const void *data, int size)
 		put(&c, " ==> ", 5);
 		pid = hval(&c, HF_NEXT_PID);
 		if (pl->hf[HF_NEXT_COMM].size)
-			learnt |= put_comm(&c, HF_NEXT_COMM, pid);
+			learnt |= put_comm(&c, HF_NEXT_COMM, pid, known_pids);
 		put_int(&c, &lld, -1, pid);
 		put(&c, " [", 2);
 		put_int(&c, &d, -1, hval(&c, HF_NEXT_PRIO));

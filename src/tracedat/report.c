@@ -114,6 +114,7 @@ typedef struct rp {
 	bool *plan_nul;          /* by event id: the plan's text may hold a NUL */
 	pf_strings *printk;      /* the plans' printk formats */
 	uint8_t *handler_trust;  /* by event id: RP_HANDLER_* */
+	uint8_t *known_pids;     /* pf_print_handler()'s */
 	/* Lazy parsing: format index by event id, ids already parsed. */
 	int32_t *fmt_of_id;
 	bool *id_parsed;
@@ -790,6 +791,8 @@ static void rp_free_plans(rp *r)
 	r->handler_trust = NULL;
 	free(r->plan_nul);
 	r->plan_nul = NULL;
+	free(r->known_pids);
+	r->known_pids = NULL;
 	if (r->plans) {
 		for (size_t i = 0; i < 0x10000; i++)
 			if (r->plans[i] != RP_NO_PLAN)
@@ -839,7 +842,9 @@ static int rp_print_handler(rp *r, struct tep_event *ev, const pf_plan *pl, stru
 	if (*trust == RP_HANDLER_OTHER)
 		return 0;
 	size_t mark = r->text.len;
-	int rc = pf_print_handler(pl, &r->text, rec->data, rec->size);
+	if (!r->known_pids && !(r->known_pids = calloc(PF_KNOWN_PIDS_BYTES, 1)))
+		return tc_fail_nomem();
+	int rc = pf_print_handler(pl, &r->text, rec->data, rec->size, r->known_pids);
 	if (rc == 2) {
 		r->comm_gen++;
 		rc = 1;

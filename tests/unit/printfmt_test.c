@@ -193,12 +193,12 @@ enum { TEXT, HANDLER, FIELDS };
 /* One record both ways: false (and the first difference remembered) when
  * the texts differ. */
 static bool compare(stats *s, struct tep_handle *tep, struct tep_event *ev, const pf_plan *pl, uint8_t *buf, int size,
-                    int what, tc_buf *mine, struct trace_seq *theirs)
+                    int what, uint8_t *known_pids, tc_buf *mine, struct trace_seq *theirs)
 {
 	bool fields = what == FIELDS;
 	mine->len = 0;
 	int rc = what == FIELDS ? pf_print_fields(pl, mine, buf, size)
-	         : what == HANDLER ? pf_print_handler(pl, mine, buf, size)
+	         : what == HANDLER ? pf_print_handler(pl, mine, buf, size, known_pids)
 	                           : pf_print(pl, mine, buf, size);
 	if (rc == 0) {
 		s->left++;
@@ -225,12 +225,12 @@ static bool compare(stats *s, struct tep_handle *tep, struct tep_event *ev, cons
 
 static void check_events(stats *s, struct tep_handle *tep, const pf_strings *printk, uint64_t seed)
 {
-	uint8_t *buf = calloc(1, REC_CAP);
+	uint8_t *buf = calloc(1, REC_CAP), *known_pids = calloc(PF_KNOWN_PIDS_BYTES, 1);
 	tc_buf mine = { 0 };
 	struct trace_seq theirs;
 	trace_seq_init(&theirs);
 	int n = tep_get_events_count(tep);
-	for (int e = 0; e < n && buf; e++) {
+	for (int e = 0; e < n && buf && known_pids; e++) {
 		struct tep_event *ev = tep_get_event(tep, e);
 		const char *why = NULL;
 		pf_plan *pl = pf_compile(tep, ev, printk, &why);
@@ -252,17 +252,18 @@ static void check_events(stats *s, struct tep_handle *tep, const pf_strings *pri
 			int size = random_record(ev, &st, buf);
 			if (size < 0)
 				break;
-			if (text && !compare(s, tep, ev, pl, buf, size, TEXT, &mine, &theirs))
+			if (text && !compare(s, tep, ev, pl, buf, size, TEXT, NULL, &mine, &theirs))
 				break;
-			if (plugin && pf_emulates_handler(pl) && !compare(s, tep, ev, pl, buf, size, HANDLER, &mine, &theirs))
+			if (plugin && pf_emulates_handler(pl) && !compare(s, tep, ev, pl, buf, size, HANDLER, known_pids, &mine, &theirs))
 				break;
-			if (!compare(s, tep, ev, pl, buf, size, FIELDS, &mine, &theirs))
+			if (!compare(s, tep, ev, pl, buf, size, FIELDS, NULL, &mine, &theirs))
 				break;
 		}
 		pf_free(pl);
 	}
 	trace_seq_destroy(&theirs);
 	tc_buf_free(&mine);
+	free(known_pids);
 	free(buf);
 }
 
