@@ -24,6 +24,8 @@
  *   - %s of a number field prints its bytes up to a NUL; %s of a cast
  *     prints nothing; a flag or symbol table entry whose value is not a
  *     number (and not one of a few softirq and hrtimer names) counts -1;
+ *   - %c is not a conversion to libtraceevent 1.7.1: it prints ">c<" and
+ *     leaves the argument to the next conversion;
  *   - %p prints "(nil)" or 0x and lowercase hex whatever its flags;
  *     %pS and %pF add "+0x" and the offset to the symbol;
  *   - the '0' flag pads strings and characters with spaces (glibc).
@@ -52,7 +54,7 @@
 
 /* A printf conversion as glibc reads it. */
 typedef struct pf_spec {
-	char conv;               /* d i u x X o c s */
+	char conv;               /* d i u x X o s */
 	uint8_t bits;            /* the length's width: 8 16 32 64 */
 	bool left, plus, alt, zero;
 	bool star_width, star_prec;  /* '*': from the item's star argument */
@@ -177,6 +179,7 @@ struct pf_strings {
 struct pf_plan {
 	struct tep_handle *tep;
 	const pf_strings *printk;
+	const pf_kallsyms *kallsyms;
 	struct tep_event *ev;
 	bool swap;               /* the file's byte order is not ours */
 	bool file_big;
@@ -424,6 +427,23 @@ char *pf_kallsyms_resolve(void *priv, unsigned long long *addrp, char **modp)
 	return f->func;
 }
 
+/* The address test_for_symbol() finds for NAME: false when which of
+ * several symbols of that name it finds first depends on its state. */
+static bool kallsyms_address(const pf_kallsyms *ks, const char *name, uint64_t *addr)
+{
+	bool found = false;
+	*addr = 0;
+	for (size_t i = 0; i < ks->count; i++) {
+		if (strcmp(ks->map[i].func, name) != 0)
+			continue;
+		if (found && ks->map[i].addr != *addr)
+			return false;
+		*addr = ks->map[i].addr;
+		found = true;
+	}
+	return true;
+}
+
 /* Whether A holds an atom that is not a number: test_for_symbol()
  * looks such names up in libtraceevent's list of functions. */
 static bool arg_names_symbol(const struct tep_print_arg *a)
@@ -602,8 +622,9 @@ static uint32_t compile_num(pf_plan *pl, struct tep_print_arg *a)
 		const char *s = a->atom.atom;
 		uint64_t v = strtoull(s, NULL, 0);
 		/* A zero that is not a number is a kernel symbol's name,
-		 * which libtraceevent looks up in kallsyms. */
-		if (!v && !isdigit((unsigned char)s[0]))
+		 * which libtraceevent looks up in kallsyms (test_for_symbol():
+		 * the first of that name in its list, 0 if none). */
+		if (!v && !isdigit((unsigned char)s[0]) && (!pl->kallsyms || !kallsyms_address(pl->kallsyms, s, &v)))
 			return unsupported(pl, "a name in an expression");
 		return add_const(pl, v);
 	}
@@ -913,7 +934,7 @@ static bool parse_spec(const char *text, int ls, pf_spec *sp)
 	sp->plain = strchr("diuxX", sp->conv) && !sp->left && !sp->plus && !sp->alt && !sp->zero && sp->width < 0 &&
 	            sp->prec < 0 && !sp->star_width && !sp->star_prec;
 	/* A length on %c or %s means a wide character or string. */
-	return (sp->conv != 'c' && sp->conv != 's') || ls == 0;
+	return sp->conv != 's' || ls == 0;
 }
 
 /* parse_arg_format_pointer(): how many letters after 'p' libtraceevent
@@ -1128,7 +1149,9 @@ static int compile_conversion(pf_plan *pl, const char *f, struct tep_print_arg *
 		default:
 			break;
 		}
-		if (c == 'p' || strchr("cduixXos", c)) {
+		/* libtraceevent 1.7.1 does not know %c: ">c<" below, and
+		 * its argument goes to the next conversion. */
+		if (c == 'p' || strchr("duixXos", c)) {
 			struct tep_print_arg *a = *args;
 			if (!a) {
 				unsupported(pl, "a conversion without its argument");
@@ -1261,7 +1284,8 @@ static void compile_handler(pf_plan *pl)
 	}
 }
 
-pf_plan *pf_compile(struct tep_handle *tep, struct tep_event *ev, const pf_strings *printk, const char **why)
+pf_plan *pf_compile(struct tep_handle *tep, struct tep_event *ev, const pf_strings *printk, const pf_kallsyms *kallsyms,
+                    const char **why)
 {
 	*why = NULL;
 	if (ev->flags & TEP_EVENT_FL_ISBPRINT) {
@@ -1275,6 +1299,7 @@ pf_plan *pf_compile(struct tep_handle *tep, struct tep_event *ev, const pf_strin
 	}
 	pl->tep = tep;
 	pl->printk = printk;
+	pl->kallsyms = kallsyms;
 	pl->ev = ev;
 	pl->long_size = tep_get_long_size(tep);
 	pl->file_big = tep_is_file_bigendian(tep);
@@ -1322,16 +1347,6 @@ const char *pf_unsupported(const pf_plan *pl)
 bool pf_uses_symbols(const pf_plan *pl)
 {
 	return pl->symbols;
-}
-
-bool pf_may_write_nul(const pf_plan *pl)
-{
-	if (pl->failed)
-		return true;   /* print_field_raw() */
-	for (size_t i = 0; i < pl->n_items; i++)
-		if (pl->items[i].kind == I_NUM && pl->items[i].sp.conv == 'c')
-			return true;
-	return false;
 }
 
 /* ------------------------------------------------------------------------
@@ -1564,16 +1579,6 @@ static void put_int(pf_ctx *c, const pf_spec *sp, int star, uint64_t v)
 	bool has_prec = prec >= 0;
 	unsigned bits = sp->bits;
 	uint64_t u = bits == 64 ? v : v & (((uint64_t)1 << bits) - 1);
-	if (sp->conv == 'c') {
-		char ch = (char)(uint8_t)v;
-		size_t pad = width > 1 ? (size_t)width - 1 : 0;
-		if (!sp->left)
-			fill(c, ' ', pad);
-		putc1(c, ch);
-		if (sp->left)
-			fill(c, ' ', pad);
-		return;
-	}
 	const char *prefix = "";
 	size_t plen = 0;
 	bool is_signed = sp->conv == 'd' || sp->conv == 'i';
@@ -1812,22 +1817,24 @@ static void print_sarg(pf_ctx *c, uint32_t si, const pf_spec *sp, int star)
 		if (!inside(c, off, (uint64_t)count * (bad ? 1 : (uint64_t)el)))
 			return;
 		const uint8_t *p = c->data + off;
-		putc1(c, '{');
+		/* libtraceevent 1.7.1: "%u" of each element (in our byte order),
+		 * a space between; an odd size gives "BAD SIZE:%d 0x%x" of the
+		 * first byte, then one byte an element. */
+		pf_spec u = { .conv = 'u', .bits = 64, .plain = true, .width = -1, .prec = -1 };
 		for (uint32_t i = 0; i < count; i++) {
 			if (i)
-				putc1(c, ',');
+				putc1(c, ' ');
 			if (bad) {
-				/* "BAD SIZE:%d 0x%x", then one byte at a time */
-				char tmp[32];
-				int n = snprintf(tmp, sizeof tmp, "BAD SIZE:%d ", el);
-				put(c, tmp, (size_t)n);
+				pf_spec d = { .conv = 'd', .bits = 32, .plain = true, .width = -1, .prec = -1 };
+				put(c, "BAD SIZE:", 9);
+				put_int(c, &d, -1, (uint64_t)el);
+				putc1(c, ' ');
 				put_hex0x(c, *p);
 				el = 1;
 				bad = false;
 				p++;
 				continue;
 			}
-			/* libtraceevent reads the elements in our byte order. */
 			uint64_t v = 0;
 			switch (el) {
 			case 1: v = *p; break;
@@ -1835,10 +1842,9 @@ static void print_sarg(pf_ctx *c, uint32_t si, const pf_spec *sp, int star)
 			case 4: { uint32_t x; memcpy(&x, p, 4); v = x; break; }
 			case 8: memcpy(&v, p, 8); break;
 			}
-			put_hex0x(c, v);
+			put_int(c, &u, -1, v);
 			p += el;
 		}
-		putc1(c, '}');
 		return;
 	}
 	case S_BITMASK:

@@ -59,8 +59,9 @@ void pf_strings_free(pf_strings *st);
  * pf_kallsyms_parse() returns 1 with *OUT, 0 when the text is not in the
  * plain form the kernel writes (libtraceevent must read it itself), or
  * TC_ENOMEM.  libtraceevent's list of functions stays empty: names in
- * print formats (which libtraceevent looks up there) need
- * tep_parse_kallsyms() as well, for the events pf_names_symbols() tells.
+ * print formats, which libtraceevent looks up there, are compiled from the
+ * table, but where a plan leaves one to libtraceevent (an event
+ * pf_names_symbols() tells), it needs tep_parse_kallsyms() as well.
  */
 typedef struct pf_kallsyms pf_kallsyms;
 int pf_kallsyms_parse(const char *kallsyms, pf_kallsyms **out);
@@ -72,11 +73,13 @@ bool pf_names_symbols(const struct tep_event *ev);
  * Compiles EV's print format.  NULL when out of memory (error recorded) or
  * when no plan can stand for libtraceevent at all (binary printk events,
  * whose format is in each record); *WHY then says which (NULL for out of
- * memory).  PRINTK: the trace's printk formats (NULL: a format needing
- * them is left to libtraceevent).  The plan keeps pointers into EV, TEP
- * and PRINTK, which must outlive it.
+ * memory).  PRINTK: the trace's printk formats; KALLSYMS: its kallsyms,
+ * for names in the format (NULL: a format needing them is left to
+ * libtraceevent).  The plan keeps pointers into EV, TEP, PRINTK and
+ * KALLSYMS, which must outlive it.
  */
-pf_plan *pf_compile(struct tep_handle *tep, struct tep_event *ev, const pf_strings *printk, const char **why);
+pf_plan *pf_compile(struct tep_handle *tep, struct tep_event *ev, const pf_strings *printk, const pf_kallsyms *kallsyms,
+                    const char **why);
 void pf_free(pf_plan *pl);
 
 /* NULL when pf_print() formats the event text natively; otherwise the
@@ -86,10 +89,6 @@ const char *pf_unsupported(const pf_plan *pl);
 /* Whether printing looks kernel addresses up: the caller must have given
  * kallsyms to libtraceevent (tep_parse_kallsyms) first. */
 bool pf_uses_symbols(const pf_plan *pl);
-
-/* Whether pf_print()'s text may hold a NUL byte (%c of 0), where
- * trace-cmd's line ends. */
-bool pf_may_write_nul(const pf_plan *pl);
 
 /*
  * Appends the event text of the record DATA (SIZE bytes, in the file's

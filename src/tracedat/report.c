@@ -111,7 +111,6 @@ typedef struct rp {
 	bool usecs;              /* times in microseconds (trace-cmd's IN_USECS) */
 	bool swap;               /* the file's byte order is not ours */
 	pf_plan **plans;         /* by event id: native formatting plans */
-	bool *plan_nul;          /* by event id: the plan's text may hold a NUL */
 	pf_strings *printk;      /* the plans' printk formats */
 	uint8_t *handler_trust;  /* by event id: RP_HANDLER_* */
 	uint8_t *known_pids;     /* pf_print_handler()'s */
@@ -304,12 +303,11 @@ static void rp_need_symbols(rp *r)
 	if (r->symbols_parsed)
 		return;
 	r->symbols_parsed = true;
-	if (r->m->kallsyms.len) {
-		if (pf_kallsyms_parse(r->m->kallsyms.data, &r->kallsyms) == 1)
-			tep_set_function_resolver(r->tep, pf_kallsyms_resolve, r->kallsyms);
-		else
-			rp_need_symbol_names(r);
-	}
+	/* (no kallsyms: an empty table, as libtraceevent's is then) */
+	if (pf_kallsyms_parse(r->m->kallsyms.len ? r->m->kallsyms.data : "", &r->kallsyms) == 1)
+		tep_set_function_resolver(r->tep, pf_kallsyms_resolve, r->kallsyms);
+	else
+		rp_need_symbol_names(r);
 	if (r->m->printk_formats.len)
 		tep_parse_printk_formats(r->tep, r->m->printk_formats.data);
 }
@@ -789,8 +787,6 @@ static void rp_free_plans(rp *r)
 {
 	free(r->handler_trust);
 	r->handler_trust = NULL;
-	free(r->plan_nul);
-	r->plan_nul = NULL;
 	free(r->known_pids);
 	r->known_pids = NULL;
 	if (r->plans) {
@@ -813,9 +809,8 @@ static const pf_plan *rp_plan(rp *r, struct tep_event *ev)
 	if (!r->plans) {
 		r->plans = calloc(0x10000, sizeof *r->plans);
 		r->handler_trust = calloc(0x10000, sizeof *r->handler_trust);
-		r->plan_nul = calloc(0x10000, sizeof *r->plan_nul);
 		r->printk = pf_strings_parse(r->m->printk_formats.len ? r->m->printk_formats.data : "");
-		if (!r->plans || !r->handler_trust || !r->plan_nul || !r->printk) {
+		if (!r->plans || !r->handler_trust || !r->printk) {
 			rp_free_plans(r);
 			return NULL;
 		}
@@ -823,11 +818,11 @@ static const pf_plan *rp_plan(rp *r, struct tep_event *ev)
 	pf_plan *pl = r->plans[ev->id];
 	if (!pl) {
 		const char *why;
-		pl = pf_compile(r->tep, ev, r->printk, &why);
+		if (pf_names_symbols(ev))
+			rp_need_symbols(r);
+		pl = pf_compile(r->tep, ev, r->printk, r->kallsyms, &why);
 		if (pl && pf_uses_symbols(pl))
 			rp_need_symbols(r);
-		if (pl)
-			r->plan_nul[ev->id] = pf_may_write_nul(pl);
 		r->plans[ev->id] = pl ? pl : RP_NO_PLAN;
 	}
 	return pl == RP_NO_PLAN ? NULL : pl;
@@ -1029,7 +1024,8 @@ static void rp_line(rp *r, rp_src *s)
 			r->write_error = done;
 			return;
 		}
-		may_nul = !done || r->plan_nul[ev->id];
+		/* (the plans' texts never hold one) */
+		may_nul = !done;
 		if (!done) {
 			if (pf_names_symbols(ev))
 				rp_need_symbol_names(r);
@@ -1253,6 +1249,11 @@ int tracedat_report_tep_open(const char *path, tracedat_report_tep **out)
 const pf_strings *tracedat_report_tep_printk(tracedat_report_tep *t)
 {
 	return t->printk;
+}
+
+const pf_kallsyms *tracedat_report_tep_kallsyms(tracedat_report_tep *t)
+{
+	return t->r.kallsyms;
 }
 
 struct tep_handle *tracedat_report_tep_handle(tracedat_report_tep *t)

@@ -70,11 +70,14 @@ int tracedat_report_time_selfcheck(const char *path, unsigned rounds, uint64_t s
  */
 struct tep_handle;
 struct pf_strings;
+struct pf_kallsyms;
 typedef struct tracedat_report_tep tracedat_report_tep;
 int tracedat_report_tep_open(const char *path, tracedat_report_tep **out);
 struct tep_handle *tracedat_report_tep_handle(tracedat_report_tep *t);
-/* The printk formats the report gives the plans (printfmt.h). */
+/* The printk formats and kallsyms the report gives the plans
+ * (printfmt.h); the latter NULL when libtraceevent reads kallsyms itself. */
 const struct pf_strings *tracedat_report_tep_printk(tracedat_report_tep *t);
+const struct pf_kallsyms *tracedat_report_tep_kallsyms(tracedat_report_tep *t);
 void tracedat_report_tep_close(tracedat_report_tep *t);
 
 #endif /* TC_TRACEDAT_REPORT_H */

@@ -223,7 +223,7 @@ static bool compare(stats *s, struct tep_handle *tep, struct tep_event *ev, cons
 	return false;
 }
 
-static void check_events(stats *s, struct tep_handle *tep, const pf_strings *printk, uint64_t seed)
+static void check_events(stats *s, struct tep_handle *tep, const pf_strings *printk, const pf_kallsyms *kallsyms, uint64_t seed)
 {
 	uint8_t *buf = calloc(1, REC_CAP), *known_pids = calloc(PF_KNOWN_PIDS_BYTES, 1);
 	tc_buf mine = { 0 };
@@ -233,7 +233,7 @@ static void check_events(stats *s, struct tep_handle *tep, const pf_strings *pri
 	for (int e = 0; e < n && buf && known_pids; e++) {
 		struct tep_event *ev = tep_get_event(tep, e);
 		const char *why = NULL;
-		pf_plan *pl = pf_compile(tep, ev, printk, &why);
+		pf_plan *pl = pf_compile(tep, ev, printk, kallsyms, &why);
 		bool plugin = ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE);
 		s->formats++;
 		if (plugin && pl && pf_emulates_handler(pl))
@@ -355,6 +355,90 @@ static void check_kallsyms_sample(void)
 }
 
 /* ------------------------------------------------------------------------
+ * Formats written here: what libtraceevent does in corners no kernel
+ * format of a given machine may reach
+ */
+
+#define COMMON_FIELDS                                                                     \
+	"format:\n"                                                                        \
+	"\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"             \
+	"\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"             \
+	"\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"     \
+	"\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n"
+
+static const char *const synthetic_formats[] = {
+	/* %c is no conversion to libtraceevent 1.7.1: ">c<", and its
+	 * argument goes to the next conversion. */
+	"name: chars\nID: 901\n" COMMON_FIELDS
+	"\tfield:char a;\toffset:8;\tsize:1;\tsigned:1;\n"
+	"\tfield:int b;\toffset:12;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"[%c%c] b=%d %5c|%-3d\", REC->a, REC->a, REC->b, REC->b, REC->a\n",
+	/* Names: a kernel symbol's address (none here: 0), casts, flags by
+	 * name, a ternary of strings, division by a constant, shifts. */
+	"name: names\nID: 902\n" COMMON_FIELDS
+	"\tfield:unsigned long pfn;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned int state;\toffset:16;\tsize:4;\tsigned:0;\n"
+	"\tfield:int vec;\toffset:20;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"page=%p pfn=0x%lx state=%s vec=%s q=%lu r=%u s=%llx t=%s\", "
+	"(((struct page *)vmemmap_base) + (REC->pfn)), REC->pfn, "
+	"__print_flags(REC->state, \"|\", {I_DIRTY, \"I_DIRTY\"}, {1, \"ONE\"}, {4, \"FOUR\"}), "
+	"__print_symbolic(REC->vec, {HI_SOFTIRQ, \"HI\"}, {TIMER_SOFTIRQ, \"TIMER\"}, {RCU_SOFTIRQ, \"RCU\"}), "
+	"REC->pfn / 1000L, (u8)(REC->state >> 3) % 7, ~REC->pfn << (REC->vec & 70), REC->vec > 2 ? \"big\" : \"small\"\n",
+	/* printf's corners: '*' widths and precisions, '#', '+', '0' and
+	 * '-' together, precision on numbers, octal. */
+	"name: printf\nID: 903\n" COMMON_FIELDS
+	"\tfield:int w;\toffset:8;\tsize:4;\tsigned:1;\n"
+	"\tfield:long v;\toffset:16;\tsize:8;\tsigned:1;\n"
+	"\tfield:char s[12];\toffset:24;\tsize:12;\tsigned:0;\n\n"
+	"print fmt: \"[%*d][%-*.*s][%#o][%#.3x][%+05ld][%-+8ld][%.0u][%08.3lx][%% %hhu %hd %#lX]\", "
+	"REC->w & 15, REC->v, REC->w & 7, REC->s, REC->v, REC->v, REC->v, REC->v, REC->v, REC->w, REC->v, REC->v, REC->v, REC->v\n",
+	/* Bit masks, CPU masks, hex dumps and arrays of a dynamic array. */
+	"name: arrays\nID: 904\n" COMMON_FIELDS
+	"\tfield:__data_loc unsigned long[] mask;\toffset:8;\tsize:4;\tsigned:0;\n"
+	"\tfield:__data_loc u8[] buf;\toffset:12;\tsize:4;\tsigned:0;\n"
+	"\tfield:unsigned int n;\toffset:16;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"%s|%s|%s|%s|%s|%*ph|%*phC\", __get_bitmask(mask), __get_cpumask(mask), "
+	"__print_hex(__get_dynamic_array(buf), __get_dynamic_array_len(buf)), "
+	"__print_hex_str(__get_dynamic_array(buf), REC->n & 3), "
+	"__print_array(__get_dynamic_array(buf), __get_dynamic_array_len(buf) / 2, 2), "
+	"(int)(REC->n & 7), __get_dynamic_array(buf), (int)(REC->n & 3), __get_dynamic_array(buf)\n",
+};
+
+static void check_synthetic(void)
+{
+	const char *name = "printfmt/synthetic";
+	struct tep_handle *tep = tep_alloc();
+	pf_kallsyms *kallsyms = NULL;
+	pf_strings *printk = pf_strings_parse("");
+	if (!tep || !printk || pf_kallsyms_parse("ffffffff81000000 T _stext\n", &kallsyms) != 1) {
+		check(false, name, "cannot set up");
+		goto out;
+	}
+	tep_set_file_bigendian(tep, tep_is_bigendian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, tep_is_bigendian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, (int)sizeof(long));
+	tep_parse_kallsyms(tep, "ffffffff81000000 T _stext\n");
+	for (size_t i = 0; i < sizeof synthetic_formats / sizeof synthetic_formats[0]; i++) {
+		const char *f = synthetic_formats[i];
+		if (tep_parse_event(tep, f, strlen(f), "synthetic") != 0) {
+			check(false, name, "libtraceevent cannot parse format %zu", i);
+			goto out;
+		}
+	}
+	stats s = { 0 };
+	check_events(&s, tep, printk, kallsyms, 0x73796e7468657469ULL);
+	if (s.native != s.formats)
+		check(false, name, "%zu of %zu formats compiled natively", s.native, s.formats);
+	else
+		report_stats(name, &s, false);
+out:
+	if (tep)
+		tep_free(tep);
+	pf_strings_free(printk);
+	pf_kallsyms_free(kallsyms);
+}
+
+/* ------------------------------------------------------------------------
  * This machine's tracefs
  */
 
@@ -412,13 +496,15 @@ static int count_formats(struct tep_handle *tep, const char *events)
 }
 
 /* kallsyms for libtraceevent, and a sample of its addresses for the
- * records. */
-static void load_symbols(struct tep_handle *tep)
+ * records; returns printfmt's table of it. */
+static pf_kallsyms *load_symbols(struct tep_handle *tep)
 {
 	size_t len;
+	pf_kallsyms *table = NULL;
 	char *ks = slurp("/proc/kallsyms", &len);
 	if (ks) {
 		tep_parse_kallsyms(tep, ks);
+		pf_kallsyms_parse(ks, &table);
 		/* Every symbol's address, around it and between, and far off. */
 		size_t cap = 1 << 16, n = 0;
 		uint64_t *addrs = malloc(cap * sizeof *addrs), st = 42;
@@ -449,6 +535,7 @@ static void load_symbols(struct tep_handle *tep)
 		}
 		free(ks);
 	}
+	return table;
 }
 
 static void check_tracefs(void)
@@ -482,7 +569,7 @@ static void check_tracefs(void)
 	if (parsed <= 0) {
 		printf("SKIP %s: no event format could be read under %s/events\n", name, TRACEFS);
 	} else {
-		load_symbols(tep);
+		pf_kallsyms *kallsyms = load_symbols(tep);
 		char *text = slurp(TRACEFS "/printk_formats", &len);
 		if (text) {
 			tep_parse_printk_formats(tep, text);
@@ -497,9 +584,10 @@ static void check_tracefs(void)
 		pf_strings *printk = pf_strings_parse(text ? text : "");
 		free(text);
 		stats s = { 0 };
-		check_events(&s, tep, printk, 0x7472616365636174ULL);
+		check_events(&s, tep, printk, kallsyms, 0x7472616365636174ULL);
 		report_stats(name, &s, true);
 		pf_strings_free(printk);
+		pf_kallsyms_free(kallsyms);
 	}
 	if (plugins)
 		tep_unload_plugins(plugins, tep);
@@ -524,7 +612,8 @@ static void check_file(const char *path)
 		return;
 	}
 	stats s = { 0 };
-	check_events(&s, tracedat_report_tep_handle(t), tracedat_report_tep_printk(t), 0x6669787475726573ULL);
+	check_events(&s, tracedat_report_tep_handle(t), tracedat_report_tep_printk(t), tracedat_report_tep_kallsyms(t),
+	             0x6669787475726573ULL);
 	report_stats(name, &s, false);
 	tracedat_report_tep_close(t);
 }
@@ -581,6 +670,7 @@ int main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	check_fixtures("tests/fixtures/tracedat");
 	check_kallsyms_sample();
+	check_synthetic();
 	check_tracefs();
 	free(symbols);
 	return n_fail ? 1 : 0;
