@@ -148,9 +148,11 @@ typedef struct pf_item {
 	const struct tep_format_field *field;
 } pf_item;
 
-/* The sched_switch plugin's handlers (plugin_sched_switch.c), which
- * print sched_switch, sched_wakeup and sched_wakeup_new. */
-enum { H_NONE, H_SCHED_SWITCH, H_SCHED_WAKEUP };
+/* Plugin handlers: the sched_switch plugin's for sched_switch and for
+ * sched_wakeup(_new); the kmem plugin's (the allocation's caller, then
+ * the print format) for kfree, kmalloc(_node), kmem_cache_alloc(_node)
+ * and kmem_cache_free; the tlb plugin's for tlb_flush. */
+enum { H_NONE, H_SCHED_SWITCH, H_SCHED_WAKEUP, H_KMEM, H_TLB };
 
 /* A field the handler reads: where, and how wide (0: absent). */
 typedef struct pf_hfield {
@@ -161,6 +163,8 @@ enum {
 	HF_PID, HF_COMM, HF_PRIO, HF_SUCCESS, HF_TARGET_CPU,          /* wakeup */
 	HF_PREV_PID = 0, HF_PREV_COMM, HF_PREV_PRIO, HF_PREV_STATE,   /* switch */
 	HF_NEXT_PID, HF_NEXT_COMM, HF_NEXT_PRIO,
+	HF_CALL_SITE = 0,                                             /* kmem */
+	HF_PAGES = 0, HF_REASON,                                      /* tlb */
 	HF_COUNT = 7,
 };
 
@@ -1264,8 +1268,30 @@ static void handler_comm(pf_plan *pl, int slot, const char *name)
 
 static void compile_handler(pf_plan *pl)
 {
+	static const char *const kmem_events[] = { "kfree", "kmalloc", "kmalloc_node", "kmem_cache_alloc",
+		                                   "kmem_cache_alloc_node", "kmem_cache_free" };
 	struct tep_event *ev = pl->ev;
-	if (!ev->system || strcmp(ev->system, "sched") != 0)
+	if (!ev->system)
+		return;
+	if (!strcmp(ev->system, "kmem")) {
+		for (size_t i = 0; i < sizeof kmem_events / sizeof kmem_events[0]; i++)
+			if (!strcmp(ev->name, kmem_events[i])) {
+				/* Without a readable call_site the handler adds
+				 * nothing to the print format. */
+				if (!handler_field(pl, HF_CALL_SITE, "call_site", true))
+					pl->hf[HF_CALL_SITE].size = 0;
+				pl->handler = H_KMEM;
+				pl->symbols = true;
+			}
+		return;
+	}
+	if (!strcmp(ev->system, "tlb")) {
+		if (!strcmp(ev->name, "tlb_flush") && handler_field(pl, HF_PAGES, "pages", true) &&
+		    handler_field(pl, HF_REASON, "reason", true))
+			pl->handler = H_TLB;
+		return;
+	}
+	if (strcmp(ev->system, "sched") != 0)
 		return;
 	if (!strcmp(ev->name, "sched_switch")) {
 		if (!handler_field(pl, HF_PREV_PID, "prev_pid", true) || !handler_field(pl, HF_PREV_PRIO, "prev_prio", true) ||
@@ -2335,9 +2361,47 @@ static void put_state(pf_ctx *c, int state)
 		putc1(c, 'R');
 }
 
+/* The kmem plugin's call_site_handler(): "(func+0xoff) " when the
+ * caller's address is in a function, then the print format. */
+static void print_kmem(pf_ctx *c)
+{
+	const pf_plan *pl = c->pl;
+	if (pl->hf[HF_CALL_SITE].size) {
+		unsigned long long v = hval(c, HF_CALL_SITE);
+		const char *func = tep_find_function(pl->tep, v);
+		if (func) {
+			pf_spec x = { .conv = 'x', .bits = 32, .plain = true, .width = -1, .prec = -1 };
+			putc1(c, '(');
+			put(c, func, strlen(func));
+			put(c, "+0x", 3);
+			put_int(c, &x, -1, v - tep_find_function_address(pl->tep, v));
+			put(c, ") ", 2);
+		}
+	}
+	for (size_t i = 0; i < pl->n_items; i++)
+		print_item(c, &pl->items[i]);
+}
+
+/* The tlb plugin's tlb_flush_handler(). */
+static void print_tlb(pf_ctx *c)
+{
+	static const char *const reasons[] = { "flush on task switch", "remote shootdown", "local shootdown",
+		                               "local mm shootdown" };
+	pf_spec ld = { .conv = 'd', .bits = 64, .plain = true, .width = -1, .prec = -1 };
+	put(c, "pages=", 6);
+	put_int(c, &ld, -1, hval(c, HF_PAGES));
+	uint64_t reason = hval(c, HF_REASON);
+	put(c, " reason=", 8);
+	if (reason < sizeof reasons / sizeof reasons[0])
+		put(c, reasons[reason], strlen(reasons[reason]));
+	put(c, " (", 2);
+	put_int(c, &ld, -1, reason);
+	putc1(c, ')');
+}
+
 int pf_print_handler(const pf_plan *pl, tc_buf *out, const void *data, int size, uint8_t *known_pids)
 {
-	if (pl->handler == H_NONE)
+	if (pl->handler == H_NONE || (pl->handler == H_KMEM && (pl->unsupported || pl->failed)))
 		return 0;
 	pf_ctx c = { .pl = pl, .data = data, .size = size, .out = out };
 	size_t mark = out->len;
@@ -2350,7 +2414,11 @@ int pf_print_handler(const pf_plan *pl, tc_buf *out, const void *data, int size,
 	pf_spec d = { .conv = 'd', .bits = 32, .width = -1, .prec = -1 };
 	pf_spec cpu = { .conv = 'u', .bits = 64, .width = 3, .prec = -1, .zero = true };
 	bool learnt = false;
-	if (pl->handler == H_SCHED_WAKEUP) {
+	if (pl->handler == H_KMEM) {
+		print_kmem(&c);
+	} else if (pl->handler == H_TLB) {
+		print_tlb(&c);
+	} else if (pl->handler == H_SCHED_WAKEUP) {
 		uint64_t pid = hval(&c, HF_PID);
 		if (pl->hf[HF_COMM].size)
 			learnt |= put_comm(&c, HF_COMM, pid, known_pids);

@@ -25,8 +25,8 @@
  *     format of the machine's tracefs and of the test traces both ways and
  *     requires equal text.
  * Whether an event's text comes from a plugin handler is for the caller to
- * know: a plan formats the print format, and the text of the one plugin
- * whose events fill scheduler traces (see pf_print_handler()).
+ * know: a plan formats the print format, and the text of the plugins whose
+ * events fill scheduler and memory traces (see pf_print_handler()).
  */
 #ifndef TC_TRACEDAT_PRINTFMT_H
 #define TC_TRACEDAT_PRINTFMT_H
@@ -103,20 +103,23 @@ int pf_print(const pf_plan *pl, tc_buf *out, const void *data, int size);
 int pf_print_fields(const pf_plan *pl, tc_buf *out, const void *data, int size);
 
 /*
- * Plugin handlers: the event texts that the sched_switch plugin of
- * libtraceevent prints for sched_switch, sched_wakeup and
- * sched_wakeup_new (most of a scheduler trace) are also written here.
- * pf_emulates_handler() says whether PL's event is one of them (with the
- * fields the plugin expects).  pf_print_handler() then appends what the
- * plugin would print and, as it does, registers the comms it shows with
- * libtraceevent (tep_register_comm()); it returns 1, 2 when a comm new to
- * libtraceevent was registered (so cached comm look-ups are stale), 0 with
- * OUT unchanged when libtraceevent must print the record, or TC_ENOMEM.
- * Whether the handler libtraceevent has for the event is that plugin's is
- * for the caller to make sure of (by comparing a first record's texts).
- * KNOWN_PIDS (PF_KNOWN_PIDS_BYTES zeroed bytes the caller keeps for the
- * tep handle, or NULL) remembers the pids libtraceevent has a comm for,
- * so that they are not registered again (which changes nothing).
+ * Plugin handlers: the event texts that libtraceevent's plugins print for
+ * the events that fill scheduler and memory traces are also written here:
+ * the sched_switch plugin's (sched_switch, sched_wakeup, sched_wakeup_new),
+ * the kmem plugin's (the allocation's caller before the print format, for
+ * kfree, kmalloc(_node), kmem_cache_alloc(_node), kmem_cache_free) and the
+ * tlb plugin's (tlb_flush).  pf_emulates_handler() says whether PL's event
+ * is one of them (with the fields the plugin expects).  pf_print_handler()
+ * then appends what the plugin would print and, as it does, registers the
+ * comms it shows with libtraceevent (tep_register_comm()); it returns 1,
+ * 2 when a comm new to libtraceevent was registered (so cached comm
+ * look-ups are stale), 0 with OUT unchanged when libtraceevent must print
+ * the record, or TC_ENOMEM.  Whether the handler libtraceevent has for the
+ * event is that plugin's is for the caller to make sure of (by comparing
+ * a first record's texts).  KNOWN_PIDS (PF_KNOWN_PIDS_BYTES zeroed bytes
+ * the caller keeps for the tep handle, or NULL) remembers the pids
+ * libtraceevent has a comm for, so that they are not registered again
+ * (which changes nothing).
  */
 #define PF_KNOWN_PIDS_BYTES ((1u << 22) / 8)
 bool pf_emulates_handler(const pf_plan *pl);
