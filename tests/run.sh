@@ -380,6 +380,7 @@ for u in build/tests/*_test; do
 		case "$line" in
 		PASS*) ok "unit/$(basename "$u"): ${line#PASS }";;
 		FAIL*) bad "unit/$(basename "$u"): ${line#FAIL }"; unit_failed=1;;
+		SKIP*) skipped "unit/$(basename "$u"): ${line#SKIP }";;
 		"EXIT 0") ;;
 		EXIT*) [ $unit_failed = 1 ] || bad "unit/$(basename "$u"): exited with status ${line#EXIT }";;
 		esac

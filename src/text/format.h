@@ -15,6 +15,7 @@
 #ifndef TC_TEXT_FORMAT_H
 #define TC_TEXT_FORMAT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -212,19 +213,20 @@ static inline size_t tc_fmt_u64_zpad(char *dst, uint64_t v, unsigned width)
 	return len;
 }
 
-/* The eight hexadecimal digits of V, uppercase, as eight bytes in memory
- * order: every nibble moved into a byte of its own and turned into ASCII
- * at once, instead of a loop over the nibbles. */
-static inline uint64_t tc_fmt_hex8(uint32_t v)
+/* The eight hexadecimal digits of V, uppercase (or lowercase with LOWER),
+ * as eight bytes in memory order: every nibble moved into a byte of its
+ * own and turned into ASCII at once, instead of a loop over the nibbles. */
+static inline uint64_t tc_fmt_hex8(uint32_t v, bool lower)
 {
 	uint64_t x = v;
 
 	x = (x | (x << 16)) & UINT64_C(0x0000FFFF0000FFFF);
 	x = (x | (x << 8)) & UINT64_C(0x00FF00FF00FF00FF);
 	x = (x | (x << 4)) & UINT64_C(0x0F0F0F0F0F0F0F0F);
-	/* Nibble I is now byte I; 7 more for those from 10 up ('A' - '9' - 1). */
+	/* Nibble I is now byte I; from 10 up, 7 more for 'A' - '9' - 1, or
+	 * 39 for 'a' - '9' - 1. */
 	x += UINT64_C(0x3030303030303030) +
-	     (((x + UINT64_C(0x0606060606060606)) >> 4) & UINT64_C(0x0101010101010101)) * 7u;
+	     (((x + UINT64_C(0x0606060606060606)) >> 4) & UINT64_C(0x0101010101010101)) * (lower ? 39u : 7u);
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	return __builtin_bswap64(x);
 #else
@@ -232,10 +234,10 @@ static inline uint64_t tc_fmt_hex8(uint32_t v)
 #endif
 }
 
-/* The last N (1..8) digits of tc_fmt_hex8(V) at D, writing 8 bytes. */
-static inline void tc_fmt_hex_tail(char *d, uint32_t v, size_t n)
+/* The last N (1..8) digits of tc_fmt_hex8(V, LOWER) at D, writing 8 bytes. */
+static inline void tc_fmt_hex_tail(char *d, uint32_t v, size_t n, bool lower)
 {
-	uint64_t x = tc_fmt_hex8(v);
+	uint64_t x = tc_fmt_hex8(v, lower);
 
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	x >>= 8u * (8u - n);
@@ -245,18 +247,25 @@ static inline void tc_fmt_hex_tail(char *d, uint32_t v, size_t n)
 	memcpy(d, &x, 8);
 }
 
-/* printf("%" PRIX64): uppercase, no prefix. */
-static inline size_t tc_fmt_hex_upper(char *dst, uint64_t v)
+/* printf("%" PRIx64) with LOWER, printf("%" PRIX64) without: no prefix.
+ * Writes at least 8 bytes, whatever the number of digits. */
+static inline size_t tc_fmt_hex(char *dst, uint64_t v, bool lower)
 {
 	size_t n = ((size_t)(64 - __builtin_clzll(v | 1u)) + 3u) / 4u;
 
 	if (n <= 8) {
-		tc_fmt_hex_tail(dst, (uint32_t)v, n);
+		tc_fmt_hex_tail(dst, (uint32_t)v, n, lower);
 	} else {
-		tc_fmt_hex_tail(dst, (uint32_t)(v >> 32), n - 8);
-		tc_fmt_hex_tail(dst + n - 8, (uint32_t)v, 8);
+		tc_fmt_hex_tail(dst, (uint32_t)(v >> 32), n - 8, lower);
+		tc_fmt_hex_tail(dst + n - 8, (uint32_t)v, 8, lower);
 	}
 	return n;
+}
+
+/* printf("%" PRIX64): uppercase, no prefix. */
+static inline size_t tc_fmt_hex_upper(char *dst, uint64_t v)
+{
+	return tc_fmt_hex(dst, v, false);
 }
 
 /* printf("%" PRIo64): no prefix. */

@@ -7,7 +7,9 @@
  * format texts, kallsyms, printk formats and saved cmdlines to
  * libtraceevent, merges the per-CPU record cursors of every buffer by time
  * as trace-cmd does, and formats each line: the task, CPU and time columns
- * here, the event text with libtraceevent's tep_print_event().
+ * here, the event text with the event's native plan (printfmt.h), or with
+ * libtraceevent's tep_print_event() for plugin-printed events and what the
+ * plans leave to it.
  *
  * Memory stays flat: one record per CPU is held at a time, the line is
  * built in one reused trace_seq and the output goes through one buffer.
@@ -38,8 +40,8 @@ typedef struct tracedat_report_options {
 	const char *const *filters;
 	const bool *filter_negate;
 	size_t filter_count;
-	/* For tests: also have libtraceevent format every event the fast
-	 * formatter printed, and fail (TC_EINVAL) at the first difference. */
+	/* For tests: also have libtraceevent format every event text a
+	 * native plan printed, and fail (TC_EINVAL) at the first difference. */
 	bool check_fast_path;
 } tracedat_report_options;
 
@@ -54,11 +56,28 @@ typedef struct tracedat_report_options {
 int tracedat_report(FILE *out, const char *path, const tracedat_report_options *opts);
 
 /*
- * For tests: formats ROUNDS records with random field values of every
- * event of PATH that the fast formatter handles, both with it and with
- * libtraceevent (the event text, then -R's fields), and fails (TC_EINVAL, the event and both texts in the
- * message) at the first difference.  *CHECKED: how many events were.
+ * For tests: ROUNDS random times in the time column's three forms (" %5u.%06u:",
+ * -t's nine digits, raw counts), against libtraceevent's print_event_time()
+ * with trace-cmd's formats; the first event of PATH makes the record.
+ * Fails (TC_EINVAL, both texts in the message) at the first difference.
  */
-int tracedat_report_selfcheck(const char *path, unsigned rounds, uint64_t seed, size_t *checked);
+int tracedat_report_time_selfcheck(const char *path, unsigned rounds, uint64_t seed);
+
+/*
+ * For tests (tests/unit/printfmt_test.c): libtraceevent set up for PATH as
+ * the report sets it up (plugins, every event format, kallsyms, printk
+ * formats, saved comms), to free with tracedat_report_tep_close().
+ */
+struct tep_handle;
+struct pf_strings;
+struct pf_kallsyms;
+typedef struct tracedat_report_tep tracedat_report_tep;
+int tracedat_report_tep_open(const char *path, tracedat_report_tep **out);
+struct tep_handle *tracedat_report_tep_handle(tracedat_report_tep *t);
+/* The printk formats and kallsyms the report gives the plans
+ * (printfmt.h); the latter NULL when libtraceevent reads kallsyms itself. */
+const struct pf_strings *tracedat_report_tep_printk(tracedat_report_tep *t);
+const struct pf_kallsyms *tracedat_report_tep_kallsyms(tracedat_report_tep *t);
+void tracedat_report_tep_close(tracedat_report_tep *t);
 
 #endif /* TC_TRACEDAT_REPORT_H */
