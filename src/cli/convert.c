@@ -394,7 +394,7 @@ static out_format format_of_name(const char *out)
 /* Every input merged by time into one timeline file at OUT: a hidden
  * file beside it, renamed into place once complete.  0 or 1. */
 static int write_timeline(convert_state *cs, tc_input **inputs, int n, tc_filter *filter, bool filtering,
-                          tc_timeline_format format, const char *out)
+                          tc_timeline_format format, const char *out, unsigned jobs)
 {
 	char tmp[PATH_MAX];
 	const char *base = base_name(out);
@@ -417,7 +417,7 @@ static int write_timeline(convert_state *cs, tc_input **inputs, int n, tc_filter
 	tc_trace **traces = calloc(trace_count ? trace_count : 1, sizeof *traces);
 	tc_muxer *mux = NULL;
 	int status = 0;
-	if (!traces || tc_muxer_new(&mux) < 0) {
+	if (!traces || tc_muxer_new(&mux) < 0 || tc_muxer_set_threads(mux, jobs) < 0) {
 		fprintf(stderr, "tracecat: out of memory\n");
 		status = 1;
 	}
@@ -569,7 +569,7 @@ int cli_convert(int argc, char **argv)
 		convert_state cs = { .tty = isatty(2) };
 		clock_gettime(CLOCK_MONOTONIC, &cs.start);
 		int status = write_timeline(&cs, inputs, npaths, filter, filtering,
-		                            format == OUT_PERFETTO ? TC_TIMELINE_PERFETTO : TC_TIMELINE_CHROME_JSON, out);
+		                            format == OUT_PERFETTO ? TC_TIMELINE_PERFETTO : TC_TIMELINE_CHROME_JSON, out, jobs);
 		cli_free_inputs(inputs, npaths);
 		tc_filter_free(filter);
 		free(paths);

@@ -6,8 +6,8 @@
 # fixture of every format (valid ones, damaged ones that stop with an error
 # after some output), and for all the CTF fixtures merged in one run, the
 # standard output, the error output and the exit status of -j 1 and -j 4
-# are compared, and convert's output folders (every event re-encoded, as
-# CTF 1.8 and 2) file for file.  The same commands at -j 4 then run under
+# are compared, and convert's outputs (every event re-encoded as CTF 1.8
+# and 2, Perfetto, Chrome JSON) file for file.  The same commands at -j 4 then run under
 # ThreadSanitizer (build/tsan/tracecat, made by `make sanitize`): any
 # report fails.  Needs no peer tool.
 # Prints PASS/FAIL lines for tests/run.sh; exits 0.
@@ -62,6 +62,31 @@ convert_both() {
 	echo "PASS threads/convert/$name"
 }
 
+# timeline_both NAME EXT ARGS...: convert ARGS -o OUT.EXT (Perfetto or
+# Chrome JSON, streams merged by time) with -j 1 and -j 4, the files compared.
+timeline_both() {
+	local name=$1 ext=$2 j
+	shift 2
+	for j in 1 4; do
+		rm -f "$tmp/t$j.$ext"
+		"$BIN" convert -j $j "$@" -o "$tmp/t$j.$ext" >"$tmp/$j.out" 2>"$tmp/$j.err"
+		echo $? >"$tmp/$j.rc"
+	done
+	sed -i "s|$tmp/t[14]|OUT|g" "$tmp/1.err" "$tmp/4.err"
+	local what
+	for what in out err rc; do
+		if ! cmp -s "$tmp/1.$what" "$tmp/4.$what"; then
+			echo "FAIL threads/convert-$ext/$name: -j 4 differs from -j 1 ($what)"
+			return
+		fi
+	done
+	if { [ -e "$tmp/t1.$ext" ] || [ -e "$tmp/t4.$ext" ]; } && ! cmp -s "$tmp/t1.$ext" "$tmp/t4.$ext"; then
+		echo "FAIL threads/convert-$ext/$name: -j 4 wrote another file than -j 1"
+		return
+	fi
+	echo "PASS threads/convert-$ext/$name"
+}
+
 traces=()
 for t in "$F"/ctf/*/ "$F"/ctf-valid/*/ "$F"/ctf-bad/*/ "$F"/ctf2/*/ "$F"/ctf2-lttng/*/ "$F"/ctf2-from-ctf1/*/ \
 	"$F"/lttng-legacy/*/ "$F"/lttng-legacy-bad/*/ "$F"/uftrace/*/ "$F"/tracedat/*.dat "$F"/tracedat-bad/*.dat; do
@@ -75,6 +100,8 @@ for t in "${traces[@]}"; do
 	run "$name" info "$t"
 	convert_both "$name" --events '*' "$t"
 	convert_both "$name/ctf2" --events '*' --ctf-version 2 "$t"
+	timeline_both "$name" pftrace "$t"
+	timeline_both "$name" json "$t"
 done
 ctf=()
 for t in "${traces[@]}"; do
