@@ -17,7 +17,7 @@
  * batches per stream are alive, so memory stays bounded.
  *
  * Iterators without fill (the message valid only until the next call) are
- * read here on the caller's thread only, one message a batch.
+ * read on the caller's thread only, one message a batch, without the lock.
  */
 #include "core/core.h"
 
@@ -112,7 +112,7 @@ static void fill_slot(tc_prefetch *p, pf_stream *s, pf_slot *slot)
 {
 	tc_batch *b = &slot->batch;
 	if (!b->msgs) {
-		b->cap = can_prefetch(s) ? p->batch_cap : 1;
+		b->cap = p->batch_cap;
 		b->msgs = malloc(b->cap * sizeof *b->msgs);
 		if (!b->msgs) {
 			slot->rc = tc_fail_nomem();
@@ -120,12 +120,7 @@ static void fill_slot(tc_prefetch *p, pf_stream *s, pf_slot *slot)
 			return;
 		}
 	}
-	if (can_prefetch(s)) {
-		slot->rc = s->it->ops->fill(s->it, b);
-	} else {
-		slot->rc = s->it->ops->next(s->it, &b->msgs[0]);
-		b->count = slot->rc > 0;
-	}
+	slot->rc = s->it->ops->fill(s->it, b);
 	if (slot->rc < 0)
 		slot->error = *tc_error_last();
 }
@@ -215,14 +210,31 @@ int tc_prefetch_new(tc_prefetch **out, tc_stream_iter *const *iters, size_t coun
 	return 0;
 }
 
+/* The next message of S, whose iterator has no fill, as a batch of one:
+ * no worker ever reads such a stream, so neither does the lock. */
+static int next_alone(pf_stream *s, const tc_batch **out)
+{
+	tc_batch *b = &s->slots[0].batch;
+	if (!b->msgs) {
+		if (!(b->msgs = malloc(sizeof *b->msgs)))
+			return tc_fail_nomem();
+		b->cap = 1;
+	}
+	int rc = s->it->ops->next(s->it, &b->msgs[0]);
+	b->count = rc > 0;
+	*out = b;
+	return rc;
+}
+
 int tc_prefetch_next(tc_prefetch *p, size_t i, const tc_batch **out)
 {
 	pf_stream *s = &p->streams[i];
+	if (!can_prefetch(s))
+		return next_alone(s, out);
 	if (s->held) {
 		/* The slot is the caller's alone until it says otherwise. */
 		pf_slot *slot = &s->slots[(s->head + PF_SLOTS - 1) % PF_SLOTS];
-		if (can_prefetch(s))
-			s->it->ops->release(s->it, &slot->batch);
+		s->it->ops->release(s->it, &slot->batch);
 	}
 	if (s->finished) {
 		if (s->final_rc < 0)

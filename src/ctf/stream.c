@@ -33,6 +33,7 @@
 
 #define CTF_MAGIC 0xC1FC1FC1u
 #define DONTNEED_STEP (8u << 20)
+#define DONTNEED_LAG (1u << 20)
 /* A returned CTF_ARENA_RETRY when the batch already holds events: it ends
  * there, and the event is decoded again at the start of the next one. */
 #define CTF_BATCH_FULL (CTF_ARENA_RETRY + 1)
@@ -274,15 +275,16 @@ int ctf_peek_first_packet(ctf_stream_iter *s, ctf_file *f)
 	return rc;
 }
 
-/* Hands the pages of the current file a DONTNEED_STEP before UPTO back to
- * the kernel, every DONTNEED_STEP bytes, so that the resident size stays
- * flat.  The lag spares the pages that batches decoded ahead of their
- * reader still point to; one given back too early is only read again. */
+/* Hands the pages of the current file up to DONTNEED_LAG before UPTO back
+ * to the kernel, every DONTNEED_STEP bytes, so that the resident size
+ * stays flat.  The lag spares the pages that batches decoded ahead of
+ * their reader still point to; one given back too early is only read
+ * again. */
 static void give_back_pages(ctf_stream_iter *s, uint64_t upto)
 {
-	if (upto - s->dontneed_mark < 2 * (uint64_t)DONTNEED_STEP)
+	if (upto - s->dontneed_mark < (uint64_t)DONTNEED_STEP + DONTNEED_LAG)
 		return;
-	uint64_t start = s->dontneed_mark & ~(uint64_t)4095, end = (upto - DONTNEED_STEP) & ~(uint64_t)4095;
+	uint64_t start = s->dontneed_mark & ~(uint64_t)4095, end = (upto - DONTNEED_LAG) & ~(uint64_t)4095;
 	if (end > start)
 		madvise((void *)(s->map + start), (size_t)(end - start), MADV_DONTNEED);
 	s->dontneed_mark = end;
