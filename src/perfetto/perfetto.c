@@ -381,7 +381,7 @@ static void describe(tl_ctx *c, pf_writer *w, tl_track *t)
 {
 	bool thread = t->tid >= 0;
 	int64_t pid = t->pid >= 0 ? t->pid : t->tid;
-	tl_track *main = thread ? (pid == t->tid ? t : tl_thread(c, pid, pid)) : NULL;
+	tl_track *main = !thread ? NULL : t->pid < 0 ? t : tl_process_of(c, t);
 	if (main && (!main->process_uuid || main->process_renamed)) {
 		if (!main->process_uuid)
 			main->process_uuid = w->next_uuid++;

@@ -601,6 +601,15 @@ static bool grow_table(tl_track ***table, size_t *cap, bool by_stream)
 	return true;
 }
 
+tl_track *tl_process_of(tl_ctx *c, tl_track *t)
+{
+	if (t->tid < 0 || t->pid < 0)
+		return NULL;
+	if (!t->process || t->process->tid != t->pid)
+		t->process = t->pid == t->tid ? t : tl_thread(c, t->pid, t->pid);
+	return t->process;
+}
+
 tl_track *tl_thread(tl_ctx *c, int64_t tid, int64_t pid)
 {
 	tl_track *t = c->last_thread;
@@ -746,8 +755,8 @@ tl_track *tl_track_of(tl_ctx *c, const tl_class *cls, const tc_message *msg, int
 		if (t && tl_text_value(tl_context(msg, cls->procname), &s, &len)) {
 			tl_track_rename(t, s, len, false);
 			/* the process is named by its main thread, else by the first seen */
-			tl_track *main = pid < 0 || tid == pid ? t : tl_thread(c, pid, pid);
-			if (main && (tid == pid || !main->process_name))
+			tl_track *main = tl_process_of(c, t);
+			if (main && ((main == t && t->renamed) || !main->process_name))
 				tl_track_rename(main, s, len, true);
 		}
 	}
@@ -805,24 +814,36 @@ static bool push_frames(tl_track *t, uint32_t count, int64_t begin)
 	return true;
 }
 
-/* Ends T's innermost call at TS as WHAT (NAME: the exit's), beginning it
- * first when it was entered before the records. */
-static int end_call(tl_ctx *c, tl_track *t, tl_slice what, int64_t ts, const char *name, size_t len, tl_slice_fn fn,
-                    void *arg)
+/* The function name of call event MSG of CLS ("?" when it has none),
+ * BUF holding an address written out. */
+static void call_name(const tl_class *cls, const tc_message *msg, char buf[19], const char **name, size_t *len)
+{
+	if (!msg || !tl_call_name(cls, msg, buf, name, len)) {
+		*name = "?";
+		*len = 1;
+	}
+}
+
+/* Ends T's innermost call at TS as WHAT, the exit MSG of CLS when there
+ * is one, beginning the call first when it was entered before the records
+ * (named by MSG, else TL_UNRECORDED_ENTRY). */
+static int end_call(tl_ctx *c, tl_track *t, tl_slice what, int64_t ts, const tl_class *cls, const tc_message *msg,
+                    tl_slice_fn fn, void *arg)
 {
 	tl_frame *f = &t->frames[t->open_calls - 1];
 	int rc = 0;
 	if (t->open_calls == t->unresolved) {
+		char addr[19];
+		const char *name = TL_UNRECORDED_ENTRY;
+		size_t len = sizeof TL_UNRECORDED_ENTRY - 1;
+		if (what == TL_SLICE_END)
+			call_name(cls, msg, addr, &name, &len);
 		f->begin = inherited_begin(t, ts);
-		if (what != TL_SLICE_END) {
-			name = TL_UNRECORDED_ENTRY;
-			len = sizeof TL_UNRECORDED_ENTRY - 1;
-		}
 		rc = fn(c, arg, t, TL_SLICE_BEGIN_INHERITED, f->begin, name, len, f);
 		t->unresolved--;
 	}
 	if (rc == 0)
-		rc = fn(c, arg, t, what, ts, name, len, f);
+		rc = fn(c, arg, t, what, ts, NULL, 0, f);
 	t->call_text.len = f->text;
 	t->open_calls--;
 	return rc;
@@ -830,13 +851,6 @@ static int end_call(tl_ctx *c, tl_track *t, tl_slice what, int64_t ts, const cha
 
 int tl_call(tl_ctx *c, const tl_class *cls, const tc_message *msg, tl_track *t, int64_t ts, tl_slice_fn fn, void *arg)
 {
-	char addr[19];
-	const char *name;
-	size_t len;
-	if (!tl_call_name(cls, msg, addr, &name, &len)) {
-		name = "?";
-		len = 1;
-	}
 	bool entry = cls->kind == TL_FUNC_ENTRY;
 	int64_t depth;
 	int rc = 0;
@@ -844,7 +858,7 @@ int tl_call(tl_ctx *c, const tl_class *cls, const tc_message *msg, tl_track *t, 
 		/* the calls this event's depth says are open */
 		uint32_t want = (uint32_t)depth + (entry ? 0 : 1);
 		while (t->open_calls > want && rc == 0)
-			rc = end_call(c, t, TL_SLICE_END_ABANDONED, ts, NULL, 0, fn, arg);
+			rc = end_call(c, t, TL_SLICE_END_ABANDONED, ts, NULL, NULL, fn, arg);
 		if (rc == 0 && t->open_calls < want && t->open_calls == t->unresolved) {
 			if (!push_frames(t, want - t->open_calls, 0))
 				return tc_fail_nomem();
@@ -853,16 +867,21 @@ int tl_call(tl_ctx *c, const tl_class *cls, const tc_message *msg, tl_track *t, 
 	}
 	if (rc < 0)
 		return rc;
-	if (entry)
+	if (entry) {
+		char addr[19];
+		const char *name;
+		size_t len;
+		call_name(cls, msg, addr, &name, &len);
 		return push_frames(t, 1, ts) ? fn(c, arg, t, TL_SLICE_BEGIN, ts, name, len, &t->frames[t->open_calls - 1])
 		                             : tc_fail_nomem();
+	}
 	/* an exit with nothing open: a call entered before the records */
 	if (!t->open_calls) {
 		if (!push_frames(t, 1, 0))
 			return tc_fail_nomem();
 		t->unresolved = 1;
 	}
-	return end_call(c, t, TL_SLICE_END, ts, name, len, fn, arg);
+	return end_call(c, t, TL_SLICE_END, ts, cls, msg, fn, arg);
 }
 
 int tl_calls_finish(tl_ctx *c, tl_slice_fn fn, void *arg)
@@ -871,7 +890,7 @@ int tl_calls_finish(tl_ctx *c, tl_slice_fn fn, void *arg)
 		tl_track *t = c->tracks[i];
 		int rc = 0;
 		while (t->open_calls && rc == 0)
-			rc = end_call(c, t, TL_SLICE_UNENDED, t->first_ts, NULL, 0, fn, arg);
+			rc = end_call(c, t, TL_SLICE_UNENDED, t->first_ts, NULL, NULL, fn, arg);
 		if (rc < 0)
 			return rc;
 	}

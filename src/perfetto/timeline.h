@@ -140,6 +140,7 @@ typedef struct tl_frame tl_frame;
 typedef struct tl_track {
 	const tc_stream *stream;   /* stream tracks only */
 	int64_t tid, pid;          /* pid -1: unknown */
+	struct tl_track *process;  /* the track of its process's main thread, once known */
 	char *name;                /* malloc'd, NULL: none known */
 	size_t name_len;
 	char *process_name;        /* the process's, as far as known */
@@ -307,6 +308,10 @@ tl_track *tl_track_of(tl_ctx *c, const tl_class *cls, const tc_message *msg, int
 /* The thread track of TID, made on first use (PID -1: unknown). */
 tl_track *tl_thread(tl_ctx *c, int64_t tid, int64_t pid);
 
+/* The track of T's process's main thread (T itself, or NULL when its
+ * process is not known or out of memory). */
+tl_track *tl_process_of(tl_ctx *c, tl_track *t);
+
 /* Sets the name of T (or, on a process's main thread, the process's) to
  * the LEN bytes at S, and its renamed flag when it changed. */
 void tl_track_rename(tl_track *t, const char *s, size_t len, bool process);
@@ -354,7 +359,8 @@ struct tl_frame {
 	uint32_t text, split;
 };
 
-/* FRAME is the call's: new for a begin, the one ending for an end. */
+/* FRAME is the call's: new for a begin, the one ending for an end.  NAME
+ * (LEN bytes) is the function's for begins, NULL for ends. */
 typedef int (*tl_slice_fn)(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t ts, const char *name, size_t len,
                            tl_frame *frame);
 

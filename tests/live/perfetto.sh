@@ -157,6 +157,20 @@ if [ -d "$CORPUS/ctf/babeltrace/succeed/lttng-tracefile-rotation/kernel" ]; then
 	fi
 fi
 
+# The format from the name, or --format whatever the name.
+ok=1
+"$BIN" convert "$F/uftrace/fork" -o "$tmp/a.perfetto-trace" 2>/dev/null &&
+	protoc --decode=perfetto.protos.Trace -I "$SCHEMA" perfetto_trace.proto <"$tmp/a.perfetto-trace" >/dev/null 2>&1 || ok=0
+"$BIN" convert --format json "$F/uftrace/fork" -o "$tmp/a.trace" 2>/dev/null && head -c 16 "$tmp/a.trace" | grep -q '^{"traceEvents"' || ok=0
+"$BIN" convert --format perfetto "$F/uftrace/fork" -o "$tmp/b.json" 2>/dev/null &&
+	protoc --decode=perfetto.protos.Trace -I "$SCHEMA" perfetto_trace.proto <"$tmp/b.json" >/dev/null 2>&1 || ok=0
+"$BIN" convert "$F/uftrace/fork" -o "$tmp/ctf-out" 2>/dev/null && [ -f "$tmp/ctf-out/metadata" ] || ok=0
+if [ $ok = 1 ]; then
+	echo "PASS perfetto/write/format-choice"
+else
+	echo "FAIL perfetto/write/format-choice: .perfetto-trace, --format json, --format perfetto and no extension (CTF) do not all give their format"
+fi
+
 # Writing: an existing output is refused, --force replaces it once the
 # new one is whole, a damaged input leaves nothing.
 : >"$tmp/exists.json"
