@@ -173,15 +173,24 @@ static int clock_kind(const tc_trace *t, const tc_clock *clk)
 	return strcmp(clk->name, "boot") == 0 ? KIND_BOOT : KIND_UNKNOWN;
 }
 
-/* The clock's offset from the Unix epoch in ns, when it has one: a
- * system clock with no offset was never measured against the epoch
- * (uftrace before 0.17). */
-static bool epoch_offset(const tc_trace *t, const tc_clock *clk, __int128 *ns)
+/* The clock's offset from the Unix epoch in ns, when it has one.  An
+ * offset of 0 says nothing: readers give it to clocks nobody measured
+ * against the epoch (uftrace before 0.17, trace.dat without DATE and its
+ * CTF conversions), and a clock counting from the epoch itself is rare. */
+static bool epoch_offset(const tc_clock *clk, __int128 *ns)
 {
-	if (!clk->origin_is_unix_epoch || (clock_kind(t, clk) != KIND_UNKNOWN && clk->offset_s == 0 && clk->offset == 0))
+	if (!clk->origin_is_unix_epoch || (clk->offset_s == 0 && clk->offset == 0))
 		return false;
 	*ns = (__int128)clk->offset_s * NS_PER_S + (__int128)clk->offset * NS_PER_S / clk->freq;
 	return true;
+}
+
+/* Whether A and B may be traces of one machine: the same hostname, or
+ * one of them says none. */
+static bool same_machine(const tc_trace *a, const tc_trace *b)
+{
+	const tc_env_entry *ha = tc_trace_env(a, "hostname"), *hb = tc_trace_env(b, "hostname");
+	return !ha || !hb || ha->is_int || hb->is_int || strcmp(ha->str_value, hb->str_value) == 0;
 }
 
 typedef struct clock_source {
@@ -230,9 +239,9 @@ static int relate_clocks(tl_ctx *c)
 		k->clk = s->clk;
 		k->id = (uint32_t)i + 1;
 		k->related = true;
-		if (i == ref || (kind != KIND_UNKNOWN && kind == clock_kind(r->trace, r->clk)))
+		if (i == ref || (kind != KIND_UNKNOWN && kind == clock_kind(r->trace, r->clk) && same_machine(s->trace, r->trace)))
 			k->delta_ns = 0;
-		else if (epoch_offset(s->trace, s->clk, &off_s) && epoch_offset(r->trace, r->clk, &off_r))
+		else if (epoch_offset(s->clk, &off_s) && epoch_offset(r->clk, &off_r))
 			k->delta_ns = (int64_t)(off_s - off_r);
 		else {
 			k->related = false;

@@ -25,8 +25,9 @@
  *     context, or the stream when there is none.
  *   - Time: every clock is related to one trace clock, the clock of the
  *     first kernel trace (else of the first trace): the same clock, the
- *     same kind of system clock (CLOCK_MONOTONIC read by uftrace and
- *     LTTng), or both offset from the Unix epoch.  Timestamps are the
+ *     same kind of system clock on the same machine (CLOCK_MONOTONIC read
+ *     by uftrace and LTTng; the hostnames tell machines apart), or both
+ *     offset from the Unix epoch (a zero offset says nothing).  Timestamps are the
  *     clock's own nanoseconds (without its offset) plus the difference to
  *     the trace clock; a clock with no known relation keeps its values,
  *     with a warning.
