@@ -173,11 +173,7 @@ static int clock_kind(const tc_trace *t, const tc_clock *clk)
 	return strcmp(clk->name, "boot") == 0 ? KIND_BOOT : KIND_UNKNOWN;
 }
 
-/* The clock's offset from the Unix epoch in ns, when it has one.  An
- * offset of 0 says nothing: readers give it to clocks nobody measured
- * against the epoch (uftrace before 0.17, trace.dat without DATE and its
- * CTF conversions), and a clock counting from the epoch itself is rare. */
-static bool epoch_offset(const tc_clock *clk, __int128 *ns)
+bool tl_epoch_offset(const tc_clock *clk, __int128 *ns)
 {
 	if (!clk->origin_is_unix_epoch || (clk->offset_s == 0 && clk->offset == 0))
 		return false;
@@ -237,17 +233,13 @@ static int relate_clocks(tl_ctx *c)
 		__int128 off_s, off_r;
 		int kind = clock_kind(s->trace, s->clk);
 		k->clk = s->clk;
-		k->id = (uint32_t)i + 1;
-		k->related = true;
 		if (i == ref || (kind != KIND_UNKNOWN && kind == clock_kind(r->trace, r->clk) && same_machine(s->trace, r->trace)))
 			k->delta_ns = 0;
-		else if (epoch_offset(s->clk, &off_s) && epoch_offset(r->clk, &off_r))
+		else if (tl_epoch_offset(s->clk, &off_s) && tl_epoch_offset(r->clk, &off_r))
 			k->delta_ns = (int64_t)(off_s - off_r);
-		else {
-			k->related = false;
+		else
 			rc = tl_warn(c, "%s: clock \"%s\" has no known relation to clock \"%s\" of %s, the trace's clock: its times are kept as they are",
 			             s->trace->name, s->clk->name, r->clk->name, r->trace->name);
-		}
 	}
 	c->clock_count = n;
 	c->reference = n ? &c->clocks[ref] : NULL;
@@ -968,10 +960,6 @@ int tc_timeline_writer_write(tc_timeline_writer *w, const tc_message *msg)
 		return TC_ENOMEM;
 	int64_t ts = trace_time(cls ? cls->clock : clock_of(c, msg->stream->stream_class->clock), msg);
 	int rc = c->ops->write(c, msg, cls, ts);
-	if (rc == 0 && !c->started) {
-		c->started = true;
-		c->first_ts = ts;
-	}
 	return rc < 0 ? rc : tl_flush(c, 1u << 20);
 }
 

@@ -105,9 +105,7 @@ enum { TL_TASK_TID, TL_TASK_PID, TL_TASK_PPID, TL_TASK_NAME };
 /* One input clock and its relation to the trace clock. */
 typedef struct tl_clock {
 	const tc_clock *clk;
-	int64_t delta_ns;          /* added to the clock's own nanoseconds */
-	bool related;              /* else its values are kept (warned) */
-	uint32_t id;               /* 1, 2, ...: which clock, for the writers */
+	int64_t delta_ns;          /* added to the clock's own nanoseconds (0 when unrelated) */
 } tl_clock;
 
 /* Where a context field is: which scope, and the member's index. */
@@ -130,9 +128,9 @@ typedef struct tl_class {
 	tl_ref tid, pid, procname, flags;
 	/* function calls: member indexes, -1 when absent */
 	int16_t func_name, func_addr, func_args, func_retval, func_depth;
-	/* the writer's own data for this class */
+	/* the writer's own number for this class (Perfetto: its dense
+	 * generic event), 0 until it gives one */
 	uint32_t writer_id;
-	uint64_t writer_iid;
 } tl_class;
 
 typedef struct tl_frame tl_frame;
@@ -156,8 +154,9 @@ typedef struct tl_track {
 	pb_buf call_text;
 	/* set when a name changes, cleared by the writer that shows it */
 	bool renamed, process_renamed;
-	/* the writers' state: Perfetto track ids (0: not described yet), the
-	 * JSON ids' text for the pid it was made with */
+	/* the writers' state: Perfetto track ids (0: not described yet; the
+	 * JSON writer's tid for a stream), the JSON ids' text for the pid it
+	 * was made with */
 	uint64_t uuid, process_uuid;
 	char json_ids[46];
 	uint8_t json_ids_len;
@@ -202,8 +201,6 @@ typedef struct tl_ctx {
 	size_t track_count;
 	tl_cpus *cpus;
 	size_t cpus_count, last_cpus;
-	bool started;              /* the first message was seen */
-	int64_t first_ts;
 } tl_ctx;
 
 struct tl_ops {
@@ -230,6 +227,12 @@ int tl_warn(tl_ctx *c, const char *fmt, ...) TC_PRINTF(2, 3);
 /* Appends the output buffer to the file when it holds more than LIMIT
  * bytes (0: always); 0 or a recorded TC_EIO. */
 int tl_flush(tl_ctx *c, size_t limit);
+
+/* The offset of CLK from the Unix epoch in ns, when it has one.  An
+ * offset of 0 says nothing: readers give it to clocks nobody measured
+ * against the epoch (uftrace before 0.17, trace.dat without DATE and its
+ * CTF conversions), and a clock counting from the epoch itself is rare. */
+bool tl_epoch_offset(const tc_clock *clk, __int128 *ns);
 
 /* Whether a trace is kernel data. */
 bool tl_trace_is_kernel(const tc_trace *t);
