@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # perfetto.sh - `tracecat convert` to Perfetto (.pftrace) and Chrome JSON
-# (.json): speed, size and memory.  Informational only; exits 0 whatever
-# it finds (unless it cannot run at all).
+# (.json): speed, size and memory, every conversion on one thread (-j 1).
+# Informational only; exits 0 whatever it finds (unless it cannot run at
+# all).
 #
 #   uftrace: the 2.4M-record recording of tests/uftrace/bench.c (as
 #     bench/uftrace-replay.sh makes it), to JSON against `uftrace dump
@@ -41,11 +42,12 @@ trap 'rm -rf "$work"' EXIT
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'; }
 # rate BYTES_OR_COUNT SECONDS SCALE: per second, divided by SCALE
 rate() { awk -v n="$1" -v s="$2" -v k="$3" 'BEGIN { if (s > 0) printf "%.1f", n / s / k; else print "?" }'; }
-# convert_to OUT INPUT...: one conversion, replacing OUT (for measure)
+# convert_to OUT INPUT...: one conversion on one thread (-j 1), replacing
+# OUT (for measure)
 convert_to() {
 	local out=$1
 	shift
-	rm -rf "$out" && "$bin" convert "$@" -o "$out"
+	rm -rf "$out" && "$bin" convert -j 1 "$@" -o "$out"
 }
 export -f convert_to
 export bin
