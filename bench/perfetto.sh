@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # perfetto.sh - `tracecat convert` to Perfetto (.pftrace) and Chrome JSON
-# (.json): speed, size and memory.  Informational only; exits 0 whatever
-# it finds (unless it cannot run at all).
+# (.json): speed, size and memory, every conversion on one thread (-j 1).
+# Informational only; exits 0 whatever it finds (unless it cannot run at
+# all).
 #
 #   uftrace: the 2.4M-record recording of tests/uftrace/bench.c (as
 #     bench/uftrace-replay.sh makes it), to JSON against `uftrace dump
-#     --chrome`, and to Perfetto; both outputs are first loaded by
-#     Python's json and counted (one B and one E per record pair);
+#     --chrome`, and to Perfetto; both JSON outputs are first loaded by
+#     Python's json and their calls counted;
 #   trace.dat: the 1.1M-event recording of bench/tracedat-report.sh (v6 and
 #     v7 zstd) and its 4x one (4.5M events): to Perfetto and JSON, in MB/s
 #     and events/s of input, the output's size against the v6 file's, and
@@ -41,11 +42,12 @@ trap 'rm -rf "$work"' EXIT
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'; }
 # rate BYTES_OR_COUNT SECONDS SCALE: per second, divided by SCALE
 rate() { awk -v n="$1" -v s="$2" -v k="$3" 'BEGIN { if (s > 0) printf "%.1f", n / s / k; else print "?" }'; }
-# convert_to OUT INPUT...: one conversion, replacing OUT (for measure)
+# convert_to OUT INPUT...: one conversion on one thread (-j 1), replacing
+# OUT (for measure)
 convert_to() {
 	local out=$1
 	shift
-	rm -rf "$out" && "$bin" convert "$@" -o "$out"
+	rm -rf "$out" && "$bin" convert -j 1 "$@" -o "$out"
 }
 export -f convert_to
 export bin
@@ -66,8 +68,9 @@ for path, who in ((sys.argv[1], 'tracecat'), (sys.argv[2], 'uftrace dump --chrom
     try:
         with open(path, 'rb') as f:
             ev = json.loads(f.read().decode('utf-8'))['traceEvents']
-        print('check: %s JSON parses: %d B, %d E events' % (who, sum(e.get('ph') == 'B' for e in ev),
-                                                          sum(e.get('ph') == 'E' for e in ev)))
+        calls = sum(e.get('ph') in ('B', 'X') for e in ev)
+        ends = sum(e.get('ph') in ('E', 'X') for e in ev)
+        print('check: %s JSON parses: %d calls begun, %d ended' % (who, calls, ends))
     except Exception as e:
         print('check: %s JSON does not parse: %s' % (who, str(e)[:100]))
 EOF

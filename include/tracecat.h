@@ -672,9 +672,11 @@ TC_API void tc_text_printer_free(tc_text_printer *p);
  *     with the recorded arguments and return value; every other event is
  *     an instant on its thread's track (its stream's without a thread
  *     context) with its fields as debug annotations.
- *   - Chrome's Trace Event Format (JSON): the same calls as "B"/"E"
- *     events, every other event as an instant with its fields as args,
- *     process and thread names as "M" events.
+ *   - Chrome's Trace Event Format (JSON): each call one "X" event
+ *     written at its exit ("B" when still open at the end), every other
+ *     event an instant with its fields as args, process and thread names
+ *     as "M" events; times in microseconds with three decimals, exact to
+ *     the nanosecond in any JSON reader's doubles.
  *
  * Time: every input clock is related to one trace clock, the first kernel
  * trace's (else the first trace's): the same clock or the same system

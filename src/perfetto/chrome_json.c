@@ -318,7 +318,7 @@ static void name_track(tl_ctx *c, js_writer *w, tl_track *t)
 			put_meta(c, w, t, true, t->name);
 	}
 	t->renamed = false;
-	tl_track *main = t->tid >= 0 && t->pid >= 0 ? (t->pid == t->tid ? t : tl_thread(c, t->pid, t->pid)) : NULL;
+	tl_track *main = tl_process_of(c, t);
 	if (main && main->process_renamed && main->process_name)
 		put_meta(c, w, main, true, main->process_name);
 	if (main)

@@ -247,6 +247,7 @@ static void put_env(pb_buf *b, uint32_t field, const tc_trace *t, const char *ke
 }
 
 typedef struct tree_state {
+	int64_t first_ts;          /* the packets' time */
 	size_t packet, tree;
 	bool open;
 	size_t count;
@@ -257,7 +258,7 @@ static int add_saved_task(tl_ctx *c, int64_t tid, const char *name, size_t len, 
 	tree_state *ts = arg;
 	if (!ts->open) {
 		ts->packet = open_packet(c, META_SEQ);
-		pb_uint(&c->out, TP_TIMESTAMP, (uint64_t)c->first_ts);
+		pb_uint(&c->out, TP_TIMESTAMP, (uint64_t)ts->first_ts);
 		ts->tree = pb_open(&c->out, TP_PROCESS_TREE);
 		ts->open = true;
 	}
@@ -279,7 +280,6 @@ static int add_saved_task(tl_ctx *c, int64_t tid, const char *name, size_t len, 
 static int start(tl_ctx *c, pf_writer *w, int64_t first_ts)
 {
 	w->started = true;
-	c->first_ts = first_ts;
 	size_t p = open_packet(c, META_SEQ);
 	pb_uint(&c->out, TP_SEQ_FLAGS, SEQ_CLEARED);
 	size_t cs = pb_open(&c->out, TP_CLOCK_SNAPSHOT);
@@ -287,9 +287,8 @@ static int start(tl_ctx *c, pf_writer *w, int64_t first_ts)
 	pb_uint(&c->out, 1, CLOCK_BOOTTIME);
 	pb_uint(&c->out, 2, (uint64_t)first_ts);
 	pb_close(&c->out, k);
-	const tl_clock *ref = c->reference;
-	if (ref && ref->clk->origin_is_unix_epoch && (ref->clk->offset_s || ref->clk->offset)) {
-		__int128 off = (__int128)ref->clk->offset_s * 1000000000 + (__int128)ref->clk->offset * 1000000000 / ref->clk->freq;
+	__int128 off;
+	if (c->reference && tl_epoch_offset(c->reference->clk, &off)) {
 		__int128 real = off + first_ts;
 		if (real >= 0 && real <= INT64_MAX) {
 			k = pb_open(&c->out, 1);
@@ -318,7 +317,7 @@ static int start(tl_ctx *c, pf_writer *w, int64_t first_ts)
 		pb_close(&c->out, p);
 		break;
 	}
-	tree_state ts = { 0 };
+	tree_state ts = { .first_ts = first_ts };
 	int rc = tl_known_tasks(c, add_saved_task, &ts);
 	if (ts.open) {
 		pb_close(&c->out, ts.tree);
@@ -381,7 +380,7 @@ static void describe(tl_ctx *c, pf_writer *w, tl_track *t)
 {
 	bool thread = t->tid >= 0;
 	int64_t pid = t->pid >= 0 ? t->pid : t->tid;
-	tl_track *main = thread ? (pid == t->tid ? t : tl_thread(c, pid, pid)) : NULL;
+	tl_track *main = !thread ? NULL : t->pid < 0 ? t : tl_process_of(c, t);
 	if (main && (!main->process_uuid || main->process_renamed)) {
 		if (!main->process_uuid)
 			main->process_uuid = w->next_uuid++;

@@ -173,15 +173,20 @@ static int clock_kind(const tc_trace *t, const tc_clock *clk)
 	return strcmp(clk->name, "boot") == 0 ? KIND_BOOT : KIND_UNKNOWN;
 }
 
-/* The clock's offset from the Unix epoch in ns, when it has one: a
- * system clock with no offset was never measured against the epoch
- * (uftrace before 0.17). */
-static bool epoch_offset(const tc_trace *t, const tc_clock *clk, __int128 *ns)
+bool tl_epoch_offset(const tc_clock *clk, __int128 *ns)
 {
-	if (!clk->origin_is_unix_epoch || (clock_kind(t, clk) != KIND_UNKNOWN && clk->offset_s == 0 && clk->offset == 0))
+	if (!clk->origin_is_unix_epoch || (clk->offset_s == 0 && clk->offset == 0))
 		return false;
 	*ns = (__int128)clk->offset_s * NS_PER_S + (__int128)clk->offset * NS_PER_S / clk->freq;
 	return true;
+}
+
+/* Whether A and B may be traces of one machine: the same hostname, or
+ * one of them says none. */
+static bool same_machine(const tc_trace *a, const tc_trace *b)
+{
+	const tc_env_entry *ha = tc_trace_env(a, "hostname"), *hb = tc_trace_env(b, "hostname");
+	return !ha || !hb || ha->is_int || hb->is_int || strcmp(ha->str_value, hb->str_value) == 0;
 }
 
 typedef struct clock_source {
@@ -228,17 +233,13 @@ static int relate_clocks(tl_ctx *c)
 		__int128 off_s, off_r;
 		int kind = clock_kind(s->trace, s->clk);
 		k->clk = s->clk;
-		k->id = (uint32_t)i + 1;
-		k->related = true;
-		if (i == ref || (kind != KIND_UNKNOWN && kind == clock_kind(r->trace, r->clk)))
+		if (i == ref || (kind != KIND_UNKNOWN && kind == clock_kind(r->trace, r->clk) && same_machine(s->trace, r->trace)))
 			k->delta_ns = 0;
-		else if (epoch_offset(s->trace, s->clk, &off_s) && epoch_offset(r->trace, r->clk, &off_r))
+		else if (tl_epoch_offset(s->clk, &off_s) && tl_epoch_offset(r->clk, &off_r))
 			k->delta_ns = (int64_t)(off_s - off_r);
-		else {
-			k->related = false;
+		else
 			rc = tl_warn(c, "%s: clock \"%s\" has no known relation to clock \"%s\" of %s, the trace's clock: its times are kept as they are",
 			             s->trace->name, s->clk->name, r->clk->name, r->trace->name);
-		}
 	}
 	c->clock_count = n;
 	c->reference = n ? &c->clocks[ref] : NULL;
@@ -601,6 +602,15 @@ static bool grow_table(tl_track ***table, size_t *cap, bool by_stream)
 	return true;
 }
 
+tl_track *tl_process_of(tl_ctx *c, tl_track *t)
+{
+	if (t->tid < 0 || t->pid < 0)
+		return NULL;
+	if (!t->process || t->process->tid != t->pid)
+		t->process = t->pid == t->tid ? t : tl_thread(c, t->pid, t->pid);
+	return t->process;
+}
+
 tl_track *tl_thread(tl_ctx *c, int64_t tid, int64_t pid)
 {
 	tl_track *t = c->last_thread;
@@ -746,8 +756,8 @@ tl_track *tl_track_of(tl_ctx *c, const tl_class *cls, const tc_message *msg, int
 		if (t && tl_text_value(tl_context(msg, cls->procname), &s, &len)) {
 			tl_track_rename(t, s, len, false);
 			/* the process is named by its main thread, else by the first seen */
-			tl_track *main = pid < 0 || tid == pid ? t : tl_thread(c, pid, pid);
-			if (main && (tid == pid || !main->process_name))
+			tl_track *main = tl_process_of(c, t);
+			if (main && ((main == t && t->renamed) || !main->process_name))
 				tl_track_rename(main, s, len, true);
 		}
 	}
@@ -805,24 +815,36 @@ static bool push_frames(tl_track *t, uint32_t count, int64_t begin)
 	return true;
 }
 
-/* Ends T's innermost call at TS as WHAT (NAME: the exit's), beginning it
- * first when it was entered before the records. */
-static int end_call(tl_ctx *c, tl_track *t, tl_slice what, int64_t ts, const char *name, size_t len, tl_slice_fn fn,
-                    void *arg)
+/* The function name of call event MSG of CLS ("?" when it has none),
+ * BUF holding an address written out. */
+static void call_name(const tl_class *cls, const tc_message *msg, char buf[19], const char **name, size_t *len)
+{
+	if (!msg || !tl_call_name(cls, msg, buf, name, len)) {
+		*name = "?";
+		*len = 1;
+	}
+}
+
+/* Ends T's innermost call at TS as WHAT, the exit MSG of CLS when there
+ * is one, beginning the call first when it was entered before the records
+ * (named by MSG, else TL_UNRECORDED_ENTRY). */
+static int end_call(tl_ctx *c, tl_track *t, tl_slice what, int64_t ts, const tl_class *cls, const tc_message *msg,
+                    tl_slice_fn fn, void *arg)
 {
 	tl_frame *f = &t->frames[t->open_calls - 1];
 	int rc = 0;
 	if (t->open_calls == t->unresolved) {
+		char addr[19];
+		const char *name = TL_UNRECORDED_ENTRY;
+		size_t len = sizeof TL_UNRECORDED_ENTRY - 1;
+		if (what == TL_SLICE_END)
+			call_name(cls, msg, addr, &name, &len);
 		f->begin = inherited_begin(t, ts);
-		if (what != TL_SLICE_END) {
-			name = TL_UNRECORDED_ENTRY;
-			len = sizeof TL_UNRECORDED_ENTRY - 1;
-		}
 		rc = fn(c, arg, t, TL_SLICE_BEGIN_INHERITED, f->begin, name, len, f);
 		t->unresolved--;
 	}
 	if (rc == 0)
-		rc = fn(c, arg, t, what, ts, name, len, f);
+		rc = fn(c, arg, t, what, ts, NULL, 0, f);
 	t->call_text.len = f->text;
 	t->open_calls--;
 	return rc;
@@ -830,13 +852,6 @@ static int end_call(tl_ctx *c, tl_track *t, tl_slice what, int64_t ts, const cha
 
 int tl_call(tl_ctx *c, const tl_class *cls, const tc_message *msg, tl_track *t, int64_t ts, tl_slice_fn fn, void *arg)
 {
-	char addr[19];
-	const char *name;
-	size_t len;
-	if (!tl_call_name(cls, msg, addr, &name, &len)) {
-		name = "?";
-		len = 1;
-	}
 	bool entry = cls->kind == TL_FUNC_ENTRY;
 	int64_t depth;
 	int rc = 0;
@@ -844,7 +859,7 @@ int tl_call(tl_ctx *c, const tl_class *cls, const tc_message *msg, tl_track *t, 
 		/* the calls this event's depth says are open */
 		uint32_t want = (uint32_t)depth + (entry ? 0 : 1);
 		while (t->open_calls > want && rc == 0)
-			rc = end_call(c, t, TL_SLICE_END_ABANDONED, ts, NULL, 0, fn, arg);
+			rc = end_call(c, t, TL_SLICE_END_ABANDONED, ts, NULL, NULL, fn, arg);
 		if (rc == 0 && t->open_calls < want && t->open_calls == t->unresolved) {
 			if (!push_frames(t, want - t->open_calls, 0))
 				return tc_fail_nomem();
@@ -853,16 +868,21 @@ int tl_call(tl_ctx *c, const tl_class *cls, const tc_message *msg, tl_track *t, 
 	}
 	if (rc < 0)
 		return rc;
-	if (entry)
+	if (entry) {
+		char addr[19];
+		const char *name;
+		size_t len;
+		call_name(cls, msg, addr, &name, &len);
 		return push_frames(t, 1, ts) ? fn(c, arg, t, TL_SLICE_BEGIN, ts, name, len, &t->frames[t->open_calls - 1])
 		                             : tc_fail_nomem();
+	}
 	/* an exit with nothing open: a call entered before the records */
 	if (!t->open_calls) {
 		if (!push_frames(t, 1, 0))
 			return tc_fail_nomem();
 		t->unresolved = 1;
 	}
-	return end_call(c, t, TL_SLICE_END, ts, name, len, fn, arg);
+	return end_call(c, t, TL_SLICE_END, ts, cls, msg, fn, arg);
 }
 
 int tl_calls_finish(tl_ctx *c, tl_slice_fn fn, void *arg)
@@ -871,7 +891,7 @@ int tl_calls_finish(tl_ctx *c, tl_slice_fn fn, void *arg)
 		tl_track *t = c->tracks[i];
 		int rc = 0;
 		while (t->open_calls && rc == 0)
-			rc = end_call(c, t, TL_SLICE_UNENDED, t->first_ts, NULL, 0, fn, arg);
+			rc = end_call(c, t, TL_SLICE_UNENDED, t->first_ts, NULL, NULL, fn, arg);
 		if (rc < 0)
 			return rc;
 	}
@@ -940,10 +960,6 @@ int tc_timeline_writer_write(tc_timeline_writer *w, const tc_message *msg)
 		return TC_ENOMEM;
 	int64_t ts = trace_time(cls ? cls->clock : clock_of(c, msg->stream->stream_class->clock), msg);
 	int rc = c->ops->write(c, msg, cls, ts);
-	if (rc == 0 && !c->started) {
-		c->started = true;
-		c->first_ts = ts;
-	}
 	return rc < 0 ? rc : tl_flush(c, 1u << 20);
 }
 

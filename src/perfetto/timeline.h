@@ -25,8 +25,9 @@
  *     context, or the stream when there is none.
  *   - Time: every clock is related to one trace clock, the clock of the
  *     first kernel trace (else of the first trace): the same clock, the
- *     same kind of system clock (CLOCK_MONOTONIC read by uftrace and
- *     LTTng), or both offset from the Unix epoch.  Timestamps are the
+ *     same kind of system clock on the same machine (CLOCK_MONOTONIC read
+ *     by uftrace and LTTng; the hostnames tell machines apart), or both
+ *     offset from the Unix epoch (a zero offset says nothing).  Timestamps are the
  *     clock's own nanoseconds (without its offset) plus the difference to
  *     the trace clock; a clock with no known relation keeps its values,
  *     with a warning.
@@ -104,9 +105,7 @@ enum { TL_TASK_TID, TL_TASK_PID, TL_TASK_PPID, TL_TASK_NAME };
 /* One input clock and its relation to the trace clock. */
 typedef struct tl_clock {
 	const tc_clock *clk;
-	int64_t delta_ns;          /* added to the clock's own nanoseconds */
-	bool related;              /* else its values are kept (warned) */
-	uint32_t id;               /* 1, 2, ...: which clock, for the writers */
+	int64_t delta_ns;          /* added to the clock's own nanoseconds (0 when unrelated) */
 } tl_clock;
 
 /* Where a context field is: which scope, and the member's index. */
@@ -129,9 +128,9 @@ typedef struct tl_class {
 	tl_ref tid, pid, procname, flags;
 	/* function calls: member indexes, -1 when absent */
 	int16_t func_name, func_addr, func_args, func_retval, func_depth;
-	/* the writer's own data for this class */
+	/* the writer's own number for this class (Perfetto: its dense
+	 * generic event), 0 until it gives one */
 	uint32_t writer_id;
-	uint64_t writer_iid;
 } tl_class;
 
 typedef struct tl_frame tl_frame;
@@ -140,6 +139,7 @@ typedef struct tl_frame tl_frame;
 typedef struct tl_track {
 	const tc_stream *stream;   /* stream tracks only */
 	int64_t tid, pid;          /* pid -1: unknown */
+	struct tl_track *process;  /* the track of its process's main thread, once known */
 	char *name;                /* malloc'd, NULL: none known */
 	size_t name_len;
 	char *process_name;        /* the process's, as far as known */
@@ -154,8 +154,9 @@ typedef struct tl_track {
 	pb_buf call_text;
 	/* set when a name changes, cleared by the writer that shows it */
 	bool renamed, process_renamed;
-	/* the writers' state: Perfetto track ids (0: not described yet), the
-	 * JSON ids' text for the pid it was made with */
+	/* the writers' state: Perfetto track ids (0: not described yet; the
+	 * JSON writer's tid for a stream), the JSON ids' text for the pid it
+	 * was made with */
 	uint64_t uuid, process_uuid;
 	char json_ids[46];
 	uint8_t json_ids_len;
@@ -200,8 +201,6 @@ typedef struct tl_ctx {
 	size_t track_count;
 	tl_cpus *cpus;
 	size_t cpus_count, last_cpus;
-	bool started;              /* the first message was seen */
-	int64_t first_ts;
 } tl_ctx;
 
 struct tl_ops {
@@ -228,6 +227,12 @@ int tl_warn(tl_ctx *c, const char *fmt, ...) TC_PRINTF(2, 3);
 /* Appends the output buffer to the file when it holds more than LIMIT
  * bytes (0: always); 0 or a recorded TC_EIO. */
 int tl_flush(tl_ctx *c, size_t limit);
+
+/* The offset of CLK from the Unix epoch in ns, when it has one.  An
+ * offset of 0 says nothing: readers give it to clocks nobody measured
+ * against the epoch (uftrace before 0.17, trace.dat without DATE and its
+ * CTF conversions), and a clock counting from the epoch itself is rare. */
+bool tl_epoch_offset(const tc_clock *clk, __int128 *ns);
 
 /* Whether a trace is kernel data. */
 bool tl_trace_is_kernel(const tc_trace *t);
@@ -307,6 +312,10 @@ tl_track *tl_track_of(tl_ctx *c, const tl_class *cls, const tc_message *msg, int
 /* The thread track of TID, made on first use (PID -1: unknown). */
 tl_track *tl_thread(tl_ctx *c, int64_t tid, int64_t pid);
 
+/* The track of T's process's main thread (T itself, or NULL when its
+ * process is not known or out of memory). */
+tl_track *tl_process_of(tl_ctx *c, tl_track *t);
+
 /* Sets the name of T (or, on a process's main thread, the process's) to
  * the LEN bytes at S, and its renamed flag when it changed. */
 void tl_track_rename(tl_track *t, const char *s, size_t len, bool process);
@@ -354,7 +363,8 @@ struct tl_frame {
 	uint32_t text, split;
 };
 
-/* FRAME is the call's: new for a begin, the one ending for an end. */
+/* FRAME is the call's: new for a begin, the one ending for an end.  NAME
+ * (LEN bytes) is the function's for begins, NULL for ends. */
 typedef int (*tl_slice_fn)(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t ts, const char *name, size_t len,
                            tl_frame *frame);
 

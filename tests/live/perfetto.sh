@@ -157,6 +157,42 @@ if [ -d "$CORPUS/ctf/babeltrace/succeed/lttng-tracefile-rotation/kernel" ]; then
 	fi
 fi
 
+# The format from the name, or --format whatever the name.
+ok=1
+"$BIN" convert "$F/uftrace/fork" -o "$tmp/a.perfetto-trace" 2>/dev/null &&
+	protoc --decode=perfetto.protos.Trace -I "$SCHEMA" perfetto_trace.proto <"$tmp/a.perfetto-trace" >/dev/null 2>&1 || ok=0
+"$BIN" convert --format json "$F/uftrace/fork" -o "$tmp/a.trace" 2>/dev/null && head -c 16 "$tmp/a.trace" | grep -q '^{"traceEvents"' || ok=0
+"$BIN" convert --format perfetto "$F/uftrace/fork" -o "$tmp/b.json" 2>/dev/null &&
+	protoc --decode=perfetto.protos.Trace -I "$SCHEMA" perfetto_trace.proto <"$tmp/b.json" >/dev/null 2>&1 || ok=0
+"$BIN" convert "$F/uftrace/fork" -o "$tmp/ctf-out" 2>/dev/null && [ -f "$tmp/ctf-out/metadata" ] || ok=0
+if [ $ok = 1 ]; then
+	echo "PASS perfetto/write/format-choice"
+else
+	echo "FAIL perfetto/write/format-choice: .perfetto-trace, --format json, --format perfetto and no extension (CTF) do not all give their format"
+fi
+
+# Two kernel traces of two machines whose clocks are 1 s apart from the
+# epoch: the second's bundles carry their clock's relation, and its events
+# land 1 s later on the trace clock.
+k=$CORPUS/ctf/babeltrace/succeed/lttng-tracefile-rotation/kernel
+if [ -d "$k" ] && [ -n "$tp" ]; then
+	if "$BIN" convert "$k" -o "$tmp/k2" 2>"$tmp/k2.err" &&
+		sed -i -e 's/offset_s = 1571238431;/offset_s = 1571238432;/' -e 's/hostname = "smarchi-efficios"/hostname = "other"/' \
+			"$tmp/k2/metadata" && "$BIN" convert "$k" -o "$tmp/k1.pftrace" 2>>"$tmp/k2.err" &&
+		"$BIN" convert "$k" "$tmp/k2" -o "$tmp/k12.pftrace" 2>>"$tmp/k2.err"; then
+		echo "select (select max(ts) from sched) as ts, (select count(*) from stats where value > 0 and name like 'clock_sync_failure%') as failures;" >"$tmp/k.sql"
+		one=$("$tp" "$tmp/k1.pftrace" "$tmp/k.sql" 2>/dev/null | tail -1)
+		two=$("$tp" "$tmp/k12.pftrace" "$tmp/k.sql" 2>/dev/null | tail -1)
+		if [ -n "$one" ] && [ "${two#*,}" = 0 ] && [ $((${two%,*} - ${one%,*})) = 1000000000 ]; then
+			echo "PASS perfetto/several-inputs/kernel-clocks"
+		else
+			echo "FAIL perfetto/several-inputs/kernel-clocks: last switch and clock failures $one alone, $two with the trace 1 s later"
+		fi
+	else
+		echo "FAIL perfetto/several-inputs/kernel-clocks: $(head -c 300 "$tmp/k2.err")"
+	fi
+fi
+
 # Writing: an existing output is refused, --force replaces it once the
 # new one is whole, a damaged input leaves nothing.
 : >"$tmp/exists.json"

@@ -235,6 +235,7 @@ class Perfetto:
         self.kernel = []        # (cpu, ts, order, name, fields, pid, compact)
         self.track_events = []  # (seq, ts, type, uuid, name, annotations, inline name)
         self.threads = {}       # track uuid -> (pid, tid, name)
+        self.generic_text = collections.Counter()  # (event, field, text) of generic kernel events
         self.errors = []
         self.read()
 
@@ -318,6 +319,8 @@ class Perfetto:
                 name, fields = self.dense(ev, s)
             order += 1
             self.kernel.append((cpu, ev.timestamp, order, name, fields, ev.pid, False))
+            if kind in (None, 'generic'):
+                self.generic_text.update((name, k, v) for k, v in fields.items() if isinstance(v, str))
         c = b.compact_sched
         table = list(c.intern_table)
         ts = 0
@@ -549,6 +552,36 @@ def check_json(tag, data, counts, pf, calls):
     check(tag + '/json-every-event-once', not diff, 'name: (json, input) %s' % sorted(diff.items())[:8])
     bad_ph = [e for e in events if e['ph'] not in 'MXBi']
     check(tag + '/json-phases', not bad_ph, 'unexpected events: %s' % bad_ph[:2])
+    # user-space events: their fields, as debug annotations and as args
+    if pf is not None and pf.track_events:
+        pf_fields = collections.Counter((name, tuple(sorted(ann))) for seq, ts, typ, uuid, name, ann, inline
+                                        in pf.track_events if typ == 3 and name != DISCARDED)
+        js_fields = collections.Counter((e['name'], tuple(sorted(e.get('args', {})))) for e in events
+                                        if e['ph'] == 'i' and e['name'] != DISCARDED)
+        check(tag + '/event-fields', pf_fields == js_fields,
+              'annotations %s, JSON args %s' % (sorted(pf_fields - js_fields)[:3], sorted(js_fields - pf_fields)[:3]))
+        # text the same in both, whatever its bytes were (escaped in JSON,
+        # UTF-8 in protobuf, U+FFFD for bytes that were not)
+        args = [(e['name'], k, v) for e in events if e['ph'] == 'i' and e['name'] != DISCARDED
+                for k, v in e.get('args', {}).items()]
+        not_text = {(n, k) for n, k, v in args if not isinstance(v, str)}
+        pf_text = collections.Counter((name, k, a.string_value) for seq, ts, typ, uuid, name, ann, inline
+                                      in pf.track_events if typ == 3 for k, a in ann.items()
+                                      if a.HasField('string_value') and (name, k) not in not_text)
+        text_fields = {(name, k) for name, k, v in pf_text}
+        js_text = collections.Counter(a for a in args if a[:2] in text_fields)
+        check(tag + '/event-text', pf_text == js_text,
+              'protobuf %s, JSON %s' % (sorted(pf_text - js_text)[:2], sorted(js_text - pf_text)[:2]))
+    if pf is not None and pf.generic_text:
+        # fields that are text in the input (Perfetto has arrays and
+        # structures as text too; JSON has them as such)
+        args = [(e['name'], k, v) for e in events if e['ph'] == 'i' for k, v in e.get('args', {}).items()]
+        nested = {(n, k) for n, k, v in args if not isinstance(v, str)}
+        fields = {(n, k) for n, k, v in pf.generic_text} - nested
+        js_text = collections.Counter(a for a in args if a[:2] in fields)
+        pf_text = collections.Counter({a: n for a, n in pf.generic_text.items() if a[:2] in fields})
+        check(tag + '/kernel-event-text', pf_text == js_text,
+              'protobuf %s, JSON %s' % (sorted(pf_text - js_text)[:2], sorted(js_text - pf_text)[:2]))
     if calls is not None:
         per = collections.defaultdict(collections.Counter)
         for e in events:
