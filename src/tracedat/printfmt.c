@@ -116,7 +116,9 @@ typedef struct pf_sarg {
 	uint8_t kind;
 	pf_src src;
 	uint32_t text, len;      /* S_TEXT; S_FLAGS: the delimiter (NONE: none) */
-	uint32_t expr, expr2, expr3;  /* value / condition / length; count, element size */
+	uint32_t expr;           /* S_FLAGS, S_SYMBOLS: the value; S_COND: the condition;
+	                          * S_HEX*: the length; S_INT_ARRAY: the count */
+	uint32_t expr2;          /* S_INT_ARRAY: the element size */
 	uint32_t first, count;   /* S_FLAGS, S_SYMBOLS: entries; S_COND: the two sargs */
 } pf_sarg;
 
