@@ -66,7 +66,8 @@ key=$( {
 	uname -r
 	{ trace-cmd -h 2>&1 || true; } | sed -n 2p
 } | sha256sum | cut -c1-12)
-bench_purge_cache "$cache" tracedat-mix "$key"
+# (not "tracedat-...": tracedat-report.sh purges those of other keys)
+bench_purge_cache "$cache" mixes "$key"
 
 # Rounds of the load per mix for EVENTS events (measured here: events per
 # round of the load on two CPUs).
@@ -112,7 +113,7 @@ record() {
 	echo "$ev" >"$dir/$mix.events"
 }
 
-dir=$cache/tracedat-mix-$key
+dir=$cache/mixes-$key
 for mix in sched syscalls all; do
 	if [ ! -f "$dir/$mix.done" ]; then
 		echo "recording the $mix mix into $dir ..." >&2

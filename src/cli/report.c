@@ -192,8 +192,8 @@ int cli_report_command(int argc, char **argv)
 		o.cpus = cpus.v;
 		o.cpu_count = cpus.n;
 	}
-	/* Tests set TRACECAT_REPORT_CHECK to compare the fast formatter with
-	 * libtraceevent on every event. */
+	/* Tests set TRACECAT_REPORT_CHECK to compare the native event texts
+	 * with libtraceevent's on every event. */
 	const char *check = getenv("TRACECAT_REPORT_CHECK");
 	o.check_fast_path = check && *check && strcmp(check, "0") != 0;
 	int rc = tracedat_report(stdout, input, &o);

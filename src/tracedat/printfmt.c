@@ -116,7 +116,9 @@ typedef struct pf_sarg {
 	uint8_t kind;
 	pf_src src;
 	uint32_t text, len;      /* S_TEXT; S_FLAGS: the delimiter (NONE: none) */
-	uint32_t expr, expr2, expr3;  /* value / condition / length; count, element size */
+	uint32_t expr;           /* S_FLAGS, S_SYMBOLS: the value; S_COND: the condition;
+	                          * S_HEX*: the length; S_INT_ARRAY: the count */
+	uint32_t expr2;          /* S_INT_ARRAY: the element size */
 	uint32_t first, count;   /* S_FLAGS, S_SYMBOLS: entries; S_COND: the two sargs */
 } pf_sarg;
 
@@ -1744,10 +1746,17 @@ static void put_cpumask(pf_ctx *c, const pf_spec *sp, int star, const uint8_t *p
 		if (set && first < 0) {
 			first = bit;
 		} else if (!set && first >= 0) {
-			char tmp[32];
-			int n = bit - 1 > first ? snprintf(tmp, sizeof tmp, "%s%d-%d", list.len ? "," : "", first, bit - 1)
-			                        : snprintf(tmp, sizeof tmp, "%s%d", list.len ? "," : "", first);
-			if (tc_buf_append(&list, tmp, (size_t)n) < 0) {
+			/* ",FIRST" or ",FIRST-LAST" */
+			char tmp[48];
+			size_t n = 0;
+			if (list.len)
+				tmp[n++] = ',';
+			n += tc_fmt_u64(tmp + n, (uint64_t)first);
+			if (bit - 1 > first) {
+				tmp[n++] = '-';
+				n += tc_fmt_u64(tmp + n, (uint64_t)(bit - 1));
+			}
+			if (tc_buf_append(&list, tmp, n) < 0) {
 				c->nomem = true;
 				break;
 			}
