@@ -1388,6 +1388,7 @@ typedef struct pf_ctx {
 	tc_buf *out;
 	bool bail;               /* libtraceevent must print this record */
 	bool nomem;
+	bool register_comms;     /* pf_print_handler()'s */
 } pf_ctx;
 
 static inline char *room(pf_ctx *c, size_t n)
@@ -2342,7 +2343,7 @@ static bool put_comm(pf_ctx *c, int slot, uint64_t pid, uint8_t *known)
 	putc1(c, ':');
 	int p = (int)pid;
 	bool mapped = known && p > 0 && p < (1 << 22);
-	if (p == 0 || (mapped && (known[p >> 3] >> (p & 7) & 1)))
+	if (!c->register_comms || p == 0 || (mapped && (known[p >> 3] >> (p & 7) & 1)))
 		return false;
 	memcpy(copy, comm, n);
 	copy[n] = '\0';
@@ -2408,11 +2409,12 @@ static void print_tlb(pf_ctx *c)
 	putc1(c, ')');
 }
 
-int pf_print_handler(const pf_plan *pl, tc_buf *out, const void *data, int size, uint8_t *known_pids)
+int pf_print_handler(const pf_plan *pl, tc_buf *out, const void *data, int size, uint8_t *known_pids,
+                     bool register_comms)
 {
 	if (pl->handler == H_NONE || (pl->handler == H_KMEM && (pl->unsupported || pl->failed)))
 		return 0;
-	pf_ctx c = { .pl = pl, .data = data, .size = size, .out = out };
+	pf_ctx c = { .pl = pl, .data = data, .size = size, .out = out, .register_comms = register_comms };
 	size_t mark = out->len;
 	for (int i = 0; i < HF_COUNT; i++)
 		if (pl->hf[i].size && !inside(&c, (uint64_t)pl->hf[i].off, (uint64_t)pl->hf[i].size))

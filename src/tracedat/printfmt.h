@@ -116,13 +116,16 @@ int pf_print_fields(const pf_plan *pl, tc_buf *out, const void *data, int size);
  * look-ups are stale), 0 with OUT unchanged when libtraceevent must print
  * the record, or TC_ENOMEM.  Whether the handler libtraceevent has for the
  * event is that plugin's is for the caller to make sure of (by comparing
- * a first record's texts).  KNOWN_PIDS (PF_KNOWN_PIDS_BYTES zeroed bytes
- * the caller keeps for the tep handle, or NULL) remembers the pids
- * libtraceevent has a comm for, so that they are not registered again
- * (which changes nothing).
+ * a first record's texts; REGISTER_COMMS false leaves the comms to the
+ * plugin then: registered twice, before libtraceevent first looks one up,
+ * a comm is listed twice, and a later look-up may find the other one).
+ * KNOWN_PIDS (PF_KNOWN_PIDS_BYTES zeroed bytes the caller keeps for the tep
+ * handle, or NULL) remembers the pids libtraceevent has a comm for, so that
+ * they are not registered again (which changes nothing).
  */
 #define PF_KNOWN_PIDS_BYTES ((1u << 22) / 8)
 bool pf_emulates_handler(const pf_plan *pl);
-int pf_print_handler(const pf_plan *pl, tc_buf *out, const void *data, int size, uint8_t *known_pids);
+int pf_print_handler(const pf_plan *pl, tc_buf *out, const void *data, int size, uint8_t *known_pids,
+                     bool register_comms);
 
 #endif /* TC_TRACEDAT_PRINTFMT_H */

@@ -839,7 +839,9 @@ static int rp_print_handler(rp *r, struct tep_event *ev, const pf_plan *pl, stru
 	size_t mark = r->text.len;
 	if (!r->known_pids && !(r->known_pids = calloc(PF_KNOWN_PIDS_BYTES, 1)))
 		return tc_fail_nomem();
-	int rc = pf_print_handler(pl, &r->text, rec->data, rec->size, r->known_pids);
+	/* The first record is printed by the plugin, which registers its
+	 * comms: ours only to compare. */
+	int rc = pf_print_handler(pl, &r->text, rec->data, rec->size, r->known_pids, *trust == RP_HANDLER_SAME);
 	if (rc == 2) {
 		r->comm_gen++;
 		rc = 1;

@@ -198,7 +198,7 @@ static bool compare(stats *s, struct tep_handle *tep, struct tep_event *ev, cons
 	bool fields = what == FIELDS;
 	mine->len = 0;
 	int rc = what == FIELDS ? pf_print_fields(pl, mine, buf, size)
-	         : what == HANDLER ? pf_print_handler(pl, mine, buf, size, known_pids)
+	         : what == HANDLER ? pf_print_handler(pl, mine, buf, size, known_pids, true)
 	                           : pf_print(pl, mine, buf, size);
 	if (rc == 0) {
 		s->left++;
