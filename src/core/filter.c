@@ -8,6 +8,7 @@
 
 #include <ctype.h>
 #include <fnmatch.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -25,6 +26,10 @@ struct tc_filter {
 	time_bound begin, end;
 	char **patterns;
 	size_t pattern_count;
+	/* The last event class matched against the patterns, with the answer
+	 * in its low bit: one word, so that threads matching at once always
+	 * read a class with its own answer.  Runs of one class are common. */
+	atomic_uintptr_t last_class;
 	bool *cpus;          /* indexed by CPU, NULL: any */
 	size_t cpu_limit;
 };
@@ -255,10 +260,15 @@ bool tc_filter_match(tc_filter *f, const tc_message *msg)
 			return false;
 	}
 	if (f->pattern_count && msg->kind == TC_MSG_EVENT) {
-		for (size_t i = 0; i < f->pattern_count; i++)
-			if (fnmatch(f->patterns[i], msg->event_class->name, 0) == 0)
-				return true;
-		return false;
+		uintptr_t ec = (uintptr_t)msg->event_class;
+		uintptr_t last = atomic_load_explicit(&f->last_class, memory_order_relaxed);
+		if ((last & ~(uintptr_t)1) == ec)
+			return last & 1;
+		bool match = false;
+		for (size_t i = 0; i < f->pattern_count && !match; i++)
+			match = fnmatch(f->patterns[i], msg->event_class->name, 0) == 0;
+		atomic_store_explicit(&f->last_class, ec | match, memory_order_relaxed);
+		return match;
 	}
 	return true;
 }
