@@ -58,6 +58,11 @@ if [ -z "${TP_CACHE:-}" ]; then
 	fi
 fi
 export TP_CACHE
+# npm trusts only the certificates node carries unless told otherwise; the
+# system's store is the one a machine behind a proxy has its CA added to.
+if [ -z "${NODE_EXTRA_CA_CERTS:-}" ] && [ -r /etc/ssl/certs/ca-certificates.crt ]; then
+	export NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
+fi
 if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
 	echo "SKIP perfetto/trace-processor: node and npm are needed to run Perfetto's trace processor (Debian nodejs, npm)"
 elif ! [ -x "$TPQ" ]; then
