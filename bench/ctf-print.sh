@@ -24,10 +24,6 @@ set -euo pipefail
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-bin=${TRACECAT:-$root/build/tracecat}
-runs=${BENCH_RUNS:-3}
-cache=${TRACECAT_BENCH_CACHE:-${TMPDIR:-/tmp}/tracecat-bench}
 record=$root/tests/lttng/record.sh
 
 echo "== ctf-print: tracecat vs babeltrace2 on LTTng-UST traces"
@@ -122,7 +118,6 @@ echo "tracecat peak RSS, 1M -> 4M events: print $tp_m -> $tp4_m MiB, info $ti_m 
 echo "babeltrace2 peak RSS, 1M -> 4M events: print $bp_m -> $bp4_m MiB"
 
 # The newest babeltrace2 too (much faster than 2.0.4), when it is built.
-bt21=${BABELTRACE21:-/opt/babeltrace-2.1/bin/babeltrace2}
 if [ -x "$bt21" ]; then
 	read -r b21p_s b21p_m b21p_rc < <(measure 1 "$bt21" "$t4m")
 	row babeltrace2-2.1 "T > /dev/null (4M events)" "$b21p_s" "$b21p_m" "$b21p_rc"

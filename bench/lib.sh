@@ -1,6 +1,16 @@
 # bench/lib.sh - helpers shared by the benchmark scripts (sourced, not run).
 # measure expects $work to name a scratch directory.
 
+# What every script measures and where: the tracecat binary (TRACECAT),
+# runs per measurement (BENCH_RUNS), the recordings' cache
+# (TRACECAT_BENCH_CACHE) and babeltrace2 2.1.2 (BABELTRACE21, built by
+# ../shared/tools/babeltrace-2.1/build.sh).
+root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+bin=${TRACECAT:-$root/build/tracecat}
+runs=${BENCH_RUNS:-3}
+cache=${TRACECAT_BENCH_CACHE:-${TMPDIR:-/tmp}/tracecat-bench}
+bt21=${BABELTRACE21:-/opt/babeltrace-2.1/bin/babeltrace2}
+
 # measure RUNS CMD...: prints "best_seconds peak_MiB status".  The time is
 # the best run's; the peak RSS is the largest seen over all runs.
 measure() {

@@ -22,8 +22,6 @@ set -euo pipefail
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-bin=${TRACECAT:-$root/build/tracecat}
 runs=${BENCH_RUNS:-5}
 trace=${1:-${TRACECAT_CORPUS:-$root/../shared/corpus}/lttng-legacy/trace-2.6}
 

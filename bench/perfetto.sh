@@ -26,10 +26,6 @@ set -euo pipefail
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-bin=${TRACECAT:-$root/build/tracecat}
-runs=${BENCH_RUNS:-3}
-cache=${TRACECAT_BENCH_CACHE:-${TMPDIR:-/tmp}/tracecat-bench}
 with_4x=${PERFETTO_BENCH_4X:-1}
 export TZ=UTC
 

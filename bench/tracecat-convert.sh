@@ -19,11 +19,6 @@ set -euo pipefail
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-bin=${TRACECAT:-$root/build/tracecat}
-runs=${BENCH_RUNS:-3}
-cache=${TRACECAT_BENCH_CACHE:-${TMPDIR:-/tmp}/tracecat-bench}
-bt21=${BABELTRACE21:-/opt/babeltrace-2.1/bin/babeltrace2}
 export TZ=UTC
 
 echo "== tracecat-convert: tracecat convert vs babeltrace2 -o ctf"

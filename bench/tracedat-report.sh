@@ -33,10 +33,6 @@ set -euo pipefail
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
 
-root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-bin=${TRACECAT:-$root/build/tracecat}
-runs=${BENCH_RUNS:-3}
-cache=${TRACECAT_BENCH_CACHE:-${TMPDIR:-/tmp}/tracecat-bench}
 scale_1m=8800 # record.sh makes about 122 events per unit of scale
 with_4x=${TRACEDAT_BENCH_4X:-1}
 
