@@ -53,6 +53,15 @@ bool cli_parse_int(const char *v, long long lo, long long hi, long long *out);
 unsigned cli_default_jobs(void);
 bool cli_jobs_option(int argc, char **argv, int *i, const char *command, unsigned *jobs);
 
+/* Calls READ(state, I) for every stream I of IN, on up to JOBS threads
+ * (the caller's first), each thread with its own of the JOBS states of
+ * STATE_SIZE bytes at STATES (the first for the calling thread).  READ
+ * returns 0, -1 (error recorded) or less to stop its thread.  Returns 0,
+ * or the code of the lowest-numbered stream that failed, its error in
+ * *ERR.  Needs no order between streams (streams.c). */
+int cli_read_streams(tc_input *in, unsigned jobs, int (*read)(void *state, size_t stream), void *states,
+                     size_t state_size, tc_error *err);
+
 /* --begin, --end, --events, --cpu as given; built once every option is
  * known, since --clock-gmt decides the time zone of --begin and --end. */
 typedef struct cli_filter_args {

@@ -29,7 +29,6 @@
 #include <errno.h>
 #include <ftw.h>
 #include <limits.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -246,26 +245,38 @@ static job *job_of(convert_state *cs, const tc_trace *t)
 	return NULL;
 }
 
-/* Feeds the writers every message of stream S of IN: 0, -1 (error
- * recorded) or -2 (interrupted).  SHOWS_PROGRESS on one thread only. */
-static int write_stream(convert_state *cs, tc_input *in, size_t s, const tc_filter *filter, bool shows_progress)
+/* What one thread writing streams needs (cli_read_streams). */
+typedef struct stream_writer {
+	convert_state *cs;
+	tc_input *in;
+	const tc_filter *filter;     /* NULL: keep everything */
+	bool shows_progress;         /* on one thread only */
+} stream_writer;
+
+/* Feeds the writers every message of stream S of the input of writer
+ * STATE: 0, -1 (error recorded) or -2 (interrupted). */
+static int write_stream(void *state, size_t s)
 {
+	const stream_writer *w = state;
+	convert_state *cs = w->cs;
 	const tc_message *msg;
 	int rc;
 	job *j = NULL;
 	uint64_t events = 0;
-	while ((rc = tc_input_stream_next(in, s, &msg)) > 0) {
+	if (interrupted)
+		return -2;
+	while ((rc = tc_input_stream_next(w->in, s, &msg)) > 0) {
 		if (!j && !(j = job_of(cs, msg->stream->trace)))
 			return -1;
 		if (!j->writer)
 			break;   /* copied whole */
-		if (filter && !tc_filter_match((tc_filter *)filter, msg))
+		if (w->filter && !tc_filter_match((tc_filter *)w->filter, msg))
 			continue;
 		if (tc_ctf_writer_write(j->writer, msg) < 0)
 			return -1;
 		if (msg->kind == TC_MSG_EVENT && (++events & 0xffff) == 0) {
 			atomic_fetch_add_explicit(&cs->events, 0x10000, memory_order_relaxed);
-			if (shows_progress)
+			if (w->shows_progress)
 				progress(cs, false);
 			if (interrupted)
 				return -2;
@@ -275,76 +286,19 @@ static int write_stream(convert_state *cs, tc_input *in, size_t s, const tc_filt
 	return rc < 0 ? -1 : 0;
 }
 
-/* The streams of one input shared by the threads writing them. */
-typedef struct stream_writer {
-	convert_state *cs;
-	tc_input *in;
-	const tc_filter *filter;
-	atomic_size_t *next_stream;
-	bool shows_progress;
-	int rc;                  /* the first failure's, as write_stream's */
-	size_t failed_stream;
-	tc_error error;
-} stream_writer;
-
-static void *stream_writer_run(void *arg)
-{
-	stream_writer *w = arg;
-	size_t n = tc_input_stream_count(w->in);
-	/* A damaged stream does not stop the others: the error shown is
-	 * then the same whichever thread met it. */
-	for (size_t s; !interrupted && (s = atomic_fetch_add(w->next_stream, 1)) < n;) {
-		int rc = write_stream(w->cs, w->in, s, w->filter, w->shows_progress);
-		if (rc < 0 && w->rc == 0) {
-			w->rc = rc;
-			w->failed_stream = s;
-			w->error = *tc_error_last();   /* the library's is per thread */
-		}
-		if (rc == -2)
-			break;
-	}
-	return NULL;
-}
-
 /* Feeds the writers every message of IN, its streams on JOBS threads:
  * 0, -1 (the error in *ERR) or -2 (interrupted). */
 static int write_input(convert_state *cs, tc_input *in, const tc_filter *filter, unsigned jobs, tc_error *err)
 {
-	size_t n = tc_input_stream_count(in);
-	atomic_size_t next_stream = 0;
-	if (jobs > n)
-		jobs = n ? (unsigned)n : 1;
 	stream_writer *writers = calloc(jobs, sizeof *writers);
-	pthread_t *threads = calloc(jobs, sizeof *threads);
-	if (!writers || !threads) {
-		free(writers);
-		free(threads);
+	if (!writers) {
 		*err = (tc_error){ TC_ENOMEM, "", -1, "out of memory" };
 		return -1;
 	}
-	unsigned started = 1;
-	for (unsigned k = 0; k < jobs; k++) {
-		writers[k] = (stream_writer){ cs, in, filter, &next_stream, k == 0, 0, 0, { 0 } };
-		/* The calling thread is the first; others only if they start. */
-		if (k > 0 && pthread_create(&threads[k], NULL, stream_writer_run, &writers[k]) == 0)
-			started = k + 1;
-		else if (k > 0)
-			break;
-	}
-	stream_writer_run(&writers[0]);
-	const stream_writer *failed = NULL;
-	for (unsigned k = 0; k < started; k++) {
-		if (k > 0)
-			pthread_join(threads[k], NULL);
-		if (writers[k].rc && (!failed || failed->rc == -2 ||
-		                      (writers[k].rc == -1 && writers[k].failed_stream < failed->failed_stream)))
-			failed = &writers[k];
-	}
-	int rc = failed ? failed->rc : 0;
-	if (failed)
-		*err = failed->error;
+	for (unsigned k = 0; k < jobs; k++)
+		writers[k] = (stream_writer){ cs, in, filter, k == 0 };
+	int rc = cli_read_streams(in, jobs, write_stream, writers, sizeof *writers, err);
 	free(writers);
-	free(threads);
 	return rc;
 }
 

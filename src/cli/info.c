@@ -9,8 +9,6 @@
 #include "cli/cli.h"
 
 #include <inttypes.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -125,14 +123,11 @@ static void print_trace_header(const tc_trace *t)
 	}
 }
 
+/* What one thread counts (cli_read_streams). */
 typedef struct info_worker {
 	tc_input *in;
-	atomic_size_t *next_stream;  /* shared: the next stream to take */
 	stream_stats *streams;       /* shared array; a slot is written by one worker */
 	stats_table classes;         /* this worker's own */
-	bool failed;
-	size_t failed_stream;
-	tc_error error;
 } info_worker;
 
 /* Extends C's time range to cover [FIRST, LAST]. */
@@ -145,9 +140,10 @@ static void widen_range(class_stats *c, tc_time first, tc_time last)
 	c->has_time = true;
 }
 
-/* Reads stream I to its end into W's counts; false on an error. */
-static bool count_stream(info_worker *w, size_t i)
+/* Reads stream I to its end into the counts of worker STATE: 0 or < 0. */
+static int count_stream(void *state, size_t i)
 {
+	info_worker *w = state;
 	/* Counted here and stored once: slots of the shared array written
 	 * by two threads per event would bounce between their caches. */
 	stream_stats local = { 0 }, *ss = &local;
@@ -173,24 +169,7 @@ static bool count_stream(info_worker *w, size_t i)
 		}
 	}
 	w->streams[i] = local;
-	return rc >= 0;
-}
-
-static void *info_worker_run(void *arg)
-{
-	info_worker *w = arg;
-	size_t n = tc_input_stream_count(w->in);
-	/* A damaged stream does not stop the others: what is shown is then
-	 * the same whichever thread reads which stream. */
-	for (size_t i; (i = atomic_fetch_add(w->next_stream, 1)) < n;) {
-		if (!count_stream(w, i) && !w->failed) {
-			/* The library's error record is per thread. */
-			w->failed = true;
-			w->failed_stream = i;
-			w->error = *tc_error_last();
-		}
-	}
-	return NULL;
+	return rc < 0 ? -1 : 0;
 }
 
 /* Adds the counts of FROM into INTO. */
@@ -213,40 +192,23 @@ static int merge_classes(stats_table *into, const stats_table *from)
 static int info_input(tc_input *in, unsigned jobs)
 {
 	size_t nstreams = tc_input_stream_count(in);
-	atomic_size_t next_stream = 0;
 	stream_stats *streams = calloc(nstreams + 1, sizeof *streams);
-	if (jobs > nstreams)
-		jobs = nstreams ? (unsigned)nstreams : 1;
 	info_worker *workers = calloc(jobs, sizeof *workers);
-	pthread_t *threads = calloc(jobs, sizeof *threads);
 	int rc = 0;
-	if (!streams || !workers || !threads) {
+	if (!streams || !workers) {
 		fprintf(stderr, "tracecat: out of memory\n");
 		free(streams);
 		free(workers);
-		free(threads);
 		return -1;
 	}
-	unsigned started = 0;
-	for (unsigned j = 0; j < jobs; j++) {
-		workers[j].in = in;
-		workers[j].next_stream = &next_stream;
-		workers[j].streams = streams;
-		/* The calling thread is the first worker; others only if they start. */
-		if (j > 0 && pthread_create(&threads[j], NULL, info_worker_run, &workers[j]) != 0)
-			break;
-		started = j + 1;
-	}
-	info_worker_run(&workers[0]);
-	for (unsigned j = 1; j < started; j++)
-		pthread_join(threads[j], NULL);
+	for (unsigned j = 0; j < jobs; j++)
+		workers[j] = (info_worker){ in, streams, { 0 } };
+	tc_error error;
+	bool failed = cli_read_streams(in, jobs, count_stream, workers, sizeof *workers, &error) < 0;
 	stats_table classes = { 0 };
-	const info_worker *failed = NULL;
-	for (unsigned j = 0; j < started; j++) {
+	for (unsigned j = 0; j < jobs; j++) {
 		if (merge_classes(&classes, &workers[j].classes) < 0)
 			rc = -1;
-		if (workers[j].failed && (!failed || workers[j].failed_stream < failed->failed_stream))
-			failed = &workers[j];
 		free(workers[j].classes.slots);
 	}
 	for (size_t t = 0; t < tc_input_trace_count(in); t++) {
@@ -301,11 +263,10 @@ static int info_input(tc_input *in, unsigned jobs)
 	if (failed) {
 		/* What was read is shown; then the first damaged stream's error. */
 		fflush(stdout);
-		cli_report(&failed->error);
+		cli_report(&error);
 		rc = -1;
 	}
 	free(workers);
-	free(threads);
 	return rc;
 }
 
