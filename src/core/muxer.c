@@ -20,12 +20,12 @@
 #include <string.h>
 
 typedef struct mux_entry {
-	size_t stream;    /* index in the prefetcher */
 	const tc_batch *batch;
 	size_t next;      /* the batch's message after msg */
 	const tc_message *msg;
 	tc_time key;      /* time used for ordering */
-	size_t seq;       /* registration order: the final tie-break */
+	size_t seq;       /* registration order: the final tie-break, and the
+	                     stream's index in the prefetcher */
 } mux_entry;
 
 struct tc_muxer {
@@ -75,7 +75,7 @@ int tc_muxer_add_input(tc_muxer *m, tc_input *in)
 		mux_entry *e = calloc(1, sizeof *e);
 		if (!e)
 			return tc_fail_nomem();
-		e->stream = e->seq = m->all_count;
+		e->seq = m->all_count;
 		size_t iter_count = m->all_count;
 		if (tc_ptr_push((void ***)&m->iters, &iter_count, in->iters[i]) < 0) {
 			free(e);
@@ -202,7 +202,7 @@ static void heap_sift_down(tc_muxer *m, size_t i)
 static int entry_advance(tc_muxer *m, mux_entry *e)
 {
 	if (!e->batch || e->next == e->batch->count) {
-		int rc = tc_prefetch_next(m->prefetch, e->stream, &e->batch);
+		int rc = tc_prefetch_next(m->prefetch, e->seq, &e->batch);
 		if (rc <= 0)
 			return rc;
 		e->next = 0;

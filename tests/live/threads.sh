@@ -19,22 +19,28 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 F=$ROOT/tests/fixtures
 
-# run NAME ARGS...: BIN ARGS with -j 1 and with -j 4, compared.
-run() {
-	local name=$1 cmd=$2
-	shift 2
-	"$BIN" "$cmd" -j 1 "$@" >"$tmp/1.out" 2>"$tmp/1.err"
-	echo $? >"$tmp/1.rc"
-	"$BIN" "$cmd" -j 4 "$@" >"$tmp/4.out" 2>"$tmp/4.err"
-	echo $? >"$tmp/4.rc"
+# same_streams LABEL: whether the standard output, the errors and the
+# status of the -j 1 and -j 4 runs ($tmp/1.* and $tmp/4.*) agree; says
+# what differs when not.
+same_streams() {
 	local what
 	for what in out err rc; do
 		if ! cmp -s "$tmp/1.$what" "$tmp/4.$what"; then
-			echo "FAIL threads/$cmd/$name: -j 4 differs from -j 1 ($what)"
-			return
+			echo "FAIL threads/$1: -j 4 differs from -j 1 ($what)"
+			return 1
 		fi
 	done
-	echo "PASS threads/$cmd/$name"
+}
+
+# run NAME ARGS...: BIN ARGS with -j 1 and with -j 4, compared.
+run() {
+	local name=$1 cmd=$2 j
+	shift 2
+	for j in 1 4; do
+		"$BIN" "$cmd" -j $j "$@" >"$tmp/$j.out" 2>"$tmp/$j.err"
+		echo $? >"$tmp/$j.rc"
+	done
+	same_streams "$cmd/$name" && echo "PASS threads/$cmd/$name"
 }
 
 # convert_both NAME ARGS...: convert ARGS -o OUT with -j 1 and -j 4, the
@@ -48,13 +54,7 @@ convert_both() {
 		echo $? >"$tmp/$j.rc"
 		[ -e "$tmp/o" ] && mv "$tmp/o" "$tmp/c$j"
 	done
-	local what
-	for what in out err rc; do
-		if ! cmp -s "$tmp/1.$what" "$tmp/4.$what"; then
-			echo "FAIL threads/convert/$name: -j 4 differs from -j 1 ($what)"
-			return
-		fi
-	done
+	same_streams "convert/$name" || return
 	if { [ -e "$tmp/c1" ] || [ -e "$tmp/c4" ]; } && ! diff -r "$tmp/c1" "$tmp/c4" >/dev/null 2>&1; then
 		echo "FAIL threads/convert/$name: -j 4 wrote other files than -j 1"
 		return
@@ -73,13 +73,7 @@ timeline_both() {
 		echo $? >"$tmp/$j.rc"
 	done
 	sed -i "s|$tmp/t[14]|OUT|g" "$tmp/1.err" "$tmp/4.err"
-	local what
-	for what in out err rc; do
-		if ! cmp -s "$tmp/1.$what" "$tmp/4.$what"; then
-			echo "FAIL threads/convert-$ext/$name: -j 4 differs from -j 1 ($what)"
-			return
-		fi
-	done
+	same_streams "convert-$ext/$name" || return
 	if { [ -e "$tmp/t1.$ext" ] || [ -e "$tmp/t4.$ext" ]; } && ! cmp -s "$tmp/t1.$ext" "$tmp/t4.$ext"; then
 		echo "FAIL threads/convert-$ext/$name: -j 4 wrote another file than -j 1"
 		return
