@@ -248,16 +248,25 @@ static void test_strings_blobs(void)
 	       "ev: { n = 0, s = \"\", t = \"\", a = [ [0] = 0x0, [1] = 0x0, [2] = 0x0 ], m = 0, d = [ ] }\n");
 }
 
-static void test_selections(void)
+/* The payload members f, o, sel and v that both selection tests start
+ * with: an optional behind a boolean, a variant by integer ranges. */
+static void selection_members(tc_field_class **f, tc_field_class **o, tc_field_class **sel, tc_field_class **v)
 {
-	tc_field_class *f = fixed(TC_FIELD_BOOL, 8, 8, TC_LITTLE_ENDIAN), *sel = sint_le(8, 8);
-	tc_field_class *o = optional_of(uint_le(8, 8), NULL);
-	refer(o, SCOPE_PAYLOAD, f, 1, 0);
-	tc_field_class *v = variant(3,
+	*f = fixed(TC_FIELD_BOOL, 8, 8, TC_LITTLE_ENDIAN);
+	*sel = sint_le(8, 8);
+	*o = optional_of(uint_le(8, 8), NULL);
+	refer(*o, SCOPE_PAYLOAD, *f, 1, 0);
+	*v = variant(3,
 		"s", string_cls(TC_UTF8), ranges_label(1, (int64_t)-10, (int64_t)-1),
 		"", uint_le(16, 8), ranges_label(2, (int64_t)0, (int64_t)0, (int64_t)5, (int64_t)6),
 		"int", structure(1, "x", uint_le(8, 8), NULL), ranges_label(1, (int64_t)7, (int64_t)7));
-	refer(v, SCOPE_PAYLOAD, sel, 1, 2);
+	refer(*v, SCOPE_PAYLOAD, *sel, 1, 2);
+}
+
+static void test_selections(void)
+{
+	tc_field_class *f, *o, *sel, *v;
+	selection_members(&f, &o, &sel, &v);
 	tc_field_class *p = structure(1, "f", f, "o", o, "sel", sel, "v", v, NULL);
 	expect("selections",
 	       CONVERT("selections", p, 0x01, 0x2A, 0xFF, 0x6D, 0x00, 0x00, 0x05, 0x34, 0x12, 0x01, 0x07, 0x07, 0x09),
@@ -411,14 +420,8 @@ static void test2_strings_blobs(void)
 
 static void test2_selections(void)
 {
-	tc_field_class *f = fixed(TC_FIELD_BOOL, 8, 8, TC_LITTLE_ENDIAN), *sel = sint_le(8, 8);
-	tc_field_class *o = optional_of(uint_le(8, 8), NULL);
-	refer(o, SCOPE_PAYLOAD, f, 1, 0);
-	tc_field_class *v = variant(3,
-		"s", string_cls(TC_UTF8), ranges_label(1, (int64_t)-10, (int64_t)-1),
-		"", uint_le(16, 8), ranges_label(2, (int64_t)0, (int64_t)0, (int64_t)5, (int64_t)6),
-		"int", structure(1, "x", uint_le(8, 8), NULL), ranges_label(1, (int64_t)7, (int64_t)7));
-	refer(v, SCOPE_PAYLOAD, sel, 1, 2);
+	tc_field_class *f, *o, *sel, *v;
+	selection_members(&f, &o, &sel, &v);
 	tc_field_class *o2 = optional_of(string_cls(TC_UTF8), ranges_label(1, (int64_t)-1, (int64_t)5));
 	refer(o2, SCOPE_PAYLOAD, sel, 1, 2);
 	tc_field_class *p = structure(1, "f", f, "o", o, "sel", sel, "v", v, "o2", o2, NULL);
