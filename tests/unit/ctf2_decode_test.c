@@ -27,6 +27,18 @@ static tc_stream stream;
 static tc_event_class event_class;
 static ctf_arena arena;
 
+/* Prints an event of the test's stream and event class with payload ROOT. */
+static void print_event(tc_text_printer *p, const tc_field *root)
+{
+	tc_message m;
+	memset(&m, 0, sizeof m);
+	m.kind = TC_MSG_EVENT;
+	m.stream = &stream;
+	m.event_class = &event_class;
+	m.payload = root;
+	tc_text_printer_print(p, &m);
+}
+
 /* The lines babeltrace2 2.1.2 prints for the events of a stream holding
  * only payloads of class PAYLOAD (the N BYTES), then "ERROR: " and the
  * error if decoding failed.  Malloc'ed. */
@@ -54,13 +66,7 @@ static char *run_opts(const tc_field_class *payload, const uint8_t *bytes, size_
 		tc_field *root;
 		if ((rc = decode_payload(&d, payload, &root)) < 0)
 			break;
-		tc_message m;
-		memset(&m, 0, sizeof m);
-		m.kind = TC_MSG_EVENT;
-		m.stream = &stream;
-		m.event_class = &event_class;
-		m.payload = root;
-		tc_text_printer_print(p, &m);
+		print_event(p, root);
 	}
 	tc_text_printer_free(p);
 	fclose(fo);
@@ -434,13 +440,8 @@ static void test_header_and_warnings(void)
 		tc_field *root = NULL;
 		decode_payload(&d, p, &root);
 		event_class.payload = p;
+		print_event(pr, root);
 		tc_message m;
-		memset(&m, 0, sizeof m);
-		m.kind = TC_MSG_EVENT;
-		m.stream = &stream;
-		m.event_class = &event_class;
-		m.payload = root;
-		tc_text_printer_print(pr, &m);
 
 		/* discarded items name the trace by UID (ctf2.md 10.8) */
 		memset(&m, 0, sizeof m);
