@@ -42,7 +42,6 @@
 typedef struct pf_slot {
 	tc_batch batch;
 	int rc;                  /* what fill returned */
-	tc_error error;          /* when rc < 0, recorded by the thread that filled */
 } pf_slot;
 
 typedef struct pf_stream {
@@ -56,8 +55,9 @@ typedef struct pf_stream {
 	bool queued;             /* in tc_prefetch.queue */
 	bool produced_last;      /* a slot with rc <= 0 is in the ring or read */
 	bool finished;           /* the caller has read that last slot */
-	int final_rc;
-	tc_error final_error;
+	/* the last slot's error, when its rc < 0: recorded by the thread that
+	 * filled it (no slot is filled after it) */
+	tc_error error;
 } pf_stream;
 
 struct tc_prefetch {
@@ -116,13 +116,13 @@ static void fill_slot(tc_prefetch *p, pf_stream *s, pf_slot *slot)
 		b->msgs = malloc(b->cap * sizeof *b->msgs);
 		if (!b->msgs) {
 			slot->rc = tc_fail_nomem();
-			slot->error = *tc_error_last();
+			s->error = *tc_error_last();
 			return;
 		}
 	}
 	slot->rc = s->it->ops->fill(s->it, b);
 	if (slot->rc < 0)
-		slot->error = *tc_error_last();
+		s->error = *tc_error_last();
 }
 
 /* With the lock: fills the next slot of S, dropping the lock meanwhile. */
@@ -237,9 +237,11 @@ int tc_prefetch_next(tc_prefetch *p, size_t i, const tc_batch **out)
 		s->it->ops->release(s->it, &slot->batch);
 	}
 	if (s->finished) {
-		if (s->final_rc < 0)
-			tc_error_restore(&s->final_error);
-		return s->final_rc;
+		/* The slot read last says how the stream ended. */
+		int rc = s->slots[(s->head + PF_SLOTS - 1) % PF_SLOTS].rc;
+		if (rc < 0)
+			tc_error_restore(&s->error);
+		return rc;
 	}
 	pthread_mutex_lock(&p->lock);
 	if (s->held) {
@@ -262,11 +264,8 @@ int tc_prefetch_next(tc_prefetch *p, size_t i, const tc_batch **out)
 	s->finished = slot->rc <= 0;
 	pthread_mutex_unlock(&p->lock);
 	if (slot->rc <= 0) {
-		s->final_rc = slot->rc;
-		if (slot->rc < 0) {
-			s->final_error = slot->error;
-			tc_error_restore(&slot->error);
-		}
+		if (slot->rc < 0)
+			tc_error_restore(&s->error);
 		return slot->rc;
 	}
 	*out = &slot->batch;
