@@ -143,12 +143,84 @@ static inline ctf_plan *plan_of(const tc_field_class *fc)
 	return (ctf_plan *)fc->priv;
 }
 
+/*
+ * Specialised plans for the common layouts (event_plan.c compiles them,
+ * decode.c runs them):
+ *  - an event's scopes after its header (stream event context, event
+ *    context, payload) when all their members are fixed-layout, save a
+ *    last UTF-8 string;
+ *  - a stream class's event header when it is a structure of fixed-layout
+ *    members, maybe with a last variant, tagged by one of them, whose
+ *    options are structures of fixed-layout members (LTTng's compact and
+ *    large headers).
+ * Each member sits at a byte offset, known when the metadata is read,
+ * from where its structure's plan starts, so a plan needs one bounds check
+ * and, for each integer, the same few instructions whatever its size, sign
+ * and byte order; each slot is written once.  The slots come out exactly
+ * as the general path lays them out.
+ */
+typedef struct ctf_fixed_int {
+	const tc_field_class *cls;
+	uint32_t slot, offset;     /* slot in the plan's block, bytes from its start */
+	/* One 8-byte load (swapped when swap) then << lshift, then >> rshift,
+	 * arithmetic when is_signed, leaves the value. */
+	uint8_t lshift, rshift;
+	bool swap, is_signed;
+	/* what reading it means (see apply_special): a role, and whether it
+	 * moves the stream's clock */
+	uint8_t role;              /* ctf_role */
+	bool moves_clock;
+} ctf_fixed_int;
+
+typedef struct ctf_fixed_other {
+	const tc_field_class *cls; /* a float or a static text array */
+	uint32_t slot, offset;
+} ctf_fixed_other;
+
+typedef struct ctf_fixed_root {
+	const tc_field_class *cls; /* a structure */
+	uint32_t slot;
+	int8_t scope;              /* ctf_scope, or -1 for a variant's option */
+	bool shown;                /* an event's scope the message points to */
+} ctf_fixed_root;
+
+typedef struct ctf_event_plan {
+	unsigned align;            /* of the first structure, in bits */
+	uint32_t bytes;            /* the fixed-layout part */
+	uint32_t slot_count;
+	const ctf_fixed_root *roots;
+	uint32_t root_count;
+	const ctf_fixed_int *ints;
+	uint32_t int_count;
+	const ctf_fixed_other *others;
+	uint32_t other_count;
+	uint32_t string_slot;      /* the last string's, or UINT32_MAX */
+	const tc_field_class *string_cls;
+} ctf_event_plan;
+
+typedef struct ctf_header_plan {
+	ctf_event_plan lead;       /* the structure and its members but the variant */
+	const tc_field_class *variant;    /* NULL: none */
+	uint32_t variant_slot;
+	uint32_t tag_int;          /* the tag: lead.ints[tag_int] */
+	const ctf_event_plan **options;   /* per option; NULL: the general path */
+} ctf_header_plan;
+
+/* An event class of a stream class, with its specialised plan (NULL when
+ * its layout does not allow one). */
+typedef struct ctf_event_entry {
+	tc_event_class *ec;
+	const ctf_event_plan *plan;
+} ctf_event_entry;
+
 typedef struct ctf_trace ctf_trace;
 
 typedef struct ctf_stream_class {
 	tc_stream_class pub;
-	tc_event_class **by_id;        /* dense table when ids are small */
+	ctf_event_entry *entries;      /* one per event class, in their order */
+	const ctf_event_entry **by_id; /* dense table when ids are small */
 	size_t by_id_len;
+	const ctf_header_plan *header_plan;  /* NULL when not allowed */
 	bool has_ts_begin, has_ts_end;
 	bool has_explicit_id;
 } ctf_stream_class;
@@ -182,7 +254,7 @@ int ctf_metadata_load(ctf_trace **out, const char *dir, const tc_open_options *o
 int ctf_metadata_parse(ctf_trace **out, const char *dir, char *data, size_t len, const tc_open_options *opts);
 void ctf_trace_free(ctf_trace *t);
 
-tc_event_class *ctf_event_class_by_id(const ctf_stream_class *sc, uint64_t id);
+const ctf_event_entry *ctf_event_entry_by_id(const ctf_stream_class *sc, uint64_t id);
 ctf_stream_class *ctf_stream_class_by_id(const ctf_trace *t, uint64_t id);
 
 /* ---- decoding ---- */
@@ -223,6 +295,14 @@ typedef struct ctf_decoder {
 
 /* Decodes the scope CLS into *ROOT (a slot in the arena). */
 int ctf_decode_scope(ctf_decoder *d, ctf_scope scope, const tc_field_class *cls, tc_field **root);
+/* Decode with a specialised plan: the scopes of plan P into their slots
+ * and M's pointers to them, or the event header of plan H into *ROOT.
+ * CTF_FIXED_FALLBACK when the plan does not fit this event (too near the
+ * end of the packet content, an option without a plan): the general path
+ * then decodes it again, and reports what is wrong. */
+#define CTF_FIXED_FALLBACK 1001
+int ctf_decode_fixed_event(ctf_decoder *d, const ctf_event_plan *p, tc_message *m);
+int ctf_decode_fixed_header(ctf_decoder *d, const ctf_header_plan *h, tc_field **root);
 int ctf_arena_grow(ctf_arena *a);
 void ctf_arena_free(ctf_arena *a);
 

@@ -1037,3 +1037,137 @@ int ctf_decode_scope(ctf_decoder *d, ctf_scope scope, const tc_field_class *cls,
 		return decode_any_struct(d, cls, slot, slot + 1, 0);
 	return decode_field(d, cls, slot, 0);
 }
+
+/* ---- specialised plans (event_plan.c) ---- */
+
+/* The value of integer FI at BASE (see ctf_fixed_int): no branch on its
+ * size, sign or byte order. */
+static inline uint64_t fixed_int_value(const ctf_fixed_int *fi, const uint8_t *base)
+{
+	uint64_t raw = load_u64(base + fi->offset);
+	uint64_t x = (fi->swap ? __builtin_bswap64(raw) : raw) << fi->lshift;
+	uint64_t u = x >> fi->rshift;
+	uint64_t s = (uint64_t)((int64_t)x >> fi->rshift);
+	return fi->is_signed ? s : u;
+}
+
+/* Fills SLOTS, plan P's, with the fields whose bytes start at BASE (its
+ * string, if any, aside). */
+static inline void fill_fixed(ctf_decoder *d, const ctf_event_plan *p, tc_field *slots, const uint8_t *base)
+{
+	for (const ctf_fixed_root *r = p->roots, *end = r + p->root_count; r < end; r++) {
+		tc_field *root = slots + r->slot;
+		*root = (tc_field){ .cls = r->cls, .v.compound = { root + 1, r->cls->member_count } };
+		if (r->scope >= 0)
+			d->roots[r->scope] = root;
+	}
+	for (const ctf_fixed_int *fi = p->ints, *end = fi + p->int_count; fi < end; fi++) {
+		uint64_t v = fixed_int_value(fi, base);
+		slots[fi->slot] = (tc_field){ .cls = fi->cls, .v.u = v };
+		if (fi->role == ROLE_EVENT_ID) {
+			d->have_id = true;
+			d->id = v;
+		} else if (TC_UNLIKELY(fi->role != ROLE_NONE)) {
+			d->have_role[fi->role] = true;
+			d->role_value[fi->role] = v;
+		}
+		if (fi->moves_clock)
+			update_clock(d, v, 64u - fi->rshift);
+	}
+	for (const ctf_fixed_other *fo = p->others, *end = fo + p->other_count; fo < end; fo++) {
+		tc_field *o = &slots[fo->slot];
+		const uint8_t *at = base + fo->offset;
+		*o = (tc_field){ .cls = fo->cls };
+		if (fo->cls->kind == TC_FIELD_FLOAT) {
+			store_float(o, load_whole(at, fo->cls->size, fo->cls->byte_order), fo->cls->size);
+		} else {
+			o->v.str.ptr = (const char *)at;
+			o->v.str.len = text_len((const char *)at, (size_t)fo->cls->length);
+		}
+	}
+}
+
+/* Where plan P starts from bit position POS, if its fixed-layout part and
+ * the 7 bytes its integer loads may read past it fit the packet content. */
+static inline bool fixed_fits(const ctf_decoder *d, const ctf_event_plan *p, uint64_t pos, uint64_t *start)
+{
+	*start = align_up(pos, p->align);
+	return *start <= d->limit && (d->limit - *start) / 8 >= (uint64_t)p->bytes + 8;
+}
+
+int ctf_decode_fixed_event(ctf_decoder *d, const ctf_event_plan *p, tc_message *m)
+{
+	uint64_t start;
+	if (TC_UNLIKELY(!fixed_fits(d, p, d->pos, &start)))
+		return CTF_FIXED_FALLBACK;
+	const uint8_t *base = d->buf + start / 8;
+	const char *str = (const char *)base + p->bytes;
+	size_t str_len = 0;
+	if (p->string_slot != UINT32_MAX) {
+		const char *nul = find_nul(str, (size_t)((d->limit - start) / 8 - p->bytes));
+		if (TC_UNLIKELY(!nul))
+			return CTF_FIXED_FALLBACK;
+		str_len = (size_t)(nul - str);
+	}
+	if (d->arena->used == 0)
+		text_reset(d->arena);
+	tc_field *slots;
+	if (!arena_take(d, p->slot_count, &slots))
+		return CTF_ARENA_RETRY;
+	fill_fixed(d, p, slots, base);
+	uint64_t end = start + (uint64_t)p->bytes * 8;
+	if (p->string_slot != UINT32_MAX) {
+		slots[p->string_slot] = (tc_field){ .cls = p->string_cls, .v.str = { str, str_len } };
+		end += (str_len + 1) * 8;
+	}
+	const tc_field **const shown[3] = { &m->stream_event_context, &m->event_context, &m->payload };
+	for (int i = 0; i < 3; i++)
+		*shown[i] = NULL;
+	for (const ctf_fixed_root *r = p->roots, *rend = r + p->root_count; r < rend; r++)
+		if (r->shown)
+			*shown[r->scope - SCOPE_STREAM_EVENT_CONTEXT] = slots + r->slot;
+	d->pos = end;
+	return 0;
+}
+
+int ctf_decode_fixed_header(ctf_decoder *d, const ctf_header_plan *h, tc_field **root)
+{
+	const ctf_event_plan *lead = &h->lead;
+	uint64_t start, ostart;
+	if (TC_UNLIKELY(!fixed_fits(d, lead, d->pos, &start)))
+		return CTF_FIXED_FALLBACK;
+	const uint8_t *base = d->buf + start / 8;
+	tc_field *slots;
+	if (!h->variant) {
+		if (d->arena->used == 0)
+			text_reset(d->arena);
+		if (!arena_take(d, lead->slot_count, &slots))
+			return CTF_ARENA_RETRY;
+		fill_fixed(d, lead, slots, base);
+		d->pos = start + (uint64_t)lead->bytes * 8;
+		*root = slots;
+		return 0;
+	}
+	/* The option first, so that nothing is decoded when the general path
+	 * must decode the header instead. */
+	const ctf_fixed_int *tag_int = &lead->ints[h->tag_int];
+	tc_field tag = { .cls = tag_int->cls, .v.u = fixed_int_value(tag_int, base) };
+	const ctf_plan *vp = plan_of(h->variant);
+	int32_t opt = h->variant->labels ? select_ranged_option(d, h->variant, &tag) : select_option(vp, vp->ref_cls, tag.v.u);
+	if (TC_UNLIKELY(opt < 0 || !h->options[opt]))
+		return CTF_FIXED_FALLBACK;
+	const ctf_event_plan *o = h->options[opt];
+	if (TC_UNLIKELY(!fixed_fits(d, o, start + (uint64_t)lead->bytes * 8, &ostart)))
+		return CTF_FIXED_FALLBACK;
+	if (d->arena->used == 0)
+		text_reset(d->arena);
+	if (!arena_take(d, lead->slot_count + o->slot_count, &slots))
+		return CTF_ARENA_RETRY;
+	fill_fixed(d, lead, slots, base);
+	tc_field *child = slots + lead->slot_count, *v = slots + h->variant_slot;
+	fill_fixed(d, o, child, d->buf + ostart / 8);
+	*v = (tc_field){ .cls = h->variant, .v.compound = { child, 1 }, .option = (uint32_t)opt };
+	d->pos = ostart + (uint64_t)o->bytes * 8;
+	*root = slots;
+	return 0;
+}

@@ -327,13 +327,13 @@ static int find_scope_clock(ctf_build *b, const tc_field_class *fc, const tc_clo
 	return fc->element ? find_scope_clock(b, fc->element, clk) : 0;
 }
 
-tc_event_class *ctf_event_class_by_id(const ctf_stream_class *sc, uint64_t id)
+const ctf_event_entry *ctf_event_entry_by_id(const ctf_stream_class *sc, uint64_t id)
 {
 	if (sc->by_id)
 		return id < sc->by_id_len ? sc->by_id[id] : NULL;
 	for (size_t i = 0; i < sc->pub.event_class_count; i++)
-		if (sc->pub.event_classes[i]->id == id)
-			return sc->pub.event_classes[i];
+		if (sc->entries[i].ec->id == id)
+			return &sc->entries[i];
 	return NULL;
 }
 
@@ -409,18 +409,28 @@ int ctf_stream_class_finish(ctf_build *b, ctf_stream_class *sc)
 	sc->pub.has_packet_times = sc->has_ts_begin && sc->has_ts_end;
 	if (!sc->pub.event_header && sc->pub.event_class_count > 1)
 		return ctf_build_fail(b, -1, 0, "stream class %" PRIu64 " has several event classes but no event header with an id", sc->pub.id);
+	if (sc->pub.event_header && ctf_header_plan_compile(b, sc, &sc->header_plan) < 0)
+		return b->err;
+	size_t n = sc->pub.event_class_count;
+	if (!(sc->entries = ctf_build_alloc(b, (n ? n : 1) * sizeof *sc->entries)))
+		return b->err;
+	for (size_t i = 0; i < n; i++) {
+		sc->entries[i].ec = sc->pub.event_classes[i];
+		if (ctf_event_plan_compile(b, sc, sc->entries[i].ec, &sc->entries[i].plan) < 0)
+			return b->err;
+	}
 	/* Event class lookup: a table for small ids, else a scan. */
 	uint64_t max_id = 0;
-	for (size_t i = 0; i < sc->pub.event_class_count; i++)
+	for (size_t i = 0; i < n; i++)
 		if (sc->pub.event_classes[i]->id > max_id)
 			max_id = sc->pub.event_classes[i]->id;
-	if (sc->pub.event_class_count && max_id < 65536) {
+	if (n && max_id < 65536) {
 		sc->by_id_len = (size_t)max_id + 1;
 		sc->by_id = ctf_build_alloc(b, sc->by_id_len * sizeof *sc->by_id);
 		if (!sc->by_id)
 			return b->err;
-		for (size_t i = 0; i < sc->pub.event_class_count; i++)
-			sc->by_id[sc->pub.event_classes[i]->id] = sc->pub.event_classes[i];
+		for (size_t i = 0; i < n; i++)
+			sc->by_id[sc->entries[i].ec->id] = &sc->entries[i];
 	}
 	return 0;
 }

@@ -6,6 +6,7 @@
  *   json_meta.c  CTF 2: JSON fragments -> classes
  *   plan.c       both: layouts (alignment, fixed-layout runs, enumeration
  *                ranges), stream-class tables, tracer quirks
+ *   event_plan.c both: specialised plans of fixed-layout events
  *
  * A front end builds each class with ctf_build_class(), calls
  * ctf_layout_update() on it once its children are complete (bottom-up),
@@ -57,6 +58,12 @@ void ctf_clock_set_offset(tc_clock *c, uint64_t cycles, const tc_open_options *o
  * clock (the one its integers map), its packet flags, and the event class
  * table by id. */
 int ctf_stream_class_finish(ctf_build *b, ctf_stream_class *sc);
+/* Sets *OUT to the specialised plan of event class EC of stream class SC
+ * (see ctf_event_plan), or to NULL when its layout does not allow one. */
+int ctf_event_plan_compile(ctf_build *b, const ctf_stream_class *sc, const tc_event_class *ec,
+                           const ctf_event_plan **out);
+/* The same for SC's event header (see ctf_header_plan). */
+int ctf_header_plan_compile(ctf_build *b, const ctf_stream_class *sc, const ctf_header_plan **out);
 /* Tracer quirks from the environment, class counts. */
 void ctf_trace_finish(ctf_trace *t);
 

@@ -442,23 +442,31 @@ static int decode_event_fields(ctf_stream_iter *s, tc_message *m, uint64_t start
 {
 	ctf_decoder *d = &s->dec;
 	const ctf_stream_class *sc = s->sc;
-	const tc_event_class *ec;
+	const ctf_event_entry *entry;
 	tc_field *root;
 	int rc;
 	d->have_id = false;
-	if (sc->pub.event_header && (rc = ctf_decode_scope(d, SCOPE_EVENT_HEADER, sc->pub.event_header, &root)) != 0)
-		return rc;
+	if (sc->pub.event_header) {
+		rc = sc->header_plan ? ctf_decode_fixed_header(d, sc->header_plan, &root) : CTF_FIXED_FALLBACK;
+		if (rc == CTF_FIXED_FALLBACK)
+			rc = ctf_decode_scope(d, SCOPE_EVENT_HEADER, sc->pub.event_header, &root);
+		if (rc != 0)
+			return rc;
+	}
 	if (d->have_id)
-		ec = ctf_event_class_by_id(sc, d->id);
+		entry = ctf_event_entry_by_id(sc, d->id);
 	else
-		ec = sc->pub.event_class_count == 1 ? sc->pub.event_classes[0] : NULL;
-	if (TC_UNLIKELY(!ec)) {
+		entry = sc->pub.event_class_count == 1 ? &sc->entries[0] : NULL;
+	if (TC_UNLIKELY(!entry)) {
 		if (d->have_id)
 			return tc_fail(TC_EFORMAT, d->path, (int64_t)(d->packet_offset + start / 8), "unknown event class id %" PRIu64 " in stream class %" PRIu64, d->id, sc->pub.id);
 		return tc_fail(TC_EFORMAT, d->path, (int64_t)(d->packet_offset + start / 8), "event without an id in a stream class with %zu event classes", sc->pub.event_class_count);
 	}
+	const tc_event_class *ec = entry->ec;
 	m->event_class = ec;
 	m->cycles = s->clock_value;
+	if (entry->plan && (rc = ctf_decode_fixed_event(d, entry->plan, m)) != CTF_FIXED_FALLBACK)
+		return rc;
 	const tc_field_class *const scopes[3] = { sc->pub.event_context, ec->context, ec->payload };
 	const tc_field **const slots[3] = { &m->stream_event_context, &m->event_context, &m->payload };
 	for (int i = 0; i < 3; i++) {

@@ -1,0 +1,236 @@
+/*
+ * event_plan.c - compiles the specialised plans of the common layouts
+ * (ctf_event_plan and ctf_header_plan in ctf.h), for both metadata front
+ * ends, once their classes are complete (ctf_stream_class_finish).
+ *
+ * Most events of most traces have fixed-layout scopes: LTTng's contexts
+ * (integers and the 17-byte procname), payloads of integers often ending
+ * with one string, and headers of an id and a timestamp in one of two
+ * structures.  The general path (decode.c) decodes each structure on its
+ * own, checks each run's bounds and dispatches on each member's kind; a
+ * plan lays out every member from one start, so decode.c reads them with
+ * one bounds check and, for integers, the same few instructions whatever
+ * their size, sign and byte order.
+ *
+ * A layout is walked twice: once to count its slots and operations, once
+ * to fill the arrays allocated from the counts.
+ */
+#include "ctf/plan.h"
+
+#include <string.h>
+
+typedef struct plan_parts {
+	ctf_event_plan *p;
+	/* NULL while counting */
+	ctf_fixed_root *roots;
+	ctf_fixed_int *ints;
+	ctf_fixed_other *others;
+	uint64_t pos;              /* bits from the plan's start */
+	const tc_clock *clock;     /* the stream class's */
+	/* the header's variant, when the structure walked may end with one */
+	bool variant_allowed;
+	uint32_t variant_slot, tag_slot;
+} plan_parts;
+
+static uint64_t align_bits(uint64_t pos, unsigned align)
+{
+	return (pos + align - 1) & -(uint64_t)align;
+}
+
+static void plan_int(plan_parts *pp, ctf_member_kind k, const tc_field_class *m, uint32_t slot, uint32_t offset)
+{
+	ctf_fixed_int *fi = &pp->ints[pp->p->int_count];
+	bool swap = k >= MEMBER_U16_SWAPPED && k <= MEMBER_U64_SWAPPED;
+	bool host_le = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+	fi->cls = m;
+	fi->slot = slot;
+	fi->offset = offset;
+	fi->swap = swap;
+	fi->is_signed = k == MEMBER_S8 || k == MEMBER_S16 || k == MEMBER_S32 || k == MEMBER_S16_SWAPPED ||
+	                k == MEMBER_S32_SWAPPED;
+	fi->role = (uint8_t)plan_of(m)->role;
+	/* timestamp_end is read but does not move the clock */
+	fi->moves_clock = m->clock && m->clock == pp->clock && fi->role != ROLE_TS_END;
+	fi->rshift = (uint8_t)(64 - m->size);
+	/* The member's first byte ends up lowest in the loaded word when the
+	 * word's order is the member's: shifting it up first clears the bytes
+	 * loaded past the member. */
+	fi->lshift = host_le != swap ? fi->rshift : 0;
+}
+
+/* Lays out structure CLS from pp->pos as the root of SCOPE (-1: none).
+ * False when a member does not allow a plan; LAST says whether CLS ends
+ * the plan, and may then end with a string. */
+static bool plan_struct(plan_parts *pp, const tc_field_class *cls, int scope, bool last)
+{
+	ctf_event_plan *p = pp->p;
+	if (cls->kind != TC_FIELD_STRUCT || cls->align > p->align)
+		return false;
+	pp->pos = align_bits(pp->pos, cls->align);
+	uint32_t root = p->slot_count++;
+	if (pp->roots) {
+		pp->roots[p->root_count] = (ctf_fixed_root){
+			.cls = cls,
+			.slot = root,
+			.scope = (int8_t)scope,
+			.shown = scope >= SCOPE_STREAM_EVENT_CONTEXT && !(cls->flags & TC_FIELD_HIDDEN),
+		};
+	}
+	p->root_count++;
+	const ctf_member_plan *mps = plan_of(cls)->members;
+	for (size_t i = 0; i < cls->member_count; i++) {
+		const tc_field_class *m = cls->members[i].cls;
+		ctf_member_kind k = (ctf_member_kind)mps[i].kind;
+		uint32_t slot = p->slot_count++;
+		bool ends = last && i + 1 == cls->member_count;
+		if (k == MEMBER_SIBLING_VARIANT && ends && pp->variant_allowed && m->labels == NULL) {
+			/* its options are planned on their own */
+			pp->variant_slot = slot;
+			pp->tag_slot = root + 1 + mps[i].tag_member;
+			continue;
+		}
+		/* aligned on no more than its structure, hence than the plan */
+		pp->pos = align_bits(pp->pos, m->align);
+		if (pp->pos % 8 || pp->pos / 8 >= (uint64_t)1 << 31)
+			return false;
+		if (k == MEMBER_STRING && ends && !pp->variant_allowed) {
+			/* what follows a string has no fixed place */
+			p->string_slot = slot;
+			p->string_cls = m;
+			continue;
+		}
+		if (!MEMBER_IS_FIXED(k))
+			return false;
+		uint32_t offset = (uint32_t)(pp->pos / 8);
+		if (k == MEMBER_FLOAT || k == MEMBER_TEXT) {
+			if (pp->others)
+				pp->others[p->other_count] = (ctf_fixed_other){ .cls = m, .slot = slot, .offset = offset };
+			p->other_count++;
+			pp->pos += k == MEMBER_FLOAT ? m->size : m->length * 8;
+		} else {
+			if (pp->ints)
+				plan_int(pp, k, m, slot, offset);
+			p->int_count++;
+			pp->pos += m->size;
+		}
+	}
+	return true;
+}
+
+/* Walks the COUNT structures STRUCTS (NULL: absent), the first the root of
+ * scope FIRST_SCOPE and each next one of the next scope (-1: none);
+ * false when they do not allow a plan. */
+static bool plan_structs(plan_parts *pp, const tc_field_class *const *structs, int count, int first_scope)
+{
+	ctf_event_plan *p = pp->p;
+	int last = -1;
+	for (int i = 0; i < count; i++)
+		if (structs[i])
+			last = i;
+	if (last < 0)
+		return false;
+	p->align = 0;
+	for (int i = 0; i < count && !p->align; i++)
+		if (structs[i])
+			p->align = structs[i]->align;
+	/* Fixed-layout members are whole bytes: a start aligned on less than
+	 * a byte would leave them anywhere. */
+	if (p->align < 8)
+		return false;
+	pp->pos = 0;
+	p->slot_count = p->root_count = p->int_count = p->other_count = 0;
+	p->string_slot = UINT32_MAX;
+	pp->variant_slot = UINT32_MAX;
+	for (int i = 0; i <= last; i++)
+		if (structs[i] && !plan_struct(pp, structs[i], first_scope < 0 ? -1 : first_scope + i, i == last))
+			return false;
+	p->bytes = (uint32_t)(pp->pos / 8);
+	return true;
+}
+
+/* Compiles the plan of STRUCTS (see plan_structs), in a stream class of
+ * clock CLOCK, into OUT; *OK false when they do not allow one.  *PARTS
+ * tells where the header's variant went. */
+static int plan_compile(ctf_build *b, const tc_clock *clock, const tc_field_class *const *structs, int count,
+                        int first_scope, bool variant_allowed, ctf_event_plan *out, plan_parts *parts, bool *ok)
+{
+	ctf_event_plan counted = { 0 };
+	plan_parts pp = { .p = &counted, .clock = clock, .variant_allowed = variant_allowed };
+	*ok = false;
+	if (!plan_structs(&pp, structs, count, first_scope))
+		return 0;
+	*parts = (plan_parts){
+		.p = out,
+		.roots = ctf_build_alloc(b, counted.root_count * sizeof *parts->roots),
+		.ints = ctf_build_alloc(b, (counted.int_count ? counted.int_count : 1) * sizeof *parts->ints),
+		.others = ctf_build_alloc(b, (counted.other_count ? counted.other_count : 1) * sizeof *parts->others),
+		.clock = clock,
+		.variant_allowed = variant_allowed,
+	};
+	if (!parts->roots || !parts->ints || !parts->others)
+		return b->err;
+	plan_structs(parts, structs, count, first_scope);
+	out->roots = parts->roots;
+	out->ints = parts->ints;
+	out->others = parts->others;
+	*ok = true;
+	return 0;
+}
+
+int ctf_event_plan_compile(ctf_build *b, const ctf_stream_class *sc, const tc_event_class *ec,
+                           const ctf_event_plan **out)
+{
+	const tc_field_class *const scopes[3] = { sc->pub.event_context, ec->context, ec->payload };
+	ctf_event_plan *p = ctf_build_alloc(b, sizeof *p);
+	plan_parts parts;
+	bool ok;
+	*out = NULL;
+	if (!p || plan_compile(b, sc->pub.clock, scopes, 3, SCOPE_STREAM_EVENT_CONTEXT, false, p, &parts, &ok) < 0)
+		return b->err;
+	/* An event of no bits is an error the general path reports. */
+	if (ok && (p->bytes > 0 || p->string_slot != UINT32_MAX))
+		*out = p;
+	return 0;
+}
+
+int ctf_header_plan_compile(ctf_build *b, const ctf_stream_class *sc, const ctf_header_plan **out)
+{
+	const tc_field_class *hdr = sc->pub.event_header;
+	ctf_header_plan *h = ctf_build_alloc(b, sizeof *h);
+	plan_parts parts;
+	bool ok;
+	*out = NULL;
+	if (!h || plan_compile(b, sc->pub.clock, &hdr, 1, SCOPE_EVENT_HEADER, true, &h->lead, &parts, &ok) < 0)
+		return b->err;
+	if (!ok || !h->lead.bytes)
+		return 0;
+	*out = h;
+	if (parts.variant_slot == UINT32_MAX)
+		return 0;   /* fixed-layout all through */
+	h->variant_slot = parts.variant_slot;
+	h->variant = hdr->members[parts.variant_slot - 1].cls;
+	h->tag_int = UINT32_MAX;
+	for (uint32_t i = 0; i < h->lead.int_count; i++)
+		if (h->lead.ints[i].slot == parts.tag_slot)
+			h->tag_int = i;
+	if (h->tag_int == UINT32_MAX) {
+		*out = NULL;
+		return 0;
+	}
+	size_t n = h->variant->member_count;
+	const ctf_event_plan **options = ctf_build_alloc(b, (n ? n : 1) * sizeof *options);
+	if (!options)
+		return b->err;
+	for (size_t i = 0; i < n; i++) {
+		const tc_field_class *opt = h->variant->members[i].cls;
+		ctf_event_plan *p = ctf_build_alloc(b, sizeof *p);
+		if (!p || plan_compile(b, sc->pub.clock, &opt, 1, -1, false, p, &parts, &ok) < 0)
+			return b->err;
+		/* Placed after the lead wherever the header starts: aligned on no
+		 * more than the header. */
+		if (ok && p->string_slot == UINT32_MAX && p->align <= h->lead.align)
+			options[i] = p;
+	}
+	h->options = options;
+	return 0;
+}
