@@ -448,6 +448,11 @@ typedef struct out_info {
 	/* CTF 2 STRUCT: the input member of each member, when hidden input
 	 * members were left out (NULL otherwise). */
 	const size_t *src_index;
+	/* STRUCT: its first run_len members are whole-byte integers, each at
+	 * run_offset[i] bytes from the structure's start (which is aligned
+	 * for all of them): encoded with one reservation, a store each. */
+	uint32_t run_len, run_bytes;
+	const uint32_t *run_offset;
 } out_info;
 
 /* FC's out_info, made when it has none; NULL when out of memory. */
@@ -456,6 +461,43 @@ static out_info *info_of(tc_ctf_writer *w, tc_field_class *fc)
 	if (!fc->priv)
 		fc->priv = tc_pool_alloc(&w->pool, sizeof(out_info));
 	return fc->priv;
+}
+
+/* Whether output class FC is an integer put_bits stores as one word. */
+static bool is_whole_int(const tc_field_class *fc)
+{
+	const out_info *i = fc->priv;
+	return (fc->kind == TC_FIELD_INT || fc->kind == TC_FIELD_ENUM || fc->kind == TC_FIELD_BIT_ARRAY) &&
+	       (!i || i->kind == OUT_PLAIN) && fc->align % 8 == 0 && fc->size % 8 == 0 && fc->size >= 8 &&
+	       fc->size <= 64;
+}
+
+/* Plans the leading run of structure FC's whole-byte integers (see
+ * out_info); 0 or TC_ENOMEM. */
+static int plan_run(tc_ctf_writer *w, tc_field_class *fc)
+{
+	size_t n = 0;
+	while (n < fc->member_count && n < UINT32_MAX && is_whole_int(fc->members[n].cls))
+		n++;
+	if (n == 0)
+		return 0;
+	out_info *info = info_of(w, fc);
+	uint32_t *offset = tc_pool_alloc(&w->pool, n * sizeof *offset);
+	if (!info || !offset)
+		return TC_ENOMEM;
+	uint64_t pos = 0;
+	for (size_t i = 0; i < n; i++) {
+		const tc_field_class *m = fc->members[i].cls;
+		pos = (pos + m->align - 1) & ~(uint64_t)(m->align - 1);
+		if (pos / 8 > UINT32_MAX / 2)
+			break;
+		offset[i] = (uint32_t)(pos / 8);
+		pos += m->size;
+		info->run_len = (uint32_t)(i + 1);
+		info->run_bytes = (uint32_t)(pos / 8);
+	}
+	info->run_offset = offset;
+	return 0;
 }
 
 static int set_info(tc_ctf_writer *w, tc_field_class *fc, out_kind kind, size_t extra)
@@ -849,6 +891,8 @@ static tc_field_class *conv_class(conv *cv, const tc_field_class *src)
 			if (src->kind == TC_FIELD_STRUCT && fc->members[i].cls->align > fc->align)
 				fc->align = fc->members[i].cls->align;
 		}
+		if (src->kind == TC_FIELD_STRUCT && plan_run(w, fc) < 0)
+			return NULL;
 		break;
 	}
 	case TC_FIELD_ARRAY:
@@ -1127,7 +1171,7 @@ static tc_field_class *conv_class2(conv *cv, const tc_field_class *src)
 				return NULL;
 			info->src_index = from;
 		}
-		return fc;
+		return plan_run(w, fc) < 0 ? NULL : fc;
 	}
 	case TC_FIELD_VARIANT: {
 		size_t n = src->member_count;
@@ -1594,6 +1638,12 @@ static inline int align_to(out_stream *s, unsigned align)
 	return rc;
 }
 
+static inline void store_le64(uint8_t *p, uint64_t v)
+{
+	for (unsigned i = 0; i < 8; i++)
+		p[i] = (uint8_t)(v >> (8 * i));
+}
+
 /* N bits of V at the current position, least significant first, as CTF
  * lays out little-endian bit fields. */
 static inline int put_bits(out_stream *s, uint64_t v, unsigned n)
@@ -1606,9 +1656,7 @@ static inline int put_bits(out_stream *s, uint64_t v, unsigned n)
 	if ((s->pos & 7) == 0 && (n & 7) == 0) {
 		/* The bytes past the field get zeros, as padding must be, or
 		 * the next field. */
-		uint8_t *p = s->buf + s->pos / 8;
-		for (unsigned i = 0; i < 8; i++)
-			p[i] = (uint8_t)(v >> (8 * i));
+		store_le64(s->buf + s->pos / 8, v);
 		s->pos += n;
 		return 0;
 	}
@@ -1714,17 +1762,30 @@ static int encode(out_stream *s, const tc_field_class *oc, const tc_field *f)
 			return rc;
 		return put_bits(s, 0, 8);
 	}
-	case TC_FIELD_STRUCT:
+	case TC_FIELD_STRUCT: {
 		if (info && info->kind >= OUT_WRAP_VARIANT)
 			return encode_wrapped(s, oc, f);
-		if (info && info->src_index) {
-			for (size_t i = 0; i < oc->member_count && rc == 0; i++)
-				rc = encode(s, oc->members[i].cls, &f->v.compound.items[info->src_index[i]]);
-			return rc;
+		const size_t *src = info ? info->src_index : NULL;
+		const tc_field *items = f->v.compound.items;
+		size_t i = 0;
+		if (info && info->run_len) {
+			/* the structure's alignment placed the run */
+			if ((rc = reserve(s, (uint64_t)info->run_bytes * 8)) < 0)
+				return rc;
+			uint8_t *base = s->buf + s->pos / 8;
+			for (; i < info->run_len; i++) {
+				unsigned size = oc->members[i].cls->size;
+				uint64_t v = items[src ? src[i] : i].v.u;
+				/* in offset order: each word's bytes past its integer
+				 * are zeros, padding or the next integer's */
+				store_le64(base + info->run_offset[i], size < 64 ? v & ((1ull << size) - 1) : v);
+			}
+			s->pos += (uint64_t)info->run_bytes * 8;
 		}
-		for (size_t i = 0; i < oc->member_count && rc == 0; i++)
-			rc = encode(s, oc->members[i].cls, &f->v.compound.items[i]);
+		for (; i < oc->member_count && rc == 0; i++)
+			rc = encode(s, oc->members[i].cls, &items[src ? src[i] : i]);
 		return rc;
+	}
 	case TC_FIELD_ARRAY:
 	case TC_FIELD_SEQUENCE: {
 		bool blob = f->cls && f->cls->kind == TC_FIELD_BLOB;
@@ -1811,12 +1872,6 @@ static int encode_scope(out_stream *s, const tc_field_class *oc, const tc_field 
 	return f ? encode(s, oc, f) : encode_zero(s, oc);
 }
 
-static void put_u64_at(uint8_t *p, uint64_t v)
-{
-	for (int i = 0; i < 8; i++)
-		p[i] = (uint8_t)(v >> (8 * i));
-}
-
 static int write_out(tc_ctf_writer *w, out_stream *s, const uint8_t *data, size_t len)
 {
 	while (len) {
@@ -1841,9 +1896,9 @@ static int close_packet(tc_ctf_writer *w, out_stream *s)
 	uint64_t bytes = (content + 7) / 8;
 	uint8_t *pc = s->buf + HEADER_BYTES(w);
 	if (s->sc->pub.clock)
-		put_u64_at(pc + s->sc->ts_end_off, s->last_ts);
-	put_u64_at(pc + s->sc->content_off, content);
-	put_u64_at(pc + s->sc->content_off + 8, bytes * 8);
+		store_le64(pc + s->sc->ts_end_off, s->last_ts);
+	store_le64(pc + s->sc->content_off, content);
+	store_le64(pc + s->sc->content_off + 8, bytes * 8);
 	s->in_packet = false;
 	s->seq++;
 	int rc = write_out(w, s, s->buf, (size_t)bytes);
@@ -1899,7 +1954,7 @@ static int open_packet(tc_ctf_writer *w, out_stream *s, const tc_message *msg)
 		return rc;
 	s->context_end = (size_t)((s->pos + 7) / 8);
 	for (size_t i = 0; i < w->pkt_key_count; i++)
-		put_u64_at(s->buf + s->pkt_key_pos / 8 + 8 * i, s->pkt_key_val[i]);
+		store_le64(s->buf + s->pkt_key_pos / 8 + 8 * i, s->pkt_key_val[i]);
 	/* what context_changed() compares the next events' contexts with */
 	s->has_context = msg->packet_context != NULL;
 	for (size_t i = 0; s->has_context && i < s->sc->pc_member_count; i++) {
@@ -2121,7 +2176,7 @@ int tc_ctf_writer_write(tc_ctf_writer *w, const tc_message *msg)
 	    (rc = encode_scope(s, ec->context, msg->event_context)) < 0 || (rc = encode_scope(s, ec->payload, msg->payload)) < 0)
 		return rc;
 	for (size_t i = 0; i < sc->extra_count; i++)
-		put_u64_at(s->buf + s->extra_pos / 8 + 8 * i, s->extra_val[i]);
+		store_le64(s->buf + s->extra_pos / 8 + 8 * i, s->extra_val[i]);
 	s->events_in_packet++;
 	return 0;
 }
