@@ -190,8 +190,9 @@ typedef struct ctf_event_plan {
 	uint32_t slot_count;
 	const ctf_fixed_root *roots;
 	uint32_t root_count;
+	/* those without a meaning first, then the others in member order */
 	const ctf_fixed_int *ints;
-	uint32_t int_count;
+	uint32_t int_count, plain_int_count;
 	const ctf_fixed_other *others;
 	uint32_t other_count;
 	uint32_t string_slot;      /* the last string's, or UINT32_MAX */

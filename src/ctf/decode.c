@@ -1053,7 +1053,7 @@ static inline uint64_t fixed_int_value(const ctf_fixed_int *fi, const uint8_t *b
 
 /* Fills SLOTS, plan P's, with the fields whose bytes start at BASE (its
  * string, if any, aside). */
-static inline void fill_fixed(ctf_decoder *d, const ctf_event_plan *p, tc_field *slots, const uint8_t *base)
+__attribute__((always_inline)) static inline void fill_fixed(ctf_decoder *d, const ctf_event_plan *p, tc_field *slots, const uint8_t *base)
 {
 	for (const ctf_fixed_root *r = p->roots, *end = r + p->root_count; r < end; r++) {
 		tc_field *root = slots + r->slot;
@@ -1061,20 +1061,23 @@ static inline void fill_fixed(ctf_decoder *d, const ctf_event_plan *p, tc_field 
 		if (r->scope >= 0)
 			d->roots[r->scope] = root;
 	}
-	for (const ctf_fixed_int *fi = p->ints, *end = fi + p->int_count; fi < end; fi++) {
+	const ctf_fixed_int *fi = p->ints, *plain_end = fi + p->plain_int_count, *end = fi + p->int_count;
+	for (; fi < plain_end; fi++)
+		slots[fi->slot] = (tc_field){ .cls = fi->cls, .v.u = fixed_int_value(fi, base) };
+	for (; fi < end; fi++) {
 		uint64_t v = fixed_int_value(fi, base);
 		slots[fi->slot] = (tc_field){ .cls = fi->cls, .v.u = v };
 		if (fi->role == ROLE_EVENT_ID) {
 			d->have_id = true;
 			d->id = v;
-		} else if (TC_UNLIKELY(fi->role != ROLE_NONE)) {
+		} else if (fi->role != ROLE_NONE) {
 			d->have_role[fi->role] = true;
 			d->role_value[fi->role] = v;
 		}
 		if (fi->moves_clock)
 			update_clock(d, v, 64u - fi->rshift);
 	}
-	for (const ctf_fixed_other *fo = p->others, *end = fo + p->other_count; fo < end; fo++) {
+	for (const ctf_fixed_other *fo = p->others, *others_end = fo + p->other_count; fo < others_end; fo++) {
 		tc_field *o = &slots[fo->slot];
 		const uint8_t *at = base + fo->offset;
 		*o = (tc_field){ .cls = fo->cls };

@@ -148,6 +148,22 @@ static bool plan_structs(plan_parts *pp, const tc_field_class *const *structs, i
 	return true;
 }
 
+/* Moves the N integers INTS without a meaning first, keeping the order of
+ * the others (an id before the timestamp of its header); returns how many
+ * have none. */
+static uint32_t plain_first(ctf_fixed_int *ints, uint32_t n)
+{
+	uint32_t plain = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (ints[i].role != ROLE_NONE || ints[i].moves_clock)
+			continue;
+		ctf_fixed_int x = ints[i];
+		memmove(&ints[plain + 1], &ints[plain], (i - plain) * sizeof *ints);
+		ints[plain++] = x;
+	}
+	return plain;
+}
+
 /* Compiles the plan of STRUCTS (see plan_structs), in a stream class of
  * clock CLOCK, into OUT; *OK false when they do not allow one.  *PARTS
  * tells where the header's variant went. */
@@ -170,6 +186,7 @@ static int plan_compile(ctf_build *b, const tc_clock *clock, const tc_field_clas
 	if (!parts->roots || !parts->ints || !parts->others)
 		return b->err;
 	plan_structs(parts, structs, count, first_scope);
+	out->plain_int_count = plain_first(parts->ints, out->int_count);
 	out->roots = parts->roots;
 	out->ints = parts->ints;
 	out->others = parts->others;
