@@ -83,10 +83,14 @@ static bool plan_struct(plan_parts *pp, const tc_field_class *cls, int scope, bo
 		ctf_member_kind k = (ctf_member_kind)mps[i].kind;
 		uint32_t slot = p->slot_count++;
 		bool ends = last && i + 1 == cls->member_count;
-		if (k == MEMBER_SIBLING_VARIANT && ends && pp->variant_allowed && m->labels == NULL) {
-			/* its options are planned on their own */
+		if (m->kind == TC_FIELD_VARIANT && ends && pp->variant_allowed) {
+			/* tagged by an earlier member; its options are planned
+			 * on their own */
+			const ctf_plan *vp = plan_of(m);
+			if ((int)vp->ref_scope != scope || vp->ref_len != 1 || vp->ref_path[0] >= i)
+				return false;
 			pp->variant_slot = slot;
-			pp->tag_slot = root + 1 + mps[i].tag_member;
+			pp->tag_slot = root + 1 + vp->ref_path[0];
 			continue;
 		}
 		/* aligned on no more than its structure, hence than the plan */

@@ -88,6 +88,25 @@ static const char ctf2_metadata[] =
 	"{\"name\":\"b\",\"field-class\":{\"type\":\"fixed-length-unsigned-integer\",\"length\":8,\"byte-order\":\"little-endian\",\"alignment\":8}},"
 	"{\"name\":\"c\",\"field-class\":{\"type\":\"null-terminated-string\"}}]}}\n";
 
+/* LTTng 2.15's header: a variant selected by ranges of the id */
+static const char ctf2_lttng_metadata[] =
+	"\x1e{\"type\":\"preamble\",\"version\":2}\n"
+	"\x1e{\"type\":\"trace-class\"}\n"
+	"\x1e{\"type\":\"clock-class\",\"id\":\"c\",\"frequency\":1000000000}\n"
+	"\x1e{\"type\":\"data-stream-class\",\"default-clock-class-id\":\"c\","
+	"\"event-record-header-field-class\":{\"type\":\"structure\",\"member-classes\":["
+	"{\"name\":\"id\",\"field-class\":{\"type\":\"fixed-length-unsigned-integer\",\"length\":16,\"byte-order\":\"little-endian\",\"alignment\":8,"
+	"\"mappings\":{\"compact\":[[0,65534]],\"extended\":[[65535,65535]]},\"roles\":[\"event-record-class-id\"]}},"
+	"{\"name\":\"v\",\"field-class\":{\"type\":\"variant\",\"selector-field-location\":{\"origin\":\"event-record-header\",\"path\":[\"id\"]},\"options\":["
+	"{\"name\":\"compact\",\"selector-field-ranges\":[[0,65534]],\"field-class\":{\"type\":\"structure\",\"member-classes\":["
+	"{\"name\":\"timestamp\",\"field-class\":{\"type\":\"fixed-length-unsigned-integer\",\"length\":32,\"byte-order\":\"little-endian\",\"alignment\":8,\"roles\":[\"default-clock-timestamp\"]}}]}},"
+	"{\"name\":\"extended\",\"selector-field-ranges\":[[65535,65535]],\"field-class\":{\"type\":\"structure\",\"member-classes\":["
+	"{\"name\":\"id\",\"field-class\":{\"type\":\"fixed-length-unsigned-integer\",\"length\":32,\"byte-order\":\"little-endian\",\"alignment\":8,\"roles\":[\"event-record-class-id\"]}},"
+	"{\"name\":\"timestamp\",\"field-class\":{\"type\":\"fixed-length-unsigned-integer\",\"length\":64,\"byte-order\":\"little-endian\",\"alignment\":8,\"roles\":[\"default-clock-timestamp\"]}}]}}]}}]}}\n"
+	"\x1e{\"type\":\"event-record-class\",\"id\":0,\"name\":\"e\",\"payload-field-class\":{\"type\":\"structure\",\"member-classes\":["
+	"{\"name\":\"a\",\"field-class\":{\"type\":\"fixed-length-signed-integer\",\"length\":64,\"byte-order\":\"little-endian\",\"alignment\":8}},"
+	"{\"name\":\"c\",\"field-class\":{\"type\":\"null-terminated-string\"}}]}}\n";
+
 static uint64_t rng = 0x9E3779B97F4A7C15u;
 
 static uint64_t next_random(void)
@@ -316,15 +335,19 @@ static void test_tsdl(const char *byte_order)
 	ctf_trace_free(t);
 }
 
-static void test_ctf2(void)
+static void test_ctf2(const char *name, const char *metadata, bool header_variant)
 {
-	ctf_trace *t = parse("ctf2", ctf2_metadata);
+	char check_name[64];
+	ctf_trace *t = parse(name, metadata);
 	if (!t)
 		return;
 	const ctf_stream_class *sc = (ctf_stream_class *)t->pub.stream_classes[0];
-	check(sc->header_plan && sc->entries[0].plan, "ctf2_plans_where_fixed", "no plan");
+	snprintf(check_name, sizeof check_name, "%s_plans_where_fixed", name);
+	check(sc->header_plan && (sc->header_plan->variant != NULL) == header_variant && sc->entries[0].plan,
+	      check_name, "header plan %s, event plan %s", sc->header_plan ? "made" : "missing",
+	      sc->entries[0].plan ? "made" : "missing");
 	if (sc->header_plan && sc->entries[0].plan)
-		compare_class("ctf2", sc, &sc->entries[0]);
+		compare_class(name, sc, &sc->entries[0]);
 	ctf_trace_free(t);
 }
 
@@ -333,6 +356,7 @@ int main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	test_tsdl("le");
 	test_tsdl("be");
-	test_ctf2();
+	test_ctf2("ctf2", ctf2_metadata, false);
+	test_ctf2("ctf2_lttng", ctf2_lttng_metadata, true);
 	return n_fail ? 1 : 0;
 }
