@@ -24,8 +24,6 @@ typedef struct td_batch_store {
 typedef struct td_batch_iter {
 	tc_stream_iter base;
 	tracedat_cursor *cursor;     /* not ours */
-	int failed;                  /* sticky: the error after the last batch */
-	tc_error failure;
 } td_batch_iter;
 
 /* Room for one more window in ST. */
@@ -42,15 +40,17 @@ static int reserve_page(td_batch_store *st)
 	return 0;
 }
 
+static void batch_release(tc_stream_iter *it, tc_batch *b)
+{
+	td_batch_store *st = b->store;
+	for (size_t i = 0; i < st->page_count; i++)
+		tracedat_pages_drop(st->pages[i]);
+	st->page_count = 0;
+}
+
 static int batch_fill(tc_stream_iter *it, tc_batch *b)
 {
 	td_batch_iter *s = (td_batch_iter *)it;
-	if (s->failed) {
-		/* Another thread may have filled the batch before: the error
-		 * is this iterator's, not that thread's last. */
-		tc_error_restore(&s->failure);
-		return s->failed;
-	}
 	td_batch_store *st = b->store;
 	if (!st && !(st = b->store = calloc(1, sizeof *st)))
 		return tc_fail_nomem();
@@ -66,31 +66,21 @@ static int batch_fill(tc_stream_iter *it, tc_batch *b)
 	int rc = 0;
 	while (b->count < b->cap && (rc = tracedat_cursor_next(s->cursor, &st->recs[b->count])) > 0) {
 		if (!last || !tracedat_cursor_kept(s->cursor, last)) {
-			if ((rc = reserve_page(st)) < 0)
-				break;
-			if (!(last = tracedat_cursor_keep(s->cursor))) {
-				rc = TC_ENOMEM;
-				break;
+			if (reserve_page(st) < 0 || !(last = tracedat_cursor_keep(s->cursor))) {
+				/* A record read but not kept: no batch at all. */
+				batch_release(it, b);
+				b->count = 0;
+				return TC_ENOMEM;
 			}
 			st->pages[st->page_count++] = last;
 		}
 		b->count++;
 	}
-	if (rc < 0) {
-		s->failed = rc;
-		s->failure = *tc_error_last();
-	}
+	/* An error after some records comes again with the next fill: the
+	 * cursor's errors are sticky, and recorded anew on every call. */
 	if (b->count == 0)
 		return rc < 0 ? rc : 0;
 	return 1;
-}
-
-static void batch_release(tc_stream_iter *it, tc_batch *b)
-{
-	td_batch_store *st = b->store;
-	for (size_t i = 0; i < st->page_count; i++)
-		tracedat_pages_drop(st->pages[i]);
-	st->page_count = 0;
 }
 
 static void batch_free_store(void *store)

@@ -48,7 +48,8 @@ struct tracedat_cursor {
 	const tracedat_buffer *buf;
 	const tracedat_cpu_data *cd;   /* NULL: the CPU has no data */
 	uint32_t page_size;
-	int failed;                    /* sticky error */
+	int failed;                    /* sticky error, */
+	tc_error failure;              /* as recorded when it happened */
 
 	/* Where the next bytes come from.  Uncompressed: the file range
 	 * [next_off, end_off).  Compressed: the chunk header at next_off,
@@ -186,7 +187,7 @@ static int64_t compact(tracedat_cursor *c)
 	if (c->shared) {
 		tc_buf fresh = { 0 };
 		if (tc_buf_reserve(&fresh, keep) < 0)
-			return c->failed = TC_ENOMEM;
+			return c->failed = tc_fail_nomem();
 		memcpy(fresh.data, c->data.data + c->data_pos, keep);
 		fresh.len = keep;
 		tracedat_pages_drop(c->shared);
@@ -369,10 +370,9 @@ static int start_page(tracedat_cursor *c)
 	return 0;
 }
 
-int tracedat_cursor_next(tracedat_cursor *c, tracedat_record *rec)
+/* tracedat_cursor_next() before the error is made sticky. */
+static int read_record(tracedat_cursor *c, tracedat_record *rec)
 {
-	if (c->failed)
-		return c->failed;
 	if (!c->cd)
 		return 0;
 	const tracedat_meta *m = &c->f->meta;
@@ -456,6 +456,22 @@ int tracedat_cursor_next(tracedat_cursor *c, tracedat_record *rec)
 		c->pos += body + size;
 		return 1;
 	}
+}
+
+int tracedat_cursor_next(tracedat_cursor *c, tracedat_record *rec)
+{
+	if (c->failed) {
+		/* Recorded again: this call may be on another thread than the
+		 * one that met the error (batches filled ahead, batch.c). */
+		tc_error_restore(&c->failure);
+		return c->failed;
+	}
+	int rc = read_record(c, rec);
+	if (rc < 0) {
+		c->failed = rc;
+		c->failure = *tc_error_last();
+	}
+	return rc;
 }
 
 /* ------------------------------------------------------------------------

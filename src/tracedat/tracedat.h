@@ -226,7 +226,8 @@ typedef struct tracedat_cursor tracedat_cursor;
  */
 int tracedat_cursor_open(const tracedat_file *f, size_t buffer_index, int cpu, tracedat_cursor **out);
 /* 1 and *REC filled, 0 at the end, < 0 on an error (recorded, with the
- * byte offset); after an error every call returns the same error. */
+ * byte offset); after an error every call returns and records the same
+ * error, on whatever thread. */
 int tracedat_cursor_next(tracedat_cursor *c, tracedat_record *rec);
 void tracedat_cursor_close(tracedat_cursor *c);
 
