@@ -186,7 +186,10 @@ static int64_t compact(tracedat_cursor *c)
 	size_t keep = data_left(c);
 	if (c->shared) {
 		tc_buf fresh = { 0 };
-		if (tc_buf_reserve(&fresh, keep) < 0)
+		/* As large as the last (reserve gives one byte more than
+		 * asked): the next window is of the same size. */
+		size_t want = c->data.cap > keep ? c->data.cap - 1 : keep;
+		if (tc_buf_reserve(&fresh, want) < 0)
 			return c->failed = tc_fail_nomem();
 		memcpy(fresh.data, c->data.data + c->data_pos, keep);
 		fresh.len = keep;
