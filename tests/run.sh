@@ -255,6 +255,29 @@ for f in tests/fixtures/tracedat-bad/*.dat; do
 	n=${f%.dat}
 	check_damaged "fixture-bad/$(basename "$f")" . partial "$n.partial.txt" "$n.err" --clock-gmt "$f"
 done
+# `report` on them: exit status 1 and the same error line, after the same
+# lines whether the CPUs are read on this thread (-j 1) or ahead on
+# workers (-j 4).
+for f in tests/fixtures/tracedat-bad/*.dat; do
+	[ -f "$f" ] || continue
+	for bin in "${BINS[@]}"; do
+		tag=$(bin_tag "$bin")
+		for j in 1 4; do
+			timeout 120 "$bin" report -j $j "$f" >"$TMP/report$j.out" 2>"$TMP/report$j.err"
+			echo $? >"$TMP/report$j.rc"
+		done
+		name="fixture-bad/report/$(basename "$f") [$tag]"
+		if [ "$(cat "$TMP/report1.rc") $(cat "$TMP/report4.rc")" != "1 1" ]; then
+			bad "$name: exit $(cat "$TMP/report1.rc") at -j 1 and $(cat "$TMP/report4.rc") at -j 4, expected 1"
+		elif ! cmp -s "$TMP/report1.err" "${f%.dat}.err" || ! cmp -s "$TMP/report4.err" "${f%.dat}.err"; then
+			bad "$name: error line differs: $(head -c 300 "$TMP/report4.err")"
+		elif ! cmp -s "$TMP/report1.out" "$TMP/report4.out"; then
+			bad "$name: the lines before the error differ between -j 1 and -j 4"
+		else
+			ok "$name"
+		fi
+	done
+done
 # Legacy LTTng traces built from the spec's rules by an independent
 # generator (tests/lttng_legacy/mktrace.py): NAME.expected is the event
 # lines, NAME.first-wall the first event's wall-clock time in nanoseconds,

@@ -52,6 +52,8 @@ bool cli_parse_int(const char *v, long long lo, long long hi, long long *out);
  * given (exits with status 2 on a malformed value). */
 unsigned cli_default_jobs(void);
 bool cli_jobs_option(int argc, char **argv, int *i, const char *command, unsigned *jobs);
+/* The value V of -j/--jobs (exits with status 2 when malformed). */
+unsigned cli_jobs_value(const char *command, const char *v);
 
 /* Calls READ(state, I) for every stream I of IN, on up to JOBS threads
  * (the caller's first), each thread with its own of the JOBS states of

@@ -83,6 +83,9 @@ static const command_help commands[] = {
 	  "  -S                       hide events with the soft-IRQ flag\n"
 	  "  -N                       load no libtraceevent plugins\n"
 	  "  -L                       load only the user's libtraceevent plugins\n"
+	  "Options of tracecat's own:\n"
+	  "  -j, --jobs=N             read CPUs' pages on N threads, 1 to 256 (default:\n"
+	  "                           the online CPUs); the output is the same\n"
 	  "  -h, --help               show this help\n" },
 	{ "replay", "print a uftrace record directory as uftrace replay does",
 	  "usage: tracecat replay [OPTIONS] [DIR]\n"

@@ -43,15 +43,20 @@ unsigned cli_default_jobs(void)
 	return cpus > 0 ? (unsigned)(cpus > 256 ? 256 : cpus) : 1;
 }
 
+unsigned cli_jobs_value(const char *command, const char *v)
+{
+	long long n;
+	if (!cli_parse_int(v, 1, 256, &n))
+		exit(cli_usage_error(command, "--jobs expects a number of threads from 1 to 256, got \"%s\"", v));
+	return (unsigned)n;
+}
+
 bool cli_jobs_option(int argc, char **argv, int *i, const char *command, unsigned *jobs)
 {
 	const char *v;
-	long long n;
 	if (!cli_opt_value(argc, argv, i, "--jobs", "-j", &v))
 		return false;
-	if (!cli_parse_int(v, 1, 256, &n))
-		exit(cli_usage_error(command, "--jobs expects a number of threads from 1 to 256, got \"%s\"", v));
-	*jobs = (unsigned)n;
+	*jobs = cli_jobs_value(command, v);
 	return true;
 }
 

@@ -4,14 +4,16 @@
  * it shares:
  *
  *   tracecat report [-R] [-t] [-N] [-L] [-I] [-S] [--cpu LIST]
- *                   [-F FILTER]... [-v] [-i] [FILE]
+ *                   [-F FILTER]... [-v] [-i] [-j N] [FILE]
  *
  * FILE defaults to trace.dat.  As in trace-cmd, options come before FILE
  * (parsing stops at the first operand), -F takes a libtraceevent filter
  * ("sched_switch", "sched/sched_switch", "sched_switch: prev_pid == 0"),
  * -v makes the -F after it hide what they match, and --cpu takes a list
  * of CPUs and ranges ("0", "0,2-3"), may be repeated, and counts the CPUs
- * of instance buffers after those of the top buffer.
+ * of instance buffers after those of the top buffer.  -j/--jobs N, not
+ * trace-cmd's, sets the threads the CPUs' pages are read on (the online
+ * CPUs by default; the text is the same).
  *
  * Exit status: 0; 1 when the file is damaged or unreadable (after the
  * lines read before the damage); 2 for a usage error, a bad filter
@@ -95,10 +97,11 @@ int cli_report_command(int argc, char **argv)
 {
 	static const struct option longs[] = {
 		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	tracedat_report_options o = { 0 };
+	tracedat_report_options o = { .threads = cli_default_jobs() };
 	int_list cpus = { 0 };
 	const char **filters = NULL;
 	bool *negate = NULL, neg = false, have_cpus = false;
@@ -114,7 +117,7 @@ int cli_report_command(int argc, char **argv)
 	}
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:hi:RtF:vNLIS", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hi:RtF:vNLISj:", longs, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			cli_help("report", stdout);
@@ -156,6 +159,9 @@ int cli_report_command(int argc, char **argv)
 		case 'S':
 			o.no_softirqs = true;
 			break;
+		case 'j':
+			o.threads = cli_jobs_value("report", optarg);
+			break;
 		case OPT_CPU:
 			have_cpus = true;
 			if (parse_cpus(optarg, &cpus) < 0)
@@ -164,6 +170,8 @@ int cli_report_command(int argc, char **argv)
 		case ':':
 			if (optopt == OPT_CPU)
 				status = cli_usage_error("report", "option --cpu needs a value");
+			else if (optopt == 'j' && strncmp(argv[optind - 1], "--", 2) == 0)
+				status = cli_usage_error("report", "option --jobs needs a value");
 			else
 				status = cli_usage_error("report", "option -%c needs a value", optopt);
 			goto out;

@@ -8,6 +8,12 @@
  * whatever part of a page the previous chunk left), so memory does not
  * grow with the trace.
  *
+ * Records point into that window.  A reader on another thread may keep
+ * the window alive past the cursor's next call (tracedat_cursor_keep(),
+ * for batches decoded ahead: batch.c): the window is then shared, and the
+ * cursor leaves it to its holders and reads on into a new one rather than
+ * moving or overwriting its bytes.
+ *
  * Each page starts with a timestamp and a commit word (length of its event
  * data and the missed-events flags); then come records, each a 32-bit
  * header (type_len, time_delta) and a body.  Times run from the page's
@@ -18,6 +24,7 @@
 #include "tracedat/internal.h"
 
 #include <inttypes.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,7 +48,8 @@ struct tracedat_cursor {
 	const tracedat_buffer *buf;
 	const tracedat_cpu_data *cd;   /* NULL: the CPU has no data */
 	uint32_t page_size;
-	int failed;                    /* sticky error */
+	int failed;                    /* sticky error, */
+	tc_error failure;              /* as recorded when it happened */
 
 	/* Where the next bytes come from.  Uncompressed: the file range
 	 * [next_off, end_off).  Compressed: the chunk header at next_off,
@@ -59,6 +67,7 @@ struct tracedat_cursor {
 	tc_buf data;
 	size_t data_pos;
 	uint64_t data_off, chunk_off;
+	tracedat_pages *shared;        /* DATA's bytes, when kept by others */
 
 	/* The page being decoded. */
 	const uint8_t *page;           /* NULL: take the next one */
@@ -68,6 +77,41 @@ struct tracedat_cursor {
 	bool missed;                   /* to report with the next event */
 	uint64_t missed_count;
 };
+
+/* A window's bytes, freed by whoever lets them go last: the cursor or a
+ * batch of records pointing into them. */
+struct tracedat_pages {
+	atomic_uint refs;
+	char *bytes;
+};
+
+tracedat_pages *tracedat_cursor_keep(tracedat_cursor *c)
+{
+	if (!c->shared) {
+		if (!(c->shared = malloc(sizeof *c->shared))) {
+			tc_fail_nomem();
+			return NULL;
+		}
+		atomic_init(&c->shared->refs, 1);
+		c->shared->bytes = c->data.data;
+	}
+	atomic_fetch_add_explicit(&c->shared->refs, 1, memory_order_relaxed);
+	return c->shared;
+}
+
+bool tracedat_cursor_kept(const tracedat_cursor *c, const tracedat_pages *p)
+{
+	return c->shared == p;
+}
+
+void tracedat_pages_drop(tracedat_pages *p)
+{
+	/* Release: the holder's reads of the bytes come before the free. */
+	if (p && atomic_fetch_sub_explicit(&p->refs, 1, memory_order_acq_rel) == 1) {
+		free(p->bytes);
+		free(p);
+	}
+}
 
 static int cfail(tracedat_cursor *c, int64_t off, const char *fmt, ...) TC_PRINTF(3, 4);
 static int cfail(tracedat_cursor *c, int64_t off, const char *fmt, ...)
@@ -121,7 +165,10 @@ void tracedat_cursor_close(tracedat_cursor *c)
 		return;
 	td_codec_free(&c->codec);
 	free(c->chunk_in);
-	tc_buf_free(&c->data);
+	if (c->shared)
+		tracedat_pages_drop(c->shared);
+	else
+		tc_buf_free(&c->data);
 	free(c);
 }
 
@@ -132,15 +179,31 @@ static size_t data_left(const tracedat_cursor *c)
 }
 
 /* Moves the bytes not yet decoded to the front of DATA, so that more can
- * be appended behind them; returns how many there are. */
-static size_t compact(tracedat_cursor *c)
+ * be appended behind them; returns how many there are, or TC_ENOMEM.  A
+ * shared window keeps its bytes: they are copied to a new one. */
+static int64_t compact(tracedat_cursor *c)
 {
 	size_t keep = data_left(c);
+	if (c->shared) {
+		tc_buf fresh = { 0 };
+		/* As large as the last (reserve gives one byte more than
+		 * asked): the next window is of the same size. */
+		size_t want = c->data.cap > keep ? c->data.cap - 1 : keep;
+		if (tc_buf_reserve(&fresh, want) < 0)
+			return c->failed = tc_fail_nomem();
+		memcpy(fresh.data, c->data.data + c->data_pos, keep);
+		fresh.len = keep;
+		tracedat_pages_drop(c->shared);
+		c->shared = NULL;
+		c->data = fresh;
+		c->data_pos = 0;
+		return (int64_t)keep;
+	}
 	if (keep)
 		memmove(c->data.data, c->data.data + c->data_pos, keep);
 	c->data.len = keep;
 	c->data_pos = 0;
-	return keep;
+	return (int64_t)keep;
 }
 
 /* What is left when no whole page is: nothing, or an error. */
@@ -178,7 +241,10 @@ static int fill_uncompressed(tracedat_cursor *c)
 	if (want > in_file)
 		want = in_file;
 	/* Keep a partial page (only ever at the end) in front. */
-	size_t keep = compact(c);
+	int64_t kept = compact(c);
+	if (kept < 0)
+		return (int)kept;
+	size_t keep = (size_t)kept;
 	if (tc_buf_reserve(&c->data, (size_t)want) < 0)
 		return TC_ENOMEM;
 	int64_t got = td_pread(c->f, c->data.data + keep, (size_t)want, c->next_off);
@@ -242,7 +308,9 @@ static int fill_compressed(tracedat_cursor *c)
 		return c->failed = (int)got;
 	if ((uint64_t)got < csize)
 		return cfail(c, (int64_t)at, "the file ends inside a chunk");
-	compact(c);
+	int64_t kept = compact(c);
+	if (kept < 0)
+		return (int)kept;
 	int rc = td_decompress(&c->codec, c->chunk_in, csize, usize, &c->data, m->path, at);
 	if (rc == TC_EFORMAT) {
 		/* Say whose chunk it is. */
@@ -305,10 +373,9 @@ static int start_page(tracedat_cursor *c)
 	return 0;
 }
 
-int tracedat_cursor_next(tracedat_cursor *c, tracedat_record *rec)
+/* tracedat_cursor_next() before the error is made sticky. */
+static int read_record(tracedat_cursor *c, tracedat_record *rec)
 {
-	if (c->failed)
-		return c->failed;
 	if (!c->cd)
 		return 0;
 	const tracedat_meta *m = &c->f->meta;
@@ -392,6 +459,22 @@ int tracedat_cursor_next(tracedat_cursor *c, tracedat_record *rec)
 		c->pos += body + size;
 		return 1;
 	}
+}
+
+int tracedat_cursor_next(tracedat_cursor *c, tracedat_record *rec)
+{
+	if (c->failed) {
+		/* Recorded again: this call may be on another thread than the
+		 * one that met the error (batches filled ahead, batch.c). */
+		tc_error_restore(&c->failure);
+		return c->failed;
+	}
+	int rc = read_record(c, rec);
+	if (rc < 0) {
+		c->failed = rc;
+		c->failure = *tc_error_last();
+	}
+	return rc;
 }
 
 /* ------------------------------------------------------------------------

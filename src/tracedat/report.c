@@ -38,8 +38,11 @@
  *     event on its CPU) and none given after -v does.
  *
  * The merge keeps one record per CPU in a binary heap keyed by (time,
- * slot).  The comm, pid, CPU, time and name columns are written here
- * straight into the output buffer; so is the event text, by the event's
+ * slot).  With threads, worker threads read each CPU's records ahead in
+ * batches (tracedat_batch_iter_new(), through core/prefetch.c) and the
+ * merge takes them from there: the same records, in the same order, their
+ * pages kept alive until the batch is done with.  The comm, pid, CPU,
+ * time and name columns are written here straight into the output buffer; so is the event text, by the event's
  * plan (printfmt.h, compiled when the event's first record comes), unless
  * a plugin handler prints the event or the plan leaves the record to
  * libtraceevent: tep_print_event() then writes it into one reused
@@ -66,6 +69,9 @@
 /* One CPU of one buffer, with its next record. */
 typedef struct rp_src {
 	tracedat_cursor *cur;
+	tc_stream_iter *batches;  /* with threads: CUR's records in batches */
+	const tc_batch *batch;    /* the one REC comes from */
+	size_t batch_next;
 	tracedat_record rec;
 	uint64_t ns;             /* the time trace-cmd shows and sorts by */
 	uint32_t slot;           /* trace-cmd's CPU slot (see above) */
@@ -108,6 +114,7 @@ typedef struct rp {
 	size_t src_count;
 	rp_src **heap;
 	size_t heap_len;
+	tc_prefetch *prefetch;   /* with threads: reads SRCS ahead */
 	bool usecs;              /* times in microseconds (trace-cmd's IN_USECS) */
 	bool swap;               /* the file's byte order is not ours */
 	pf_plan **plans;         /* by event id: native formatting plans */
@@ -623,7 +630,16 @@ static uint64_t rp_time(rp *r, const rp_handle *hd, const tracedat_record *rec)
 /* Reads SRC's next record; 1 when there is one, 0 at the end, < 0. */
 static int src_next(rp *r, rp_src *s)
 {
-	int rc = tracedat_cursor_next(s->cur, &s->rec);
+	int rc = 1;
+	if (!r->prefetch) {
+		rc = tracedat_cursor_next(s->cur, &s->rec);
+	} else if (!s->batch || s->batch_next == s->batch->count) {
+		/* (releases the batch before: its last record is printed) */
+		rc = tc_prefetch_next(r->prefetch, (size_t)(s - r->srcs), &s->batch);
+		s->batch_next = 0;
+	}
+	if (rc > 0 && r->prefetch)
+		s->rec = tracedat_batch_records(s->batch)[s->batch_next++];
 	if (rc > 0)
 		s->ns = rp_time(r, &r->handles[s->handle], &s->rec);
 	return rc;
@@ -657,7 +673,19 @@ static int rp_open_cursors(rp *r)
 				return rc;
 		}
 	}
-	return 0;
+	if (r->o->threads <= 1 || r->src_count == 0)
+		return 0;
+	tc_stream_iter **iters = calloc(r->src_count, sizeof *iters);
+	if (!iters)
+		return tc_fail_nomem();
+	int rc = 0;
+	for (size_t i = 0; i < r->src_count && rc == 0; i++)
+		if ((rc = tracedat_batch_iter_new(r->srcs[i].cur, &r->srcs[i].batches)) == 0)
+			iters[i] = r->srcs[i].batches;
+	if (rc == 0)
+		rc = tc_prefetch_new(&r->prefetch, iters, r->src_count, r->o->threads, 0);
+	free(iters);
+	return rc;
 }
 
 /* Primes the heap with every CPU's first record.  Records are read in slot
@@ -1078,8 +1106,13 @@ static void rp_line(rp *r, rp_src *s)
 
 static void rp_free(rp *r)
 {
-	for (size_t i = 0; i < r->src_count; i++)
+	/* The workers stop before the cursors they read go. */
+	tc_prefetch_free(r->prefetch);
+	for (size_t i = 0; i < r->src_count; i++) {
+		if (r->srcs[i].batches)
+			r->srcs[i].batches->ops->free(r->srcs[i].batches);
 		tracedat_cursor_close(r->srcs[i].cur);
+	}
 	free(r->srcs);
 	free(r->heap);
 	for (size_t h = 0; h < r->handle_count; h++)

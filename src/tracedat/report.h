@@ -11,8 +11,9 @@
  * libtraceevent's tep_print_event() for plugin-printed events and what the
  * plans leave to it.
  *
- * Memory stays flat: one record per CPU is held at a time, the line is
- * built in one reused trace_seq and the output goes through one buffer.
+ * Memory stays flat: one record per CPU is held at a time (with threads,
+ * a few batches per CPU: see tracedat_report_options), the line is built
+ * in one reused trace_seq and the output goes through one buffer.
  */
 #ifndef TC_TRACEDAT_REPORT_H
 #define TC_TRACEDAT_REPORT_H
@@ -43,6 +44,11 @@ typedef struct tracedat_report_options {
 	/* For tests: also have libtraceevent format every event text a
 	 * native plan printed, and fail (TC_EINVAL) at the first difference. */
 	bool check_fast_path;
+	/* Threads to read on: above 1, the CPUs' pages are read, inflated and
+	 * split into records ahead, in batches, on THREADS - 1 workers
+	 * (core/prefetch.c) while this thread merges and formats; the text is
+	 * the same for every count.  0 or 1: all on this thread. */
+	unsigned threads;
 } tracedat_report_options;
 
 /*

@@ -14,6 +14,8 @@
  *   compress.c  zstd and zlib blocks, decompressed into growing buffers
  *   cursor.c    per-CPU record cursors: pages, chunks, event headers, and
  *               the timestamp-to-nanosecond rule of trace-cmd report
+ *   batch.c     a cursor's records in batches, for reading CPUs ahead on
+ *               worker threads (core/prefetch.c)
  *   fields.c    the field lines of format texts (header_page and events)
  *
  * The format is described in /work/shared/specs/trace-dat.md ("the spec"
@@ -224,9 +226,33 @@ typedef struct tracedat_cursor tracedat_cursor;
  */
 int tracedat_cursor_open(const tracedat_file *f, size_t buffer_index, int cpu, tracedat_cursor **out);
 /* 1 and *REC filled, 0 at the end, < 0 on an error (recorded, with the
- * byte offset); after an error every call returns the same error. */
+ * byte offset); after an error every call returns and records the same
+ * error, on whatever thread. */
 int tracedat_cursor_next(tracedat_cursor *c, tracedat_record *rec);
 void tracedat_cursor_close(tracedat_cursor *c);
+
+/*
+ * Records that outlive the next call: the bytes the cursor's last record
+ * points into (its page and the rest of the window read with it) stay
+ * where they are until every reference to them is dropped, whatever the
+ * cursor reads next.  tracedat_cursor_keep() takes a reference (NULL when
+ * out of memory); tracedat_cursor_kept() says whether the cursor still
+ * reads the bytes of P, so that its next record needs no new reference;
+ * tracedat_pages_drop() may run on any thread, while the cursor reads on.
+ */
+typedef struct tracedat_pages tracedat_pages;
+tracedat_pages *tracedat_cursor_keep(tracedat_cursor *c);
+bool tracedat_cursor_kept(const tracedat_cursor *c, const tracedat_pages *p);
+void tracedat_pages_drop(tracedat_pages *p);
+
+/*
+ * An iterator that fills batches (tc_batch) with the records of cursor C,
+ * which it borrows, for the prefetcher (tc_prefetch_new()): each batch's
+ * records, tracedat_batch_records(B), B->count of them, stay valid, pages
+ * and all, until the batch is released.  It has no `next`: batches only.
+ */
+int tracedat_batch_iter_new(tracedat_cursor *c, tc_stream_iter **out);
+const tracedat_record *tracedat_batch_records(const tc_batch *b);
 
 /* ------------------------------------------------------------------------
  * Time (spec §10)

@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# tests/live/threads.sh BIN - `print`, `info` and `convert` give the same
-# whatever -j/--jobs: worker threads decode ahead while the merge and the
-# text stay on one thread (print), count streams apart (info), or write
-# each stream's file from one thread (convert).  For every committed
+# tests/live/threads.sh BIN - `print`, `info`, `convert` and `report` give
+# the same whatever -j/--jobs: worker threads decode ahead while the merge
+# and the text stay on one thread (print, report), count streams apart
+# (info), or write each stream's file from one thread (convert).  For every committed
 # fixture of every format (valid ones, damaged ones that stop with an error
 # after some output), and for all the CTF fixtures merged in one run, the
 # standard output, the error output and the exit status of -j 1 and -j 4
 # are compared, and convert's outputs (every event re-encoded as CTF 1.8
-# and 2, Perfetto, Chrome JSON) file for file.  The same commands at -j 4 then run under
+# and 2, Perfetto, Chrome JSON) file for file; `report` runs on every
+# trace.dat fixture (and the shared corpus's, when there) with each of a
+# set of its options.  The same commands at -j 4 then run under
 # ThreadSanitizer (build/tsan/tracecat, made by `make sanitize`): any
 # report fails.  Needs no peer tool.
 # Prints PASS/FAIL lines for tests/run.sh; exits 0.
@@ -103,6 +105,23 @@ for t in "${traces[@]}"; do
 done
 run all-ctf-merged print --clock-gmt "${ctf[@]}"
 
+# report's option sets (words split at spaces), each on every trace.dat.
+report_opts=("" "-R" "-t" "-N" "-L" "-I -S" "--cpu 0" "--cpu 1,3" "-F sched_switch" "-v -F sched_switch"
+	"-F sched_switch -v -F sched_wakeup" "-R -t -N --cpu 1")
+tracedats=()
+for t in "$F"/tracedat/*.dat "$F"/tracedat-bad/*.dat "$ROOT"/../shared/corpus/trace-dat/*.dat; do
+	[ -e "$t" ] && tracedats+=("$t")
+done
+for t in "${tracedats[@]}"; do
+	name=${t#"$F"/}
+	name=${name#"$ROOT"/../shared/corpus/}
+	for o in "${report_opts[@]}"; do
+		# shellcheck disable=SC2086
+		run "$name${o:+/$o}" report $o "$t"
+	done
+	run "$name/-F expression" report -F 'sched_switch: prev_pid == 0' "$t"
+done
+
 TSAN_BIN=$ROOT/build/tsan/tracecat
 if [ ! -x "$TSAN_BIN" ]; then
 	echo "SKIP threads/tsan: $TSAN_BIN not built (make sanitize)"
@@ -127,3 +146,9 @@ for t in "${traces[@]}"; do
 	tsan "convert/$name" convert -j 4 --events '*' "$t" -o "$tmp/o"
 done
 tsan print/all-ctf-merged print -j 4 "${ctf[@]}"
+for t in "${tracedats[@]}"; do
+	name=${t#"$F"/}
+	name=${name#"$ROOT"/../shared/corpus/}
+	tsan "report/$name" report -j 4 "$t"
+	tsan "report/$name/-R" report -j 4 -R "$t"
+done

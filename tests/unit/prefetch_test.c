@@ -11,6 +11,7 @@
  * made in a temporary folder.
  */
 #include "check.h"
+#include "prefetch_read.h"
 
 #include <ftw.h>
 #include <stdlib.h>
@@ -83,6 +84,18 @@ static stream_text *read_one_by_one(const char *path, size_t *count)
 	return t;
 }
 
+static void print_batch(void *texts, size_t i, const tc_batch *b)
+{
+	stream_text *t = texts;
+	for (size_t k = 0; k < b->count; k++)
+		tc_text_printer_print(t[i].printer, &b->msgs[k]);
+}
+
+static void print_error(void *texts, size_t i)
+{
+	text_error((stream_text *)texts + i);
+}
+
 /* The same through a prefetcher, taking a batch of each stream in turn;
  * with STOP_EARLY, only the first batch of each. */
 static stream_text *read_prefetched(const char *path, unsigned threads, size_t cap, bool stop_early, size_t *count)
@@ -97,26 +110,7 @@ static stream_text *read_prefetched(const char *path, unsigned threads, size_t c
 		return NULL;
 	}
 	stream_text *t = texts_new(n);
-	bool *ended = calloc(n ? n : 1, sizeof *ended);
-	for (size_t left = n; left > 0;) {
-		for (size_t i = 0; i < n; i++) {
-			if (ended[i])
-				continue;
-			const tc_batch *b;
-			int rc = tc_prefetch_next(p, i, &b);
-			if (rc > 0) {
-				for (size_t k = 0; k < b->count; k++)
-					tc_text_printer_print(t[i].printer, &b->msgs[k]);
-			} else if (rc < 0) {
-				text_error(&t[i]);
-			}
-			if (rc <= 0 || stop_early) {
-				ended[i] = true;
-				left--;
-			}
-		}
-	}
-	free(ended);
+	prefetch_read(p, n, stop_early, print_batch, print_error, t);
 	texts_close(t, n);
 	tc_prefetch_free(p);
 	tc_input_free(in);
