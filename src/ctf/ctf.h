@@ -2,7 +2,9 @@
  * ctf.h - private structures of the CTF 1.8 reader.
  *
  *   metadata.c  metadata file -> TSDL text -> classes (ctf_trace)
+ *   event_plan.c fixed-layout event headers and scopes -> specialised plans
  *   decode.c    packet bytes -> tc_field trees, following each class's plan
+ *               (or an event's specialised plan)
  *   stream.c    stream files -> packets -> messages (a tc_stream_iter)
  *   ctf.c       trace discovery under a path, grouping files into streams
  *
