@@ -201,12 +201,24 @@ typedef struct ctf_event_plan {
 	const tc_field_class *string_cls;
 } ctf_event_plan;
 
+/* A range of a header variant's tag values (biased by 2^63 when the tag
+ * is signed, so that unsigned order is the tag's) and its option. */
+typedef struct ctf_option_range {
+	uint64_t lo, span;
+	const ctf_event_plan *plan;  /* the option's; NULL: the general path */
+	uint32_t option;
+} ctf_option_range;
+
 typedef struct ctf_header_plan {
 	ctf_event_plan lead;       /* the structure and its members but the variant */
 	const tc_field_class *variant;    /* NULL: none */
 	uint32_t variant_slot;
 	uint32_t tag_int;          /* the tag: lead.ints[tag_int] */
-	const ctf_event_plan **options;   /* per option; NULL: the general path */
+	uint64_t tag_bias;
+	/* in the order the general path tries them: the first that holds the
+	 * tag selects */
+	const ctf_option_range *ranges;
+	uint32_t range_count;
 } ctf_header_plan;
 
 /* An event class of a stream class, with its specialised plan (NULL when

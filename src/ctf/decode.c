@@ -1153,13 +1153,13 @@ int ctf_decode_fixed_header(ctf_decoder *d, const ctf_header_plan *h, tc_field *
 	}
 	/* The option first, so that nothing is decoded when the general path
 	 * must decode the header instead. */
-	const ctf_fixed_int *tag_int = &lead->ints[h->tag_int];
-	tc_field tag = { .cls = tag_int->cls, .v.u = fixed_int_value(tag_int, base) };
-	const ctf_plan *vp = plan_of(h->variant);
-	int32_t opt = h->variant->labels ? select_ranged_option(d, h->variant, &tag) : select_option(vp, vp->ref_cls, tag.v.u);
-	if (TC_UNLIKELY(opt < 0 || !h->options[opt]))
+	uint64_t tag = fixed_int_value(&lead->ints[h->tag_int], base) ^ h->tag_bias;
+	const ctf_option_range *r = h->ranges, *rend = r + h->range_count;
+	while (r < rend && tag - r->lo > r->span)
+		r++;
+	if (TC_UNLIKELY(r == rend || !r->plan))
 		return CTF_FIXED_FALLBACK;
-	const ctf_event_plan *o = h->options[opt];
+	const ctf_event_plan *o = r->plan;
 	if (TC_UNLIKELY(!fixed_fits(d, o, start + (uint64_t)lead->bytes * 8, &ostart)))
 		return CTF_FIXED_FALLBACK;
 	if (d->arena->used == 0)
@@ -1169,7 +1169,7 @@ int ctf_decode_fixed_header(ctf_decoder *d, const ctf_header_plan *h, tc_field *
 	fill_fixed(d, lead, slots, base);
 	tc_field *child = slots + lead->slot_count, *v = slots + h->variant_slot;
 	fill_fixed(d, o, child, d->buf + ostart / 8);
-	*v = (tc_field){ .cls = h->variant, .v.compound = { child, 1 }, .option = (uint32_t)opt };
+	*v = (tc_field){ .cls = h->variant, .v.compound = { child, 1 }, .option = r->option };
 	d->pos = ostart + (uint64_t)o->bytes * 8;
 	*root = slots;
 	return 0;

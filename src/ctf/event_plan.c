@@ -214,6 +214,48 @@ int ctf_event_plan_compile(ctf_build *b, const ctf_stream_class *sc, const tc_ev
 	return 0;
 }
 
+/* Flattens the ranges that select the options of H's variant, each with
+ * its option's plan among PLANS, in the order the general path tries them
+ * (decode.c: select_option, select_ranged_option). */
+static int option_ranges(ctf_build *b, ctf_header_plan *h, const ctf_event_plan **plans)
+{
+	const tc_field_class *v = h->variant;
+	const ctf_plan *vp = plan_of(v), *tp = plan_of(vp->ref_cls);
+	h->tag_bias = h->lead.ints[h->tag_int].cls->is_signed ? (uint64_t)1 << 63 : 0;
+	size_t n = 0;
+	if (v->labels) {
+		for (size_t o = 0; o < v->label_count && o < v->member_count; o++)
+			n += v->labels[o].range_count;
+	} else {
+		n = tp->label_range_count;
+	}
+	ctf_option_range *ranges = ctf_build_alloc(b, (n ? n : 1) * sizeof *ranges);
+	if (!ranges)
+		return b->err;
+	uint32_t k = 0;
+	if (v->labels) {
+		/* CTF 2: ranges of the tag's values as they are */
+		for (size_t o = 0; o < v->label_count && o < v->member_count; o++)
+			for (size_t r = 0; r < v->labels[o].range_count; r++) {
+				uint64_t lo = v->labels[o].ranges[r].lo ^ h->tag_bias, hi = v->labels[o].ranges[r].hi ^ h->tag_bias;
+				if (lo <= hi)
+					ranges[k++] = (ctf_option_range){ lo, hi - lo, plans[o], (uint32_t)o };
+			}
+	} else {
+		/* CTF 1.8: the tag enumeration's ranges (biased already), each
+		 * selecting its label's option, if any */
+		for (size_t r = 0; r < tp->label_range_count; r++) {
+			const ctf_label_range *lr = &tp->label_ranges[r];
+			int32_t o = vp->label_option[lr->label];
+			if (o >= 0)
+				ranges[k++] = (ctf_option_range){ lr->lo, lr->span, plans[o], (uint32_t)o };
+		}
+	}
+	h->ranges = ranges;
+	h->range_count = k;
+	return 0;
+}
+
 int ctf_header_plan_compile(ctf_build *b, const ctf_stream_class *sc, const ctf_header_plan **out)
 {
 	const tc_field_class *hdr = sc->pub.event_header;
@@ -239,8 +281,8 @@ int ctf_header_plan_compile(ctf_build *b, const ctf_stream_class *sc, const ctf_
 		return 0;
 	}
 	size_t n = h->variant->member_count;
-	const ctf_event_plan **options = ctf_build_alloc(b, (n ? n : 1) * sizeof *options);
-	if (!options)
+	const ctf_event_plan **plans = ctf_build_alloc(b, (n ? n : 1) * sizeof *plans);
+	if (!plans)
 		return b->err;
 	for (size_t i = 0; i < n; i++) {
 		const tc_field_class *opt = h->variant->members[i].cls;
@@ -250,8 +292,7 @@ int ctf_header_plan_compile(ctf_build *b, const ctf_stream_class *sc, const ctf_
 		/* Placed after the lead wherever the header starts: aligned on no
 		 * more than the header. */
 		if (ok && p->string_slot == UINT32_MAX && p->align <= h->lead.align)
-			options[i] = p;
+			plans[i] = p;
 	}
-	h->options = options;
-	return 0;
+	return option_ranges(b, h, plans);
 }
