@@ -546,14 +546,15 @@ static int grow_classes(tl_ctx *c)
 tl_class *tl_class_of(tl_ctx *c, const tc_message *msg)
 {
 	const tc_event_class *ec = msg->event_class;
-	if (c->last_class && c->last_class->ec == ec)
-		return c->last_class;
+	tl_class **recent = &c->recent[ec->id % (sizeof c->recent / sizeof c->recent[0])];
+	if (*recent && (*recent)->ec == ec)
+		return *recent;
 	if (c->class_cap) {
 		for (size_t h = tc_ptr_hash(ec, c->class_cap);; h = (h + 1) & (c->class_cap - 1)) {
 			if (!c->classes[h])
 				break;
 			if (c->classes[h]->ec == ec)
-				return c->last_class = c->classes[h];
+				return *recent = c->classes[h];
 		}
 	}
 	if ((c->class_count + 1) * 2 > c->class_cap && grow_classes(c) < 0)
@@ -570,7 +571,7 @@ tl_class *tl_class_of(tl_ctx *c, const tc_message *msg)
 		h = (h + 1) & (c->class_cap - 1);
 	c->classes[h] = cls;
 	c->class_count++;
-	return c->last_class = cls;
+	return *recent = cls;
 }
 
 /* ---- tracks ---- */

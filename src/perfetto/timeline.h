@@ -191,7 +191,9 @@ typedef struct tl_ctx {
 	/* event classes and tracks, by pointer / tid (open addressing and chains) */
 	tl_class **classes;
 	size_t class_cap, class_count;
-	tl_class *last_class;      /* the last looked up: events come in runs */
+	/* the classes last looked up, by their id's low bits: a few
+	 * classes (function entries and exits) make most events */
+	tl_class *recent[8];
 	tl_track **threads;        /* chains by tid */
 	size_t thread_cap, thread_count;
 	tl_track *last_thread;
