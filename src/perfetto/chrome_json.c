@@ -38,6 +38,10 @@ typedef struct js_writer {
 	bool started;
 	int64_t base;              /* subtracted from every time */
 	uint64_t next_stream_id;
+	/* the milliseconds of the last time written, and their digits */
+	uint64_t ms;
+	uint8_t ms_text[20];
+	unsigned ms_len;
 } js_writer;
 
 /* ---- text ---- */
@@ -116,10 +120,38 @@ static void put_i64(pb_buf *o, int64_t v)
 	put_number(o, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0, false);
 }
 
-/* NS nanoseconds as microseconds with three decimals. */
-static void put_us(pb_buf *o, int64_t ns)
+/* NS nanoseconds as microseconds with three decimals.  Times of the
+ * same millisecond, thousands of events in a row, share their leading
+ * digits: those are written once and copied. */
+static void put_us(pb_buf *o, js_writer *w, int64_t ns)
 {
-	put_number(o, ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns, ns < 0, true);
+	uint64_t v = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns, ms = v / 1000000;
+	if (ns < 0 || ms == 0) {
+		put_number(o, v, ns < 0, true);
+		return;
+	}
+	if (!pb_room(o, sizeof w->ms_text + 8))
+		return;
+	if (ms != w->ms) {
+		w->ms = ms;
+		w->ms_len = digit_count(ms);
+		put_digits(w->ms_text + w->ms_len, ms, w->ms_len);
+	}
+	/* a whole fixed-size copy: the length says what counts */
+	uint8_t *p = o->data + o->len;
+	memcpy(p, w->ms_text, sizeof w->ms_text);
+	p += w->ms_len;
+	unsigned rest = (unsigned)(v % 1000000);
+	put_digits(p + 3, rest / 1000, 3);
+	p[3] = '.';
+	put_digits(p + 7, rest % 1000, 3);
+	o->len = (size_t)(p + 7 - o->data);
+}
+
+/* Whether byte C stands for itself in a JSON string. */
+static inline bool is_plain(char c)
+{
+	return (unsigned char)c >= 0x20 && (unsigned char)c < 0x80 && c != '"' && c != '\\';
 }
 
 /* S as the contents of a JSON string. */
@@ -129,8 +161,7 @@ static void put_escaped(pb_buf *o, const char *s, size_t len)
 	size_t i = 0;
 	while (i < len) {
 		size_t run = i;
-		while (run < len && (unsigned char)s[run] >= 0x20 && (unsigned char)s[run] < 0x80 && s[run] != '"' &&
-		       s[run] != '\\')
+		while (run < len && is_plain(s[run]))
 			run++;
 		put(o, s + i, run - i);
 		i = run;
@@ -161,6 +192,18 @@ static void put_escaped(pb_buf *o, const char *s, size_t len)
 
 static void put_string(pb_buf *o, const char *s, size_t len)
 {
+	/* most strings (function names) need no escape: one copy */
+	size_t plain = 0;
+	while (plain < len && is_plain(s[plain]))
+		plain++;
+	if (plain == len && pb_room(o, len + 2)) {
+		uint8_t *p = o->data + o->len;
+		p[0] = '"';
+		memcpy(p + 1, s, len);
+		p[len + 1] = '"';
+		o->len += len + 2;
+		return;
+	}
 	PUT(o, "\"");
 	put_escaped(o, s, len);
 	PUT(o, "\"");
@@ -294,7 +337,7 @@ static void open_event(tl_ctx *c, js_writer *w, char ph, tl_track *t)
 static void put_ts(tl_ctx *c, js_writer *w, int64_t ns)
 {
 	PUT(&c->out, ",\"ts\":");
-	put_us(&c->out, ns - w->base);
+	put_us(&c->out, w, ns - w->base);
 }
 
 static void put_name_field(tl_ctx *c, const char *s, size_t len)
@@ -408,7 +451,7 @@ static int write_slice(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t
 	put_ts(c, e->w, f->begin);
 	if (what != TL_SLICE_UNENDED) {
 		PUT(o, ",\"dur\":");
-		put_us(o, ts - f->begin);
+		put_us(o, e->w, ts - f->begin);
 	}
 	put(o, text, f->split);
 	const tc_field *retval = what == TL_SLICE_END ? tl_member(e->msg->payload, e->cls->func_retval) : NULL;
@@ -453,7 +496,7 @@ static int json_write(tl_ctx *c, const tc_message *msg, tl_class *cls, int64_t t
 	if (!w->started && (rc = start(c, w, ts)) < 0)
 		return rc;
 	bool failed = false;
-	tl_track *t = tl_track_of(c, cls ? cls : &(tl_class){ .kernel = false }, msg, ts, &failed);
+	tl_track *t = tl_track_of(c, cls, msg, ts, &failed);
 	if (!t)
 		return failed ? TC_ENOMEM : 0;
 	if (cls && cls->kernel)

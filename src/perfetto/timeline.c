@@ -603,22 +603,16 @@ static bool grow_table(tl_track ***table, size_t *cap, bool by_stream)
 	return true;
 }
 
-tl_track *tl_process_of(tl_ctx *c, tl_track *t)
+tl_track *tl_process_find(tl_ctx *c, tl_track *t)
 {
-	if (t->tid < 0 || t->pid < 0)
-		return NULL;
-	if (!t->process || t->process->tid != t->pid)
-		t->process = t->pid == t->tid ? t : tl_thread(c, t->pid, t->pid);
-	return t->process;
+	return t->process = t->pid == t->tid ? t : tl_thread(c, t->pid, t->pid);
 }
 
-tl_track *tl_thread(tl_ctx *c, int64_t tid, int64_t pid)
+tl_track *tl_thread_find(tl_ctx *c, int64_t tid, int64_t pid)
 {
-	tl_track *t = c->last_thread;
-	if (!t || t->tid != tid) {
-		for (t = c->thread_cap ? c->threads[tid_hash(tid, c->thread_cap)] : NULL; t && t->tid != tid; t = t->next)
-			;
-	}
+	tl_track *t = c->thread_cap ? c->threads[tid_hash(tid, c->thread_cap)] : NULL;
+	while (t && t->tid != tid)
+		t = t->next;
 	if (t) {
 		if (pid >= 0)
 			t->pid = pid;
@@ -669,17 +663,9 @@ static tl_track *stream_track(tl_ctx *c, const tc_stream *s)
 	return t;
 }
 
-void tl_track_rename(tl_track *t, const char *s, size_t len, bool process)
+void tl_track_set_name(tl_track *t, const char *s, size_t len, bool process)
 {
 	char **slot = process ? &t->process_name : &t->name;
-	if (*slot && (process ? t->process_name_len : t->name_len) == len) {
-		/* names are short, and the same at nearly every call */
-		size_t i = 0;
-		while (i < len && (*slot)[i] == s[i])
-			i++;
-		if (i == len)
-			return;
-	}
 	char *n = malloc(len + 1);
 	if (!n)
 		return;    /* the old name stays: a name is no reason to fail */
@@ -728,6 +714,9 @@ static int64_t *current_task(tl_ctx *c, const tc_trace *t, int cpu)
 
 tl_track *tl_track_of(tl_ctx *c, const tl_class *cls, const tc_message *msg, int64_t ts, bool *failed)
 {
+	static const tl_class no_context;
+	if (!cls)
+		cls = &no_context;
 	int64_t tid = -1, pid = -1;
 	tl_track *t = NULL;
 	*failed = false;

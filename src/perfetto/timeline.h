@@ -306,21 +306,53 @@ enum {
  * I 128, and 256 for a preempted task); false when absent. */
 bool tl_spec_int(const tl_class *cls, const tc_message *msg, int i, int64_t *v);
 
-/* The thread of MSG's event: its track (NULL with no thread and no
- * stream, or out of memory, *FAILED set then).  Kernel events keep the
- * task running on their CPU up to date. */
+/* The thread of MSG's event, of class CLS (NULL for discards: their
+ * stream's): its track (NULL with no thread and no stream, or out of
+ * memory, *FAILED set then).  Kernel events keep the task running on
+ * their CPU up to date. */
 tl_track *tl_track_of(tl_ctx *c, const tl_class *cls, const tc_message *msg, int64_t ts, bool *failed);
 
+/* The slow paths of the next three, which are inline: every event asks,
+ * and nearly always about the thread, process and name of the one before. */
+tl_track *tl_thread_find(tl_ctx *c, int64_t tid, int64_t pid);
+tl_track *tl_process_find(tl_ctx *c, tl_track *t);
+void tl_track_set_name(tl_track *t, const char *s, size_t len, bool process);
+
 /* The thread track of TID, made on first use (PID -1: unknown). */
-tl_track *tl_thread(tl_ctx *c, int64_t tid, int64_t pid);
+static inline tl_track *tl_thread(tl_ctx *c, int64_t tid, int64_t pid)
+{
+	tl_track *t = c->last_thread;
+	if (!t || t->tid != tid)
+		return tl_thread_find(c, tid, pid);
+	if (pid >= 0)
+		t->pid = pid;
+	return t;
+}
 
 /* The track of T's process's main thread (T itself, or NULL when its
  * process is not known or out of memory). */
-tl_track *tl_process_of(tl_ctx *c, tl_track *t);
+static inline tl_track *tl_process_of(tl_ctx *c, tl_track *t)
+{
+	if (t->tid < 0 || t->pid < 0)
+		return NULL;
+	return t->process && t->process->tid == t->pid ? t->process : tl_process_find(c, t);
+}
 
 /* Sets the name of T (or, on a process's main thread, the process's) to
  * the LEN bytes at S, and its renamed flag when it changed. */
-void tl_track_rename(tl_track *t, const char *s, size_t len, bool process);
+static inline void tl_track_rename(tl_track *t, const char *s, size_t len, bool process)
+{
+	const char *old = process ? t->process_name : t->name;
+	if (old && (process ? t->process_name_len : t->name_len) == len) {
+		/* names are short, and the same at nearly every call */
+		size_t i = 0;
+		while (i < len && old[i] == s[i])
+			i++;
+		if (i == len)
+			return;
+	}
+	tl_track_set_name(t, s, len, process);
+}
 
 /* The length of the valid UTF-8 character at S (of LEN bytes), 0 when
  * it is not one. */
