@@ -397,7 +397,8 @@ static int write_timeline(convert_state *cs, tc_input **inputs, int n, tc_filter
 		if (tc_muxer_add_input(mux, inputs[i]) < 0)
 			status = 1, cli_report_error();
 	}
-	if (!status && tc_timeline_writer_new(&cs->timeline, format, fd, out, traces, trace_count) < 0)
+	if (!status && (tc_timeline_writer_new(&cs->timeline, format, fd, out, traces, trace_count) < 0 ||
+	                tc_timeline_writer_set_threads(cs->timeline, jobs) < 0))
 		status = 1, cli_report_error();
 	for (size_t i = 0; !status && tc_timeline_writer_warning(cs->timeline, i); i++)
 		fprintf(stderr, "tracecat: warning: %s\n", tc_timeline_writer_warning(cs->timeline, i));

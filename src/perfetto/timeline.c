@@ -1,18 +1,16 @@
 /*
  * timeline.c - tc_timeline_writer: tracecat's event model read as a
  * timeline (timeline.h says how), handed to the Perfetto or the Chrome
- * JSON writer, and the bytes they make written to the output file.
+ * JSON writer, whose bytes go to the output file (outfile.c).
  */
 #include "perfetto/timeline.h"
 #include "tracedat/model.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define NS_PER_S 1000000000
 
@@ -116,29 +114,6 @@ const tl_event_spec tl_event_specs[] = {
 struct tc_timeline_writer {
 	tl_ctx c;
 };
-
-/* ---- output ---- */
-
-int tl_flush(tl_ctx *c, size_t limit)
-{
-	if (c->out.failed)
-		return tc_fail_nomem();
-	if (c->out.len <= limit)
-		return 0;
-	size_t done = 0;
-	while (done < c->out.len) {
-		ssize_t n = write(c->fd, c->out.data + done, c->out.len - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return tc_fail(TC_EIO, c->name, (int64_t)c->written, "cannot write: %s",
-			               n < 0 ? strerror(errno) : "nothing written");
-		done += (size_t)n;
-		c->written += (uint64_t)n;
-	}
-	c->out.len = 0;
-	return 0;
-}
 
 int tl_warn(tl_ctx *c, const char *fmt, ...)
 {
@@ -942,6 +917,13 @@ int tc_timeline_writer_new(tc_timeline_writer **out, tc_timeline_format format, 
 	return 0;
 }
 
+int tc_timeline_writer_set_threads(tc_timeline_writer *w, unsigned threads)
+{
+	if (threads == 0)
+		return tc_fail(TC_EINVAL, w->c.name, -1, "no thread to write with");
+	return threads > 1 ? tl_outfile_start(&w->c) : 0;
+}
+
 int tc_timeline_writer_write(tc_timeline_writer *w, const tc_message *msg)
 {
 	tl_ctx *c = &w->c;
@@ -974,6 +956,7 @@ void tc_timeline_writer_free(tc_timeline_writer *w)
 	if (!w)
 		return;
 	tl_ctx *c = &w->c;
+	tl_outfile_stop(c);
 	if (c->impl)
 		c->ops->free(c);
 	for (size_t i = 0; i < c->class_cap; i++)

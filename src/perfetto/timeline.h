@@ -4,8 +4,9 @@
  * function calls, worked out once per event class and kept as the trace
  * goes (timeline.c), and the output file.
  *
- *   timeline.c     tc_timeline_writer_*: dispatch to a format, the output
- *                  file, warnings, clocks, event classes, threads
+ *   timeline.c     tc_timeline_writer_*: dispatch to a format, warnings,
+ *                  clocks, event classes, threads
+ *   outfile.c      the output file, written on a thread of its own or not
  *   perfetto.c     Perfetto's protobuf trace (pb.h encodes it)
  *   chrome_json.c  Chrome's Trace Event Format
  *
@@ -172,6 +173,7 @@ typedef struct tl_cpus {
 } tl_cpus;
 
 typedef struct tl_ops tl_ops;
+typedef struct tl_outfile tl_outfile;
 
 /* The state both writers share: struct tc_timeline_writer. */
 typedef struct tl_ctx {
@@ -180,7 +182,8 @@ typedef struct tl_ctx {
 	int fd;
 	char *name;                /* the output, for errors */
 	pb_buf out;                /* bytes not yet written */
-	uint64_t written;          /* bytes written to FD */
+	uint64_t written;          /* bytes written to FD, or handed to its thread */
+	tl_outfile *file;          /* the thread writing FD, NULL: none */
 	tc_trace **traces;
 	size_t trace_count;
 	tl_clock *clocks;
@@ -226,9 +229,21 @@ tl_class *tl_class_of(tl_ctx *c, const tc_message *msg);
 /* Adds a warning line (copied); 0 or TC_ENOMEM. */
 int tl_warn(tl_ctx *c, const char *fmt, ...) TC_PRINTF(2, 3);
 
+/* ---- outfile.c ---- */
+
 /* Appends the output buffer to the file when it holds more than LIMIT
- * bytes (0: always); 0 or a recorded TC_EIO. */
+ * bytes (0: always, and only returns once all is written); 0 or a
+ * recorded TC_EIO. */
 int tl_flush(tl_ctx *c, size_t limit);
+
+/* Has a thread of its own write the file from now on (the caller's
+ * thread still does when none starts); 0 or TC_ENOMEM. */
+int tl_outfile_start(tl_ctx *c);
+
+/* Stops that thread once it has written what it was given. */
+void tl_outfile_stop(tl_ctx *c);
+
+/* ---- timeline.c ---- */
 
 /* The offset of CLK from the Unix epoch in ns, when it has one.  An
  * offset of 0 says nothing: readers give it to clocks nobody measured

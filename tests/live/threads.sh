@@ -8,7 +8,9 @@
 # made from one), and for all the CTF fixtures merged in one run, the
 # standard output, the error output and the exit status of -j 1 and -j 4
 # are compared, and convert's outputs (every event re-encoded as CTF 1.8
-# and 2, Perfetto, Chrome JSON) file for file.  The same commands at -j 4 then run under
+# and 2, Perfetto, Chrome JSON) file for file.  The same commands at -j 4
+# (convert to CTF and to Chrome JSON, whose file a thread of its own
+# writes) then run under
 # ThreadSanitizer (build/tsan/tracecat, made by `make sanitize`): any
 # report fails.  Needs no peer tool.
 # Prints PASS/FAIL lines for tests/run.sh; exits 0.
@@ -139,5 +141,6 @@ for t in "${traces[@]}"; do
 	tsan "print/$name" print -j 4 "$t"
 	tsan "info/$name" info -j 4 "$t"
 	tsan "convert/$name" convert -j 4 --events '*' "$t" -o "$tmp/o"
+	tsan "convert-json/$name" convert -j 4 --force "$t" -o "$tmp/o.json"
 done
 tsan print/all-ctf-merged print -j 4 "${ctf[@]}"
