@@ -125,27 +125,35 @@ static void put_i64(pb_buf *o, int64_t v)
  * digits: those are written once and copied. */
 static void put_us(pb_buf *o, js_writer *w, int64_t ns)
 {
-	uint64_t v = ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns, ms = v / 1000000;
-	if (ns < 0 || ms == 0) {
-		put_number(o, v, ns < 0, true);
+	if (ns < 0) {
+		put_number(o, 0 - (uint64_t)ns, true, true);
 		return;
 	}
+	uint64_t ms = (uint64_t)ns / 1000000;
+	unsigned rest = (unsigned)((uint64_t)ns % 1000000), us = rest / 1000;
 	if (!pb_room(o, sizeof w->ms_text + 8))
 		return;
-	if (ms != w->ms) {
-		w->ms = ms;
-		w->ms_len = digit_count(ms);
-		put_digits(w->ms_text + w->ms_len, ms, w->ms_len);
-	}
-	/* a whole fixed-size copy: the length says what counts */
 	uint8_t *p = o->data + o->len;
-	memcpy(p, w->ms_text, sizeof w->ms_text);
-	p += w->ms_len;
-	unsigned rest = (unsigned)(v % 1000000);
-	put_digits(p + 3, rest / 1000, 3);
-	p[3] = '.';
-	put_digits(p + 7, rest % 1000, 3);
-	o->len = (size_t)(p + 7 - o->data);
+	if (ms) {
+		if (ms != w->ms) {
+			w->ms = ms;
+			w->ms_len = digit_count(ms);
+			put_digits(w->ms_text + w->ms_len, ms, w->ms_len);
+		}
+		/* a whole fixed-size copy: the length says what counts */
+		memcpy(p, w->ms_text, sizeof w->ms_text);
+		p += w->ms_len;
+		put_digits(p + 3, us, 3);
+		p += 3;
+	} else {
+		/* durations, mostly */
+		unsigned n = digit_count(us);
+		put_digits(p + n, us, n);
+		p += n;
+	}
+	*p = '.';
+	put_digits(p + 4, rest % 1000, 3);
+	o->len = (size_t)(p + 4 - o->data);
 }
 
 /* Whether byte C stands for itself in a JSON string. */
