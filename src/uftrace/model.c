@@ -236,6 +236,7 @@ typedef struct um_iter {
 	uft_perf perf;             /* a perf-cpu stream (the file is its name), read when first needed */
 	uint64_t *shadow;          /* addresses by depth: the callers */
 	tc_buf text;               /* a message's text as it is formatted */
+	uft_recent recent;         /* functions resolved lately */
 	int failed;                /* the error that ended the stream, 0: none */
 	tc_error failure;
 } um_iter;
@@ -333,7 +334,7 @@ static int fill_message(um_iter *it, tc_batch *b, size_t i, const uft_record *r)
 		it->shadow[r->depth] = r->addr;
 	uint64_t call_site = r->depth > 0 && r->depth <= max ? it->shadow[r->depth - 1] : 0;
 	uft_place pl;
-	bool resolved = uft_resolve(t->d, r->task, r->time, r->addr, &pl);
+	bool resolved = uft_resolve(t->d, r->task, r->time, r->addr, &pl, &it->recent);
 	const char *name = uft_place_name(resolved ? &pl : NULL, r->addr, st->payloads[i].name, sizeof st->payloads[i].name);
 	if (r->more && resolved) {
 		const ua_list *l = ua_lookup(t->d->specs, &pl.fn, !entry);
