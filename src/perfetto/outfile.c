@@ -115,9 +115,10 @@ int tl_flush(tl_ctx *c, size_t limit)
 {
 	if (c->out.failed)
 		return tc_fail_nomem();
-	if (c->out.len <= limit)
-		return 0;
 	tl_outfile *f = c->file;
+	/* the last flush waits for the thread even with nothing left */
+	if (c->out.len <= limit && (limit || !f))
+		return 0;
 	if (!f) {
 		uint64_t at = c->written;
 		int error = write_all(c->fd, c->out.data, c->out.len, &at);
@@ -127,7 +128,7 @@ int tl_flush(tl_ctx *c, size_t limit)
 	}
 	pthread_mutex_lock(&f->lock);
 	int rc = wait_written(c, f);
-	if (rc == 0) {
+	if (rc == 0 && c->out.len) {
 		pb_buf spare = f->pending;
 		f->pending = c->out;
 		c->out = spare;

@@ -146,12 +146,21 @@ static void test_outfile(bool threaded)
 		pb_raw(&want, line, (size_t)n);
 		rc = tl_flush(&c, 64);
 	}
+	/* a large last buffer handed over, then a last flush with nothing
+	 * left, which must still wait for it to be written */
+	for (int i = 0; i < 4 << 20 && rc == 0; i++) {
+		char b = (char)('a' + i % 26);
+		pb_raw(&c.out, &b, 1);
+		pb_raw(&want, &b, 1);
+	}
+	if (rc == 0)
+		rc = tl_flush(&c, 1);
 	if (rc == 0)
 		rc = tl_flush(&c, 0);
 	char *got = NULL;
 	size_t len = 0;
 	if (c.fd >= 0)
-		tc_read_file(path, 1u << 20, &got, &len);
+		tc_read_file(path, 8u << 20, &got, &len);
 	char name[64];
 	snprintf(name, sizeof name, "outfile/%s/bytes", threaded ? "thread" : "caller");
 	check(rc == 0 && got && len == want.len && memcmp(got, want.data, len) == 0 && c.written == want.len, name,
