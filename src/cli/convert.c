@@ -427,6 +427,10 @@ static int write_timeline(convert_state *cs, tc_input **inputs, int n, tc_filter
 		progress(cs, true);
 		fputc('\n', stderr);
 	}
+	/* before the file is closed: after an error its thread may still be
+	 * writing to it */
+	tc_timeline_writer_free(cs->timeline);
+	cs->timeline = NULL;
 	if (close(fd) < 0 && !status) {
 		fprintf(stderr, "tracecat: %s: cannot write: %s\n", out, strerror(errno));
 		status = 1;
@@ -440,8 +444,6 @@ static int write_timeline(convert_state *cs, tc_input **inputs, int n, tc_filter
 	}
 	if (status)
 		unlink(tmp);
-	tc_timeline_writer_free(cs->timeline);
-	cs->timeline = NULL;
 	tc_muxer_free(mux);
 	free(traces);
 	return status;
