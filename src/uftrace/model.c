@@ -298,7 +298,10 @@ static int fill_message(um_iter *it, tc_batch *b, size_t i, const uft_record *r)
 	um_trace *t = it->t;
 	um_store *st = b->store;
 	tc_message *m = &b->msgs[i];
-	memset(m, 0, sizeof *m);
+	/* copied from an empty one: zeroing (memset) is a `rep stos`, which
+	 * costs more than the rest of the message */
+	static const tc_message empty;
+	*m = empty;
 	m->stream = it->base.stream;
 	m->has_time = true;
 	m->cycles = r->time;
