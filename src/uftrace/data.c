@@ -692,7 +692,9 @@ static int parse_syms(uft_data *d, uft_module *m, const char *data, size_t len)
 		}
 		if (!sized && tab->count && tab->syms[tab->count - 1].size == 0 && addr > tab->syms[tab->count - 1].addr)
 			tab->syms[tab->count - 1].size = addr - tab->syms[tab->count - 1].addr;
-		tab->syms[tab->count++] = (uft_symbol){ addr, size, type, 0, name };
+		/* a .sym file is at most MAX_TEXT_FILE bytes: the length fits */
+		tab->syms[tab->count++] = (uft_symbol){ .addr = addr, .size = size, .type = type,
+		                                        .name_len = (uint32_t)strlen(name), .name = name };
 		last_addr = addr;
 		last_type = type;
 	}

@@ -355,7 +355,7 @@ static int fill_message(um_iter *it, tc_batch *b, size_t i, const uft_record *r)
 	f[2] = (tc_field){ .cls = pc->members[1].cls, .v.u = call_site };
 	f[3] = (tc_field){ .cls = pc->members[2].cls };
 	f[3].v.str.ptr = name;
-	f[3].v.str.len = strlen(name);
+	f[3].v.str.len = resolved ? pl.sym->name_len : strlen(name);
 	f[4] = (tc_field){ .cls = pc->members[3].cls, .v.u = r->depth };
 	m->payload = &f[0];
 	return text ? set_text(it, st, &f[5], pc->members[4].cls) : 0;

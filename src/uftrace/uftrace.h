@@ -51,6 +51,7 @@ typedef struct uft_symbol {
 	uint64_t addr, size;       /* module-relative */
 	char type;
 	uint8_t fixup;             /* replay's cache: which special function it is, 0 unknown */
+	uint32_t name_len;
 	const char *name;
 } uft_symbol;
 
