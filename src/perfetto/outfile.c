@@ -111,14 +111,11 @@ static int wait_written(tl_ctx *c, tl_outfile *f)
 	return f->error ? fail_write(c, f->error, f->error_at) : 0;
 }
 
-int tl_flush(tl_ctx *c, size_t limit)
+int tl_flush_out(tl_ctx *c, size_t limit)
 {
 	if (c->out.failed)
 		return tc_fail_nomem();
 	tl_outfile *f = c->file;
-	/* the last flush waits for the thread even with nothing left */
-	if (c->out.len <= limit && (limit || !f))
-		return 0;
 	if (!f) {
 		uint64_t at = c->written;
 		int error = write_all(c->fd, c->out.data, c->out.len, &at);

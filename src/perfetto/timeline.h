@@ -231,10 +231,19 @@ int tl_warn(tl_ctx *c, const char *fmt, ...) TC_PRINTF(2, 3);
 
 /* ---- outfile.c ---- */
 
+/* tl_flush() when there is something to do. */
+int tl_flush_out(tl_ctx *c, size_t limit);
+
 /* Appends the output buffer to the file when it holds more than LIMIT
  * bytes (0: always, and only returns once all is written); 0 or a
- * recorded TC_EIO. */
-int tl_flush(tl_ctx *c, size_t limit);
+ * recorded TC_EIO.  Inline: it is asked after every event. */
+static inline int tl_flush(tl_ctx *c, size_t limit)
+{
+	/* the last flush waits for the thread even with nothing left */
+	if (!c->out.failed && c->out.len <= limit && (limit || !c->file))
+		return 0;
+	return tl_flush_out(c, limit);
+}
 
 /* Has a thread of its own write the file from now on (the caller's
  * thread still does when none starts); 0 or TC_ENOMEM. */
