@@ -708,6 +708,12 @@ typedef struct tc_timeline_writer tc_timeline_writer;
 TC_API int tc_timeline_writer_new(tc_timeline_writer **out, tc_timeline_format format, int fd, const char *name,
                                   tc_trace *const *traces, size_t count);
 
+/* Lets the writer use THREADS threads in all, the caller's included: with
+ * two or more, a thread of its own writes the file while the caller's
+ * formats what comes next; 1, the default, writes on the caller's thread.
+ * The file is the same either way.  Call before the first write. */
+TC_API int tc_timeline_writer_set_threads(tc_timeline_writer *w, unsigned threads);
+
 /* Writes MSG, a message of a stream of one of the writer's traces.  The
  * messages of each stream must come in their order; merged by time (a
  * tc_muxer) the file is in time order too, which viewers load best. */

@@ -115,6 +115,23 @@ static void progress(convert_state *cs, bool force)
 	        (double)bytes_written(cs) / 1e6, since(&cs->start, &now));
 }
 
+/* Counts an event in a thread's own *EVENTS, and into the total the
+ * threads share once in 65536 events (an atomic add for every event
+ * costs as much as writing it): true then, time for progress.  The
+ * thread adds what is left with counted_rest() at its end. */
+static bool count_event(convert_state *cs, uint64_t *events)
+{
+	if ((++*events & 0xffff) != 0)
+		return false;
+	atomic_fetch_add_explicit(&cs->events, 0x10000, memory_order_relaxed);
+	return true;
+}
+
+static void counted_rest(convert_state *cs, uint64_t events)
+{
+	atomic_fetch_add_explicit(&cs->events, events & 0xffff, memory_order_relaxed);
+}
+
 /* Clocks are shared when every clock of A has an identical one in B
  * (same name, frequency, offset and UUID). */
 static bool same_clock(const tc_clock *a, const tc_clock *b)
@@ -274,15 +291,14 @@ static int write_stream(void *state, size_t s)
 			continue;
 		if (tc_ctf_writer_write(j->writer, msg) < 0)
 			return -1;
-		if (msg->kind == TC_MSG_EVENT && (++events & 0xffff) == 0) {
-			atomic_fetch_add_explicit(&cs->events, 0x10000, memory_order_relaxed);
+		if (msg->kind == TC_MSG_EVENT && count_event(cs, &events)) {
 			if (w->shows_progress)
 				progress(cs, false);
 			if (interrupted)
 				return -2;
 		}
 	}
-	atomic_fetch_add_explicit(&cs->events, events & 0xffff, memory_order_relaxed);
+	counted_rest(cs, events);
 	return rc < 0 ? -1 : 0;
 }
 
@@ -381,12 +397,14 @@ static int write_timeline(convert_state *cs, tc_input **inputs, int n, tc_filter
 		if (tc_muxer_add_input(mux, inputs[i]) < 0)
 			status = 1, cli_report_error();
 	}
-	if (!status && tc_timeline_writer_new(&cs->timeline, format, fd, out, traces, trace_count) < 0)
+	if (!status && (tc_timeline_writer_new(&cs->timeline, format, fd, out, traces, trace_count) < 0 ||
+	                tc_timeline_writer_set_threads(cs->timeline, jobs) < 0))
 		status = 1, cli_report_error();
 	for (size_t i = 0; !status && tc_timeline_writer_warning(cs->timeline, i); i++)
 		fprintf(stderr, "tracecat: warning: %s\n", tc_timeline_writer_warning(cs->timeline, i));
 	const tc_message *msg;
 	int rc = 0;
+	uint64_t events = 0;
 	while (!status && (rc = tc_muxer_next(mux, &msg)) > 0) {
 		if (filtering && !tc_filter_match(filter, msg))
 			continue;
@@ -394,12 +412,13 @@ static int write_timeline(convert_state *cs, tc_input **inputs, int n, tc_filter
 			status = 1, cli_report_error();
 			break;
 		}
-		if (msg->kind == TC_MSG_EVENT && (++cs->events & 0xffff) == 0) {
+		if (msg->kind == TC_MSG_EVENT && count_event(cs, &events)) {
 			progress(cs, false);
 			if (interrupted)
 				status = 1;
 		}
 	}
+	counted_rest(cs, events);
 	if (rc < 0)
 		status = 1, cli_report_error();
 	if (!status && tc_timeline_writer_finish(cs->timeline) < 0)
@@ -408,6 +427,10 @@ static int write_timeline(convert_state *cs, tc_input **inputs, int n, tc_filter
 		progress(cs, true);
 		fputc('\n', stderr);
 	}
+	/* before the file is closed: after an error its thread may still be
+	 * writing to it */
+	tc_timeline_writer_free(cs->timeline);
+	cs->timeline = NULL;
 	if (close(fd) < 0 && !status) {
 		fprintf(stderr, "tracecat: %s: cannot write: %s\n", out, strerror(errno));
 		status = 1;
@@ -421,8 +444,6 @@ static int write_timeline(convert_state *cs, tc_input **inputs, int n, tc_filter
 	}
 	if (status)
 		unlink(tmp);
-	tc_timeline_writer_free(cs->timeline);
-	cs->timeline = NULL;
 	tc_muxer_free(mux);
 	free(traces);
 	return status;

@@ -37,6 +37,11 @@ struct tc_muxer {
 	mux_entry **all;
 	size_t all_count;
 	mux_entry *pending;   /* returned last call; advance before the next */
+	/* the smaller child of the top, which would be on top without it
+	 * (NULL when the top is alone): while the top's next message comes
+	 * strictly before this one's, the top stays, with no comparing in
+	 * the heap; streams give long runs of such messages */
+	mux_entry *second;
 	tc_time last_time;
 	bool started;
 };
@@ -198,6 +203,15 @@ static void heap_sift_down(tc_muxer *m, size_t i)
 	m->heap[i] = e;
 }
 
+static mux_entry *second_of(const tc_muxer *m)
+{
+	if (m->heap_len < 2)
+		return NULL;
+	if (m->heap_len == 2 || entry_cmp(m->heap[1], m->heap[2]) <= 0)
+		return m->heap[1];
+	return m->heap[2];
+}
+
 /* Fetches E's next message; returns 1 (E now has one), 0 (stream ended) or < 0. */
 static int entry_advance(tc_muxer *m, mux_entry *e)
 {
@@ -237,26 +251,25 @@ int tc_muxer_next(tc_muxer *m, const tc_message **out)
 			if (rc > 0) {
 				m->heap[m->heap_len++] = m->all[i];
 				heap_sift_up(m, m->heap_len - 1);
+				m->second = second_of(m);
 			}
 		}
 	} else if (m->pending) {
 		mux_entry *e = m->pending;
 		m->pending = NULL;
 		rc = entry_advance(m, e);
-		if (rc < 0) {
-			/* Keep the stream out so a caller that goes on after an
-			 * error still terminates. */
+		if (rc <= 0) {
+			/* the stream is done; after an error too, so that a
+			 * caller that goes on still terminates */
 			m->heap[0] = m->heap[--m->heap_len];
 			if (m->heap_len)
 				heap_sift_down(m, 0);
-			return rc;
-		}
-		if (rc == 0) {
-			m->heap[0] = m->heap[--m->heap_len];
-			if (m->heap_len)
-				heap_sift_down(m, 0);
-		} else {
+			m->second = second_of(m);
+			if (rc < 0)
+				return rc;
+		} else if (m->second && tc_time_cmp(e->key, m->second->key) >= 0) {
 			heap_sift_down(m, 0);
+			m->second = second_of(m);
 		}
 	}
 	if (m->heap_len == 0)

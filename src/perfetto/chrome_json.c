@@ -38,6 +38,10 @@ typedef struct js_writer {
 	bool started;
 	int64_t base;              /* subtracted from every time */
 	uint64_t next_stream_id;
+	/* the milliseconds of the last time written, and their digits */
+	uint64_t ms;
+	uint8_t ms_text[20];
+	unsigned ms_len;
 } js_writer;
 
 /* ---- text ---- */
@@ -49,13 +53,19 @@ static inline void put(pb_buf *o, const char *s, size_t len)
 
 #define PUT(o, lit) put((o), lit, sizeof lit - 1)
 
-/* How many decimal digits U has. */
+/* How many decimal digits U has: from its bit length, without a loop
+ * (1233 / 4096 is a little above log10(2)); U | 1 has as many. */
 static unsigned digit_count(uint64_t u)
 {
-	unsigned n = 1;
-	for (uint64_t p = 10; n < 20 && u >= p; p *= 10)
-		n++;
-	return n;
+	static const uint64_t pow10[20] = {
+		1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u, 1000000000u,
+		10000000000u, 100000000000u, 1000000000000u, 10000000000000u, 100000000000000u,
+		1000000000000000u, 10000000000000000u, 100000000000000000u, 1000000000000000000u,
+		10000000000000000000u,
+	};
+	u |= 1;
+	unsigned n = (unsigned)(64 - __builtin_clzll(u)) * 1233 >> 12;
+	return n + (u >= pow10[n]);
 }
 
 /* The N decimal digits of U, written backwards ending at END.  Two
@@ -110,10 +120,46 @@ static void put_i64(pb_buf *o, int64_t v)
 	put_number(o, v < 0 ? 0 - (uint64_t)v : (uint64_t)v, v < 0, false);
 }
 
-/* NS nanoseconds as microseconds with three decimals. */
-static void put_us(pb_buf *o, int64_t ns)
+/* NS nanoseconds as microseconds with three decimals.  Times of the
+ * same millisecond, thousands of events in a row, share their leading
+ * digits: those are written once and copied. */
+static void put_us(pb_buf *o, js_writer *w, int64_t ns)
 {
-	put_number(o, ns < 0 ? 0 - (uint64_t)ns : (uint64_t)ns, ns < 0, true);
+	if (ns < 0) {
+		put_number(o, 0 - (uint64_t)ns, true, true);
+		return;
+	}
+	uint64_t ms = (uint64_t)ns / 1000000;
+	unsigned rest = (unsigned)((uint64_t)ns % 1000000), us = rest / 1000;
+	if (!pb_room(o, sizeof w->ms_text + 8))
+		return;
+	uint8_t *p = o->data + o->len;
+	if (ms) {
+		if (ms != w->ms) {
+			w->ms = ms;
+			w->ms_len = digit_count(ms);
+			put_digits(w->ms_text + w->ms_len, ms, w->ms_len);
+		}
+		/* a whole fixed-size copy: the length says what counts */
+		memcpy(p, w->ms_text, sizeof w->ms_text);
+		p += w->ms_len;
+		put_digits(p + 3, us, 3);
+		p += 3;
+	} else {
+		/* durations, mostly */
+		unsigned n = digit_count(us);
+		put_digits(p + n, us, n);
+		p += n;
+	}
+	*p = '.';
+	put_digits(p + 4, rest % 1000, 3);
+	o->len = (size_t)(p + 4 - o->data);
+}
+
+/* Whether byte C stands for itself in a JSON string. */
+static inline bool is_plain(char c)
+{
+	return (unsigned char)c >= 0x20 && (unsigned char)c < 0x80 && c != '"' && c != '\\';
 }
 
 /* S as the contents of a JSON string. */
@@ -123,8 +169,7 @@ static void put_escaped(pb_buf *o, const char *s, size_t len)
 	size_t i = 0;
 	while (i < len) {
 		size_t run = i;
-		while (run < len && (unsigned char)s[run] >= 0x20 && (unsigned char)s[run] < 0x80 && s[run] != '"' &&
-		       s[run] != '\\')
+		while (run < len && is_plain(s[run]))
 			run++;
 		put(o, s + i, run - i);
 		i = run;
@@ -155,6 +200,18 @@ static void put_escaped(pb_buf *o, const char *s, size_t len)
 
 static void put_string(pb_buf *o, const char *s, size_t len)
 {
+	/* most strings (function names) need no escape: one copy */
+	size_t plain = 0;
+	while (plain < len && is_plain(s[plain]))
+		plain++;
+	if (plain == len && pb_room(o, len + 2)) {
+		uint8_t *p = o->data + o->len;
+		p[0] = '"';
+		memcpy(p + 1, s, len);
+		p[len + 1] = '"';
+		o->len += len + 2;
+		return;
+	}
 	PUT(o, "\"");
 	put_escaped(o, s, len);
 	PUT(o, "\"");
@@ -288,7 +345,7 @@ static void open_event(tl_ctx *c, js_writer *w, char ph, tl_track *t)
 static void put_ts(tl_ctx *c, js_writer *w, int64_t ns)
 {
 	PUT(&c->out, ",\"ts\":");
-	put_us(&c->out, ns - w->base);
+	put_us(&c->out, w, ns - w->base);
 }
 
 static void put_name_field(tl_ctx *c, const char *s, size_t len)
@@ -402,7 +459,7 @@ static int write_slice(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t
 	put_ts(c, e->w, f->begin);
 	if (what != TL_SLICE_UNENDED) {
 		PUT(o, ",\"dur\":");
-		put_us(o, ts - f->begin);
+		put_us(o, e->w, ts - f->begin);
 	}
 	put(o, text, f->split);
 	const tc_field *retval = what == TL_SLICE_END ? tl_member(e->msg->payload, e->cls->func_retval) : NULL;
@@ -447,7 +504,7 @@ static int json_write(tl_ctx *c, const tc_message *msg, tl_class *cls, int64_t t
 	if (!w->started && (rc = start(c, w, ts)) < 0)
 		return rc;
 	bool failed = false;
-	tl_track *t = tl_track_of(c, cls ? cls : &(tl_class){ .kernel = false }, msg, ts, &failed);
+	tl_track *t = tl_track_of(c, cls, msg, ts, &failed);
 	if (!t)
 		return failed ? TC_ENOMEM : 0;
 	if (cls && cls->kernel)

@@ -1137,7 +1137,7 @@ static int write_slice(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t
 static int write_user(tl_ctx *c, pf_writer *w, pf_stream *s, const tc_message *msg, tl_class *cls, int64_t ts)
 {
 	bool failed = false;
-	tl_track *t = tl_track_of(c, cls ? cls : &(tl_class){ .kernel = false }, msg, ts, &failed);
+	tl_track *t = tl_track_of(c, cls, msg, ts, &failed);
 	if (!t)
 		return failed ? TC_ENOMEM : 0;
 	describe(c, w, t);

@@ -1,18 +1,16 @@
 /*
  * timeline.c - tc_timeline_writer: tracecat's event model read as a
  * timeline (timeline.h says how), handed to the Perfetto or the Chrome
- * JSON writer, and the bytes they make written to the output file.
+ * JSON writer, whose bytes go to the output file (outfile.c).
  */
 #include "perfetto/timeline.h"
 #include "tracedat/model.h"
 
-#include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #define NS_PER_S 1000000000
 
@@ -116,29 +114,6 @@ const tl_event_spec tl_event_specs[] = {
 struct tc_timeline_writer {
 	tl_ctx c;
 };
-
-/* ---- output ---- */
-
-int tl_flush(tl_ctx *c, size_t limit)
-{
-	if (c->out.failed)
-		return tc_fail_nomem();
-	if (c->out.len <= limit)
-		return 0;
-	size_t done = 0;
-	while (done < c->out.len) {
-		ssize_t n = write(c->fd, c->out.data + done, c->out.len - done);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return tc_fail(TC_EIO, c->name, (int64_t)c->written, "cannot write: %s",
-			               n < 0 ? strerror(errno) : "nothing written");
-		done += (size_t)n;
-		c->written += (uint64_t)n;
-	}
-	c->out.len = 0;
-	return 0;
-}
 
 int tl_warn(tl_ctx *c, const char *fmt, ...)
 {
@@ -546,14 +521,15 @@ static int grow_classes(tl_ctx *c)
 tl_class *tl_class_of(tl_ctx *c, const tc_message *msg)
 {
 	const tc_event_class *ec = msg->event_class;
-	if (c->last_class && c->last_class->ec == ec)
-		return c->last_class;
+	tl_class **recent = &c->recent[ec->id % (sizeof c->recent / sizeof c->recent[0])];
+	if (*recent && (*recent)->ec == ec)
+		return *recent;
 	if (c->class_cap) {
 		for (size_t h = tc_ptr_hash(ec, c->class_cap);; h = (h + 1) & (c->class_cap - 1)) {
 			if (!c->classes[h])
 				break;
 			if (c->classes[h]->ec == ec)
-				return c->last_class = c->classes[h];
+				return *recent = c->classes[h];
 		}
 	}
 	if ((c->class_count + 1) * 2 > c->class_cap && grow_classes(c) < 0)
@@ -570,7 +546,7 @@ tl_class *tl_class_of(tl_ctx *c, const tc_message *msg)
 		h = (h + 1) & (c->class_cap - 1);
 	c->classes[h] = cls;
 	c->class_count++;
-	return c->last_class = cls;
+	return *recent = cls;
 }
 
 /* ---- tracks ---- */
@@ -602,22 +578,16 @@ static bool grow_table(tl_track ***table, size_t *cap, bool by_stream)
 	return true;
 }
 
-tl_track *tl_process_of(tl_ctx *c, tl_track *t)
+tl_track *tl_process_find(tl_ctx *c, tl_track *t)
 {
-	if (t->tid < 0 || t->pid < 0)
-		return NULL;
-	if (!t->process || t->process->tid != t->pid)
-		t->process = t->pid == t->tid ? t : tl_thread(c, t->pid, t->pid);
-	return t->process;
+	return t->process = t->pid == t->tid ? t : tl_thread(c, t->pid, t->pid);
 }
 
-tl_track *tl_thread(tl_ctx *c, int64_t tid, int64_t pid)
+tl_track *tl_thread_find(tl_ctx *c, int64_t tid, int64_t pid)
 {
-	tl_track *t = c->last_thread;
-	if (!t || t->tid != tid) {
-		for (t = c->thread_cap ? c->threads[tid_hash(tid, c->thread_cap)] : NULL; t && t->tid != tid; t = t->next)
-			;
-	}
+	tl_track *t = c->thread_cap ? c->threads[tid_hash(tid, c->thread_cap)] : NULL;
+	while (t && t->tid != tid)
+		t = t->next;
 	if (t) {
 		if (pid >= 0)
 			t->pid = pid;
@@ -668,17 +638,9 @@ static tl_track *stream_track(tl_ctx *c, const tc_stream *s)
 	return t;
 }
 
-void tl_track_rename(tl_track *t, const char *s, size_t len, bool process)
+void tl_track_set_name(tl_track *t, const char *s, size_t len, bool process)
 {
 	char **slot = process ? &t->process_name : &t->name;
-	if (*slot && (process ? t->process_name_len : t->name_len) == len) {
-		/* names are short, and the same at nearly every call */
-		size_t i = 0;
-		while (i < len && (*slot)[i] == s[i])
-			i++;
-		if (i == len)
-			return;
-	}
 	char *n = malloc(len + 1);
 	if (!n)
 		return;    /* the old name stays: a name is no reason to fail */
@@ -727,6 +689,9 @@ static int64_t *current_task(tl_ctx *c, const tc_trace *t, int cpu)
 
 tl_track *tl_track_of(tl_ctx *c, const tl_class *cls, const tc_message *msg, int64_t ts, bool *failed)
 {
+	static const tl_class no_context;
+	if (!cls)
+		cls = &no_context;
 	int64_t tid = -1, pid = -1;
 	tl_track *t = NULL;
 	*failed = false;
@@ -952,6 +917,13 @@ int tc_timeline_writer_new(tc_timeline_writer **out, tc_timeline_format format, 
 	return 0;
 }
 
+int tc_timeline_writer_set_threads(tc_timeline_writer *w, unsigned threads)
+{
+	if (threads == 0)
+		return tc_fail(TC_EINVAL, w->c.name, -1, "no thread to write with");
+	return threads > 1 ? tl_outfile_start(&w->c) : 0;
+}
+
 int tc_timeline_writer_write(tc_timeline_writer *w, const tc_message *msg)
 {
 	tl_ctx *c = &w->c;
@@ -984,6 +956,7 @@ void tc_timeline_writer_free(tc_timeline_writer *w)
 	if (!w)
 		return;
 	tl_ctx *c = &w->c;
+	tl_outfile_stop(c);
 	if (c->impl)
 		c->ops->free(c);
 	for (size_t i = 0; i < c->class_cap; i++)

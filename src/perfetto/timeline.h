@@ -4,8 +4,9 @@
  * function calls, worked out once per event class and kept as the trace
  * goes (timeline.c), and the output file.
  *
- *   timeline.c     tc_timeline_writer_*: dispatch to a format, the output
- *                  file, warnings, clocks, event classes, threads
+ *   timeline.c     tc_timeline_writer_*: dispatch to a format, warnings,
+ *                  clocks, event classes, threads
+ *   outfile.c      the output file, written on a thread of its own or not
  *   perfetto.c     Perfetto's protobuf trace (pb.h encodes it)
  *   chrome_json.c  Chrome's Trace Event Format
  *
@@ -172,6 +173,7 @@ typedef struct tl_cpus {
 } tl_cpus;
 
 typedef struct tl_ops tl_ops;
+typedef struct tl_outfile tl_outfile;
 
 /* The state both writers share: struct tc_timeline_writer. */
 typedef struct tl_ctx {
@@ -180,7 +182,8 @@ typedef struct tl_ctx {
 	int fd;
 	char *name;                /* the output, for errors */
 	pb_buf out;                /* bytes not yet written */
-	uint64_t written;          /* bytes written to FD */
+	uint64_t written;          /* bytes written to FD, or handed to its thread */
+	tl_outfile *file;          /* the thread writing FD, NULL: none */
 	tc_trace **traces;
 	size_t trace_count;
 	tl_clock *clocks;
@@ -191,7 +194,9 @@ typedef struct tl_ctx {
 	/* event classes and tracks, by pointer / tid (open addressing and chains) */
 	tl_class **classes;
 	size_t class_cap, class_count;
-	tl_class *last_class;      /* the last looked up: events come in runs */
+	/* the classes last looked up, by their id's low bits: a few
+	 * classes (function entries and exits) make most events */
+	tl_class *recent[8];
 	tl_track **threads;        /* chains by tid */
 	size_t thread_cap, thread_count;
 	tl_track *last_thread;
@@ -224,9 +229,30 @@ tl_class *tl_class_of(tl_ctx *c, const tc_message *msg);
 /* Adds a warning line (copied); 0 or TC_ENOMEM. */
 int tl_warn(tl_ctx *c, const char *fmt, ...) TC_PRINTF(2, 3);
 
+/* ---- outfile.c ---- */
+
+/* tl_flush() when there is something to do. */
+int tl_flush_out(tl_ctx *c, size_t limit);
+
 /* Appends the output buffer to the file when it holds more than LIMIT
- * bytes (0: always); 0 or a recorded TC_EIO. */
-int tl_flush(tl_ctx *c, size_t limit);
+ * bytes (0: always, and only returns once all is written); 0 or a
+ * recorded TC_EIO.  Inline: it is asked after every event. */
+static inline int tl_flush(tl_ctx *c, size_t limit)
+{
+	/* the last flush waits for the thread even with nothing left */
+	if (!c->out.failed && c->out.len <= limit && (limit || !c->file))
+		return 0;
+	return tl_flush_out(c, limit);
+}
+
+/* Has a thread of its own write the file from now on (the caller's
+ * thread still does when none starts); 0 or TC_ENOMEM. */
+int tl_outfile_start(tl_ctx *c);
+
+/* Stops that thread once it has written what it was given. */
+void tl_outfile_stop(tl_ctx *c);
+
+/* ---- timeline.c ---- */
 
 /* The offset of CLK from the Unix epoch in ns, when it has one.  An
  * offset of 0 says nothing: readers give it to clocks nobody measured
@@ -304,21 +330,53 @@ enum {
  * I 128, and 256 for a preempted task); false when absent. */
 bool tl_spec_int(const tl_class *cls, const tc_message *msg, int i, int64_t *v);
 
-/* The thread of MSG's event: its track (NULL with no thread and no
- * stream, or out of memory, *FAILED set then).  Kernel events keep the
- * task running on their CPU up to date. */
+/* The thread of MSG's event, of class CLS (NULL for discards: their
+ * stream's): its track (NULL with no thread and no stream, or out of
+ * memory, *FAILED set then).  Kernel events keep the task running on
+ * their CPU up to date. */
 tl_track *tl_track_of(tl_ctx *c, const tl_class *cls, const tc_message *msg, int64_t ts, bool *failed);
 
+/* The slow paths of the next three, which are inline: every event asks,
+ * and nearly always about the thread, process and name of the one before. */
+tl_track *tl_thread_find(tl_ctx *c, int64_t tid, int64_t pid);
+tl_track *tl_process_find(tl_ctx *c, tl_track *t);
+void tl_track_set_name(tl_track *t, const char *s, size_t len, bool process);
+
 /* The thread track of TID, made on first use (PID -1: unknown). */
-tl_track *tl_thread(tl_ctx *c, int64_t tid, int64_t pid);
+static inline tl_track *tl_thread(tl_ctx *c, int64_t tid, int64_t pid)
+{
+	tl_track *t = c->last_thread;
+	if (!t || t->tid != tid)
+		return tl_thread_find(c, tid, pid);
+	if (pid >= 0)
+		t->pid = pid;
+	return t;
+}
 
 /* The track of T's process's main thread (T itself, or NULL when its
  * process is not known or out of memory). */
-tl_track *tl_process_of(tl_ctx *c, tl_track *t);
+static inline tl_track *tl_process_of(tl_ctx *c, tl_track *t)
+{
+	if (t->tid < 0 || t->pid < 0)
+		return NULL;
+	return t->process && t->process->tid == t->pid ? t->process : tl_process_find(c, t);
+}
 
 /* Sets the name of T (or, on a process's main thread, the process's) to
  * the LEN bytes at S, and its renamed flag when it changed. */
-void tl_track_rename(tl_track *t, const char *s, size_t len, bool process);
+static inline void tl_track_rename(tl_track *t, const char *s, size_t len, bool process)
+{
+	const char *old = process ? t->process_name : t->name;
+	if (old && (process ? t->process_name_len : t->name_len) == len) {
+		/* names are short, and the same at nearly every call */
+		size_t i = 0;
+		while (i < len && old[i] == s[i])
+			i++;
+		if (i == len)
+			return;
+	}
+	tl_track_set_name(t, s, len, process);
+}
 
 /* The length of the valid UTF-8 character at S (of LEN bytes), 0 when
  * it is not one. */

@@ -31,6 +31,7 @@
 #include <fnmatch.h>
 #include <inttypes.h>
 #include <math.h>
+#include <pthread.h>
 #include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -491,6 +492,9 @@ struct ua_specs {
 	dbg_module **modules;
 	size_t module_count;
 	hash_table cache; /* of cached_fn */
+	/* streams of several tasks are decoded on several threads, which
+	 * look functions up and fill the cache at once */
+	pthread_mutex_t cache_lock;
 };
 
 static uint64_t hash_bytes(uint64_t h, const void *data, size_t n)
@@ -1053,6 +1057,7 @@ int ua_specs_new(ua_specs **out, const char *info_text, size_t info_len, unsigne
 	if (!s)
 		return tc_fail_nomem();
 	tc_pool_init(&s->pool);
+	pthread_mutex_init(&s->cache_lock, NULL);
 	s->word_size = word_size;
 	s->big_endian = big_endian;
 	/* data without a pattern_type line predates it and used regexes */
@@ -1253,6 +1258,7 @@ void ua_specs_free(ua_specs *s)
 		free_module(s->modules[i]);
 	free(s->modules);
 	free(s->cache.slots);
+	pthread_mutex_destroy(&s->cache_lock);
 	tc_pool_free(&s->pool);
 	free(s);
 }
@@ -1352,11 +1358,9 @@ static bool same_function(const void *entry, const void *key)
 	       (c->module && f->module ? strcmp(c->module, f->module) == 0 : c->module == f->module);
 }
 
-const ua_list *ua_lookup(ua_specs *s, const ua_function *f, bool retval)
+/* ua_lookup() with the cache's lock held. */
+static const ua_list *lookup_locked(ua_specs *s, const ua_function *f, int kind)
 {
-	if (!s || !f || !f->name)
-		return NULL;
-	int kind = retval ? KIND_RETS : KIND_ARGS;
 	uint64_t hash = function_hash(f);
 	const cached_fn *found = table_find(&s->cache, hash, same_function, f);
 	if (found)
@@ -1374,6 +1378,16 @@ const ua_list *ua_lookup(ua_specs *s, const ua_function *f, bool retval)
 	    build_list(s, f, KIND_RETS, &c->lists[KIND_RETS]) < 0 || table_add(&s->cache, &c->hash) < 0)
 		return NULL;
 	return c->lists[kind];
+}
+
+const ua_list *ua_lookup(ua_specs *s, const ua_function *f, bool retval)
+{
+	if (!s || !f || !f->name)
+		return NULL;
+	pthread_mutex_lock(&s->cache_lock);
+	const ua_list *l = lookup_locked(s, f, retval ? KIND_RETS : KIND_ARGS);
+	pthread_mutex_unlock(&s->cache_lock);
+	return l;
 }
 
 /* ---- payloads ---- */

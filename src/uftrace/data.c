@@ -692,7 +692,9 @@ static int parse_syms(uft_data *d, uft_module *m, const char *data, size_t len)
 		}
 		if (!sized && tab->count && tab->syms[tab->count - 1].size == 0 && addr > tab->syms[tab->count - 1].addr)
 			tab->syms[tab->count - 1].size = addr - tab->syms[tab->count - 1].addr;
-		tab->syms[tab->count++] = (uft_symbol){ addr, size, type, 0, name };
+		/* a .sym file is at most MAX_TEXT_FILE bytes: the length fits */
+		tab->syms[tab->count++] = (uft_symbol){ .addr = addr, .size = size, .type = type,
+		                                        .name_len = (uint32_t)strlen(name), .name = name };
 		last_addr = addr;
 		last_type = type;
 	}
@@ -831,7 +833,18 @@ static uft_session *session_of(const uft_data *d, const uft_task *task, uint64_t
 	return NULL;
 }
 
-bool uft_resolve(uft_data *d, const uft_task *task, uint64_t time, uint64_t addr, uft_place *out)
+static void set_place(uft_place *out, const uft_symbol *sym, const uft_module *m)
+{
+	out->sym = sym;
+	out->module = m;
+	out->fn.name = sym->name;
+	out->fn.module = m->base;
+	out->fn.is_main_module = m->is_main;
+	out->fn.is_plt = sym->type == 'P';
+	out->fn.sym_addr = sym->addr;
+}
+
+bool uft_resolve(uft_data *d, const uft_task *task, uint64_t time, uint64_t addr, uft_place *out, uft_recent *recent)
 {
 	memset(out, 0, sizeof *out);
 	uft_session *s = session_of(d, task, time);
@@ -839,6 +852,12 @@ bool uft_resolve(uft_data *d, const uft_task *task, uint64_t time, uint64_t addr
 		s = task->refs[0].session;   /* before its first reference: the first session */
 	if (!s)
 		return false;
+	size_t n = sizeof recent->slots / sizeof recent->slots[0];
+	uft_recent_slot *slot = recent ? &recent->slots[(addr >> 4 ^ addr >> 10) % n] : NULL;
+	if (slot && slot->sym && slot->session == s && slot->addr == addr) {
+		set_place(out, slot->sym, slot->module);
+		return true;
+	}
 	if (ensure_maps(d, s) < 0)
 		return false;
 	uft_module *m = NULL;
@@ -877,13 +896,13 @@ bool uft_resolve(uft_data *d, const uft_task *task, uint64_t time, uint64_t addr
 	const uft_symbol *sym = find_sym(&m->syms, rel);
 	if (!sym)
 		return false;
-	out->sym = sym;
-	out->module = m;
-	out->fn.name = sym->name;
-	out->fn.module = m->base;
-	out->fn.is_main_module = m->is_main;
-	out->fn.is_plt = sym->type == 'P';
-	out->fn.sym_addr = sym->addr;
+	set_place(out, sym, m);
+	if (slot && in_map) {
+		slot->session = s;
+		slot->addr = addr;
+		slot->sym = sym;
+		slot->module = m;
+	}
 	return true;
 }
 

@@ -203,6 +203,31 @@ static int build_env(um_trace *t, const char *path)
 
 /* ---- streams ---- */
 
+/* A stream's messages are decoded in batches (tc_batch), which a worker
+ * thread may fill ahead of the reader: what a message points to, besides
+ * the trace's model and the symbol tables, lives in its batch's store
+ * until the batch is released. */
+
+/* The event context of a run of one task's messages. */
+typedef struct um_context {
+	const uft_task *task;
+	tc_field f[4];
+	char proc[16];             /* the procname's text */
+} um_context;
+
+/* The payload of one message. */
+typedef struct um_payload {
+	tc_field f[6];
+	char name[24];             /* an unresolved address, "<hex>" */
+} um_payload;
+
+typedef struct um_store {
+	um_payload *payloads;      /* one per message */
+	um_context *contexts;      /* at most one per message */
+	size_t cap, context_count;
+	tc_pool text;              /* arguments, return values, event data */
+} um_store;
+
 typedef struct um_iter {
 	tc_stream_iter base;
 	um_trace *t;
@@ -210,12 +235,10 @@ typedef struct um_iter {
 	uft_task_reader *reader;
 	uft_perf perf;             /* a perf-cpu stream (the file is its name), read when first needed */
 	uint64_t *shadow;          /* addresses by depth: the callers */
-	tc_buf text;               /* arguments, return value, event data */
-	char name[64];
-	char proc[16];             /* the procname context's text */
-	tc_field ctx[4], payload[6];
-	bool ctx_set;              /* ctx describes ctx_task */
-	const uft_task *ctx_task;
+	tc_buf text;               /* a message's text as it is formatted */
+	uft_recent recent;         /* functions resolved lately */
+	int failed;                /* the error that ended the stream, 0: none */
+	tc_error failure;
 } um_iter;
 
 static const char *procname(const um_trace *t, const uft_task *task, char *buf)
@@ -232,36 +255,53 @@ static const char *procname(const um_trace *t, const uft_task *task, char *buf)
 	return buf;
 }
 
-/* The event context of TASK's events, rebuilt only when the task changes. */
-static void set_context(um_iter *it, const uft_task *task)
+/* The event context of TASK's events: the one of the message before in
+ * the batch when it is the same task's. */
+static const tc_field *context_of(um_iter *it, um_store *st, const uft_task *task)
 {
-	if (it->ctx_set && it->ctx_task == task)
-		return;
-	it->ctx_set = true;
-	it->ctx_task = task;
+	if (st->context_count && st->contexts[st->context_count - 1].task == task)
+		return st->contexts[st->context_count - 1].f;
+	um_context *x = &st->contexts[st->context_count++];
 	const tc_field_class *c = it->t->sc.event_context;
-	it->ctx[0] = (tc_field){ .cls = c };
-	it->ctx[0].v.compound.items = &it->ctx[1];
-	it->ctx[0].v.compound.count = 3;
-	it->ctx[1] = (tc_field){ .cls = c->members[0].cls, .v.s = task ? task->pid : -1 };
-	it->ctx[2] = (tc_field){ .cls = c->members[1].cls, .v.s = task ? task->tid : -1 };
-	const char *p = procname(it->t, task, it->proc);
-	it->ctx[3] = (tc_field){ .cls = c->members[2].cls };
-	it->ctx[3].v.str.ptr = p;
-	it->ctx[3].v.str.len = strlen(p);
+	x->task = task;
+	x->f[0] = (tc_field){ .cls = c };
+	x->f[0].v.compound.items = &x->f[1];
+	x->f[0].v.compound.count = 3;
+	x->f[1] = (tc_field){ .cls = c->members[0].cls, .v.s = task ? task->pid : -1 };
+	x->f[2] = (tc_field){ .cls = c->members[1].cls, .v.s = task ? task->tid : -1 };
+	const char *p = procname(it->t, task, x->proc);
+	x->f[3] = (tc_field){ .cls = c->members[2].cls };
+	x->f[3].v.str.ptr = p;
+	x->f[3].v.str.len = strlen(p);
+	return x->f;
 }
 
-static void set_text(tc_field *f, const tc_field_class *cls, const char *s, size_t n)
+/* F as a string field of class CLS holding the iterator's text, copied
+ * into the batch's store. */
+static int set_text(um_iter *it, um_store *st, tc_field *f, const tc_field_class *cls)
 {
 	*f = (tc_field){ .cls = cls };
-	f->v.str.ptr = s ? s : "";
-	f->v.str.len = s ? n : 0;
+	f->v.str.ptr = "";
+	if (it->text.len) {
+		char *s = tc_pool_strndup(&st->text, it->text.data, it->text.len);
+		if (!s)
+			return TC_ENOMEM;
+		f->v.str.ptr = s;
+		f->v.str.len = it->text.len;
+	}
+	return 0;
 }
 
-static int fill_message(um_iter *it, const uft_record *r, tc_message *m)
+/* Message I of batch B, from record R. */
+static int fill_message(um_iter *it, tc_batch *b, size_t i, const uft_record *r)
 {
 	um_trace *t = it->t;
-	memset(m, 0, sizeof *m);
+	um_store *st = b->store;
+	tc_message *m = &b->msgs[i];
+	/* copied from an empty one: zeroing (memset) is a `rep stos`, which
+	 * costs more than the rest of the message */
+	static const tc_message empty;
+	*m = empty;
 	m->stream = it->base.stream;
 	m->has_time = true;
 	m->cycles = r->time;
@@ -269,29 +309,27 @@ static int fill_message(um_iter *it, const uft_record *r, tc_message *m)
 	if (r->type == UFT_LOST) {
 		m->kind = TC_MSG_DISCARDED_EVENTS;
 		m->count = r->addr;
-		return 1;
+		return 0;
 	}
 	m->kind = TC_MSG_EVENT;
-	set_context(it, r->task);
-	m->stream_event_context = &it->ctx[0];
+	m->stream_event_context = context_of(it, st, r->task);
 	it->text.len = 0;
+	tc_field *f = st->payloads[i].f;
 	if (r->type == UFT_EVENT) {
 		const tc_event_class *ec = class_of_event(t, r->addr);
 		m->event_class = ec;
 		const tc_field_class *pc = ec->payload;
-		tc_field *pl = it->payload;
-		pl[0] = (tc_field){ .cls = pc };
-		pl[0].v.compound.items = &pl[1];
-		pl[0].v.compound.count = pc->member_count;
+		f[0] = (tc_field){ .cls = pc };
+		f[0].v.compound.items = &f[1];
+		f[0].v.compound.count = pc->member_count;
 		bool other = ec == t->other;
 		if (other)
-			pl[1] = (tc_field){ .cls = pc->members[0].cls, .v.u = r->addr };
+			f[1] = (tc_field){ .cls = pc->members[0].cls, .v.u = r->addr };
 		uft_event_data(t->d, r, &it->text);
 		if (it->text.len == 0 && r->payload && r->addr == UFT_EV_EXTERN_DATA)
 			tc_buf_append(&it->text, r->payload, r->payload_len);
-		set_text(&pl[other ? 2 : 1], pc->members[other ? 1 : 0].cls, it->text.data, it->text.len);
-		m->payload = &pl[0];
-		return 1;
+		m->payload = &f[0];
+		return set_text(it, st, &f[other ? 2 : 1], pc->members[other ? 1 : 0].cls);
 	}
 	bool entry = r->type == UFT_ENTRY;
 	unsigned max = t->d->max_stack;
@@ -299,53 +337,104 @@ static int fill_message(um_iter *it, const uft_record *r, tc_message *m)
 		it->shadow[r->depth] = r->addr;
 	uint64_t call_site = r->depth > 0 && r->depth <= max ? it->shadow[r->depth - 1] : 0;
 	uft_place pl;
-	bool resolved = uft_resolve(t->d, r->task, r->time, r->addr, &pl);
-	const char *name = uft_place_name(resolved ? &pl : NULL, r->addr, it->name, sizeof it->name);
+	bool resolved = uft_resolve(t->d, r->task, r->time, r->addr, &pl, &it->recent);
+	const char *name = uft_place_name(resolved ? &pl : NULL, r->addr, st->payloads[i].name, sizeof st->payloads[i].name);
 	if (r->more && resolved) {
 		const ua_list *l = ua_lookup(t->d->specs, &pl.fn, !entry);
 		int rc = l ? ua_format(t->d->specs, l, r->payload, r->payload_len, &pl.fn, NULL, NULL, &it->text) : 0;
 		if (rc < 0)
 			return rc;
 	}
-	/* the name may live in the iterator's buffer, which the text does not touch */
 	bool text = it->text.len > 0;
 	m->event_class = t->classes[entry ? (text ? EC_ENTRY_ARGS : EC_ENTRY) : (text ? EC_EXIT_RETVAL : EC_EXIT)];
 	const tc_field_class *pc = m->event_class->payload;
-	tc_field *f = it->payload;
 	f[0] = (tc_field){ .cls = pc };
 	f[0].v.compound.items = &f[1];
 	f[0].v.compound.count = pc->member_count;
 	f[1] = (tc_field){ .cls = pc->members[0].cls, .v.u = r->addr };
 	f[2] = (tc_field){ .cls = pc->members[1].cls, .v.u = call_site };
-	set_text(&f[3], pc->members[2].cls, name, strlen(name));
+	f[3] = (tc_field){ .cls = pc->members[2].cls };
+	f[3].v.str.ptr = name;
+	f[3].v.str.len = resolved ? pl.sym->name_len : strlen(name);
 	f[4] = (tc_field){ .cls = pc->members[3].cls, .v.u = r->depth };
-	if (text)
-		set_text(&f[5], pc->members[4].cls, it->text.data, it->text.len);
 	m->payload = &f[0];
-	return 1;
+	return text ? set_text(it, st, &f[5], pc->members[4].cls) : 0;
 }
 
-static int iter_next(tc_stream_iter *base, tc_message *m)
+/* The stream's next record: 1, 0 at its end, < 0 on an error. */
+static int next_record(um_iter *it, uft_record *r)
 {
-	um_iter *it = (um_iter *)base;
-	uft_record r;
-	if (it->task) {
-		int rc = uft_task_reader_next(it->reader, &r);
-		if (rc <= 0)
-			return rc;
-		return fill_message(it, &r, m);
-	}
+	if (it->task)
+		return uft_task_reader_next(it->reader, r);
 	if (!it->perf.data) {
 		int rc = uft_perf_read(it->t->d, it->base.stream->name, &it->perf);
-		if (rc < 0) {
-			uft_perf_free(&it->perf);   /* read afresh if asked again */
+		if (rc < 0)
 			return rc;
-		}
 	}
 	if (it->perf.next >= it->perf.count)
 		return 0;
-	r = it->perf.recs[it->perf.next++];
-	return fill_message(it, &r, m);
+	*r = it->perf.recs[it->perf.next++];
+	return 1;
+}
+
+/* Room in B's store for B->cap messages; 0 or TC_ENOMEM. */
+static int store_for(tc_batch *b)
+{
+	um_store *st = b->store;
+	if (!st && !(st = b->store = calloc(1, sizeof *st)))
+		return tc_fail_nomem();
+	if (st->cap < b->cap) {
+		um_payload *p = realloc(st->payloads, b->cap * sizeof *p);
+		if (p)
+			st->payloads = p;
+		um_context *c = realloc(st->contexts, b->cap * sizeof *c);
+		if (c)
+			st->contexts = c;
+		if (!p || !c)
+			return tc_fail_nomem();
+		st->cap = b->cap;
+	}
+	st->context_count = 0;
+	return 0;
+}
+
+static int iter_fill(tc_stream_iter *base, tc_batch *b)
+{
+	um_iter *it = (um_iter *)base;
+	b->count = 0;
+	if (it->failed) {
+		tc_error_restore(&it->failure);
+		return it->failed;
+	}
+	int rc = store_for(b);
+	uft_record r;
+	while (rc >= 0 && b->count < b->cap && (rc = next_record(it, &r)) > 0)
+		if ((rc = fill_message(it, b, b->count, &r)) == 0)
+			b->count++;
+	if (rc < 0) {
+		/* the messages before it first; the error is final */
+		it->failed = rc;
+		it->failure = *tc_error_last();
+	}
+	if (b->count == 0)
+		return rc < 0 ? rc : 0;
+	return 1;
+}
+
+static void iter_release(tc_stream_iter *base, tc_batch *b)
+{
+	(void)base;
+	um_store *st = b->store;
+	tc_pool_free(&st->text);
+}
+
+static void free_store(void *store)
+{
+	um_store *st = store;
+	tc_pool_free(&st->text);
+	free(st->payloads);
+	free(st->contexts);
+	free(st);
 }
 
 static void iter_free(tc_stream_iter *base)
@@ -358,7 +447,12 @@ static void iter_free(tc_stream_iter *base)
 	free(it);
 }
 
-static const tc_stream_iter_ops um_iter_ops = { .next = iter_next, .free = iter_free };
+static const tc_stream_iter_ops um_iter_ops = {
+	.free = iter_free,
+	.fill = iter_fill,
+	.release = iter_release,
+	.free_store = free_store,
+};
 
 static void trace_free(void *p)
 {

@@ -142,7 +142,7 @@ int uft_task_reader_next(uft_task_reader *r, uft_record *rec)
 	} else if (rec->type == UFT_ENTRY || rec->type == UFT_EXIT) {
 		uft_place pl;
 		const ua_list *l = NULL;
-		if (uft_resolve(r->d, r->task, rec->time, rec->addr, &pl))
+		if (uft_resolve(r->d, r->task, rec->time, rec->addr, &pl, NULL))
 			l = ua_lookup(r->d->specs, &pl.fn, rec->type == UFT_EXIT);
 		if (!l)
 			return tc_fail(TC_EFORMAT, r->path, (int64_t)r->pos - 16,

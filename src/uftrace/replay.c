@@ -219,7 +219,7 @@ static bool pattern_matches(const pattern *pt, const char *name)
 /* R's address resolved into *PL: PL, or NULL when nothing covers it. */
 static const uft_place *resolve(replay *p, const uft_record *r, uft_place *pl)
 {
-	return uft_resolve(p->d, r->task, r->time, r->addr, pl) ? pl : NULL;
+	return uft_resolve(p->d, r->task, r->time, r->addr, pl, NULL) ? pl : NULL;
 }
 
 /* 1: an -F function, -1: an -N one, 0: neither. */
@@ -583,7 +583,7 @@ static const char *symbolize(void *ctx, uint64_t addr)
 {
 	sym_ctx *c = ctx;
 	uft_place pl;
-	return uft_resolve(c->p->d, c->task, c->time, addr, &pl) ? pl.sym->name : NULL;
+	return uft_resolve(c->p->d, c->task, c->time, addr, &pl, NULL) ? pl.sym->name : NULL;
 }
 
 /* "(args)" of an entry, or " = value" of an exit (RETVAL), into B; PL is
@@ -850,7 +850,7 @@ static void trailer(replay *p)
 				continue;
 			char buf[64];
 			uft_place pl;
-			bool found = uft_resolve(p->d, task, t->slots[k].t, t->slots[k].addr, &pl);
+			bool found = uft_resolve(p->d, task, t->slots[k].t, t->slots[k].addr, &pl, NULL);
 			tc_buf_printf(&p->line, "[%d] %s\n", k - z,
 			              uft_place_name(found ? &pl : NULL, t->slots[k].addr, buf, sizeof buf));
 		}

@@ -51,6 +51,7 @@ typedef struct uft_symbol {
 	uint64_t addr, size;       /* module-relative */
 	char type;
 	uint8_t fixup;             /* replay's cache: which special function it is, 0 unknown */
+	uint32_t name_len;
 	const char *name;
 } uft_symbol;
 
@@ -148,8 +149,25 @@ typedef struct uft_place {
 	ua_function fn;            /* for args.h */
 } uft_place;
 
-/* Resolves ADDR of TASK at TIME; false when no symbol covers it. */
-bool uft_resolve(uft_data *d, const uft_task *task, uint64_t time, uint64_t addr, uft_place *out);
+/* What one reader resolved lately, by address: the same functions come
+ * again and again, and a symbol search costs more than the rest of a
+ * record.  Only the addresses a session's maps cover are kept: what they
+ * resolve to does not depend on time.  A reader's own, not shared between
+ * threads. */
+typedef struct uft_recent_slot {
+	const uft_session *session;
+	uint64_t addr;
+	const uft_symbol *sym;     /* NULL: an empty slot */
+	const uft_module *module;
+} uft_recent_slot;
+
+typedef struct uft_recent {
+	uft_recent_slot slots[64];
+} uft_recent;
+
+/* Resolves ADDR of TASK at TIME; false when no symbol covers it.  RECENT,
+ * when not NULL, is the caller's memory of earlier answers. */
+bool uft_resolve(uft_data *d, const uft_task *task, uint64_t time, uint64_t addr, uft_place *out, uft_recent *recent);
 
 /* The name uftrace prints for ADDR: the symbol of PL, where uft_resolve()
  * found it, or "<hex>" in BUF when PL is NULL. */

@@ -4,12 +4,14 @@
 # and the text stay on one thread (print, report), count streams apart
 # (info), or write each stream's file from one thread (convert).  For every committed
 # fixture of every format (valid ones, damaged ones that stop with an error
-# after some output), and for all the CTF fixtures merged in one run, the
+# after some output; and a uftrace recording of two tasks with arguments,
+# made from one), and for all the CTF fixtures merged in one run, the
 # standard output, the error output and the exit status of -j 1 and -j 4
 # are compared, and convert's outputs (every event re-encoded as CTF 1.8
 # and 2, Perfetto, Chrome JSON) file for file; `report` runs on every
 # trace.dat fixture (and the shared corpus's, when there) with each of a
-# set of its options.  The same commands at -j 4 then run under
+# set of its options.  The same commands at -j 4 (convert to CTF and to
+# Chrome JSON, whose file a thread of its own writes) then run under
 # ThreadSanitizer (build/tsan/tracecat, made by `make sanitize`): any
 # report fails.  Needs no peer tool.
 # Prints PASS/FAIL lines for tests/run.sh; exits 0.
@@ -90,8 +92,21 @@ for t in "$F"/ctf/*/ "$F"/ctf-valid/*/ "$F"/ctf-bad/*/ "$F"/ctf2/*/ "$F"/ctf2-lt
 	t=${t%/}
 	traces+=("$t")
 done
+# Two tasks that both record arguments, so that their streams are decoded
+# on two threads at once: the args recording with its task copied.
+two=$tmp/uftrace-args-two-tasks
+cp -r "$F/uftrace/args" "$two"
+cp "$two/614.dat" "$two/615.dat"
+printf '\nTASK timestamp=10627.172478900 tid=615 pid=614' >>"$two/task.txt"
+sed -i 's/^taskinfo:nr_tid=1$/taskinfo:nr_tid=2/; s/^taskinfo:tids=614$/taskinfo:tids=614,615/' "$two/info"
+traces+=("$two")
+# label T: the name of trace T in the results
+label() {
+	local name=${1#"$F"/}
+	echo "${name#"$tmp"/}"
+}
 for t in "${traces[@]}"; do
-	name=${t#"$F"/}
+	name=$(label "$t")
 	run "$name" print --clock-gmt "$t"
 	run "$name" info "$t"
 	convert_both "$name" --events '*' "$t"
@@ -140,10 +155,11 @@ tsan() {
 	fi
 }
 for t in "${traces[@]}"; do
-	name=${t#"$F"/}
+	name=$(label "$t")
 	tsan "print/$name" print -j 4 "$t"
 	tsan "info/$name" info -j 4 "$t"
 	tsan "convert/$name" convert -j 4 --events '*' "$t" -o "$tmp/o"
+	tsan "convert-json/$name" convert -j 4 --force "$t" -o "$tmp/o.json"
 done
 tsan print/all-ctf-merged print -j 4 "${ctf[@]}"
 for t in "${tracedats[@]}"; do

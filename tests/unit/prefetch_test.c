@@ -1,10 +1,11 @@
 /*
  * prefetch_test.c - decoding ahead on worker threads (src/core/prefetch.c
- * and the CTF reader's batches) hands out exactly what reading each stream
- * message by message does: for small batch sizes, which split packets and
- * wrap the ring of batches, and for one to three threads, every stream's
- * messages render to the same text, the error of a damaged stream comes
- * after the same messages, and stopping early releases everything.
+ * and the CTF and uftrace readers' batches) hands out exactly what reading
+ * each stream message by message does: for small batch sizes, which split
+ * packets and wrap the ring of batches, and for one to three threads,
+ * every stream's messages render to the same text, the error of a damaged
+ * stream comes after the same messages, and stopping early releases
+ * everything.
  *
  * Run from the top of the source tree (tests/run.sh does) on fixtures with
  * several streams, discarded events and packets; a damaged copy of one is
@@ -250,6 +251,8 @@ int main(void)
 		"tests/fixtures/ctf2-lttng/ust-per-channel",
 		"tests/fixtures/ctf/ust-pid",
 		"tests/fixtures/ctf/sample",
+		"tests/fixtures/uftrace/args",       /* texts in the batches' stores */
+		"tests/fixtures/uftrace/fork",       /* tasks and perf-cpu streams */
 	};
 	for (size_t i = 0; i < sizeof traces / sizeof *traces; i++)
 		compare_all(traces[i]);

@@ -5,13 +5,17 @@
  * whose length needs one, two or three bytes, the sticky error), and the
  * UTF-8 rules every string goes through (overlong forms, surrogates, code
  * points past U+10FFFF, truncated sequences each replaced by U+FFFD, valid
- * text kept).  The writers themselves are checked end to end by
+ * text kept), and the output file, written on the caller's thread or on
+ * one of its own: every byte in order, a failed write reported.  The
+ * writers themselves are checked end to end by
  * tests/live/perfetto.sh.  One line per check; exit status 0 when
  * everything passed.
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "perfetto/pb.h"
 #include "perfetto/timeline.h"
@@ -126,11 +130,85 @@ static void test_utf8(void)
 	      tl_utf8_char("\xc2", 1) == 0, "utf8/boundaries", "U+10FFFF, an overlong 3-byte form, a cut 2-byte one");
 }
 
+/* The output file written a few bytes a flush, so that the buffers
+ * change hands many times: on the caller's thread, or on a thread of its
+ * own (THREADED); the file holds every byte in order. */
+static void test_outfile(bool threaded)
+{
+	char path[] = "/tmp/tc-outfile-XXXXXX";
+	tl_ctx c = { .fd = mkstemp(path), .name = path };
+	pb_buf want = { 0 };
+	int rc = c.fd >= 0 && threaded ? tl_outfile_start(&c) : 0;
+	for (int i = 0; i < 2000 && rc == 0; i++) {
+		char line[32];
+		int n = snprintf(line, sizeof line, "line %d\n", i);
+		pb_raw(&c.out, line, (size_t)n);
+		pb_raw(&want, line, (size_t)n);
+		rc = tl_flush(&c, 64);
+	}
+	/* a large last buffer handed over, then a last flush with nothing
+	 * left, which must still wait for it to be written */
+	for (int i = 0; i < 4 << 20 && rc == 0; i++) {
+		char b = (char)('a' + i % 26);
+		pb_raw(&c.out, &b, 1);
+		pb_raw(&want, &b, 1);
+	}
+	if (rc == 0)
+		rc = tl_flush(&c, 1);
+	if (rc == 0)
+		rc = tl_flush(&c, 0);
+	char *got = NULL;
+	size_t len = 0;
+	if (c.fd >= 0)
+		tc_read_file(path, 8u << 20, &got, &len);
+	char name[64];
+	snprintf(name, sizeof name, "outfile/%s/bytes", threaded ? "thread" : "caller");
+	check(rc == 0 && got && len == want.len && memcmp(got, want.data, len) == 0 && c.written == want.len, name,
+	      "rc %d, %zu bytes of %zu", rc, len, want.len);
+	free(got);
+	tl_outfile_stop(&c);
+	if (c.fd >= 0)
+		close(c.fd);
+	unlink(path);
+	pb_free(&c.out);
+	pb_free(&want);
+}
+
+/* A failed write is an error of the flush that waits for it, with the
+ * system's reason; /dev/full takes nothing. */
+static void test_outfile_full(bool threaded)
+{
+	char name[64];
+	snprintf(name, sizeof name, "outfile/%s/error", threaded ? "thread" : "caller");
+	tl_ctx c = { .fd = open("/dev/full", O_WRONLY), .name = "/dev/full" };
+	if (c.fd < 0) {
+		printf("PASS %s (skipped: no /dev/full)\n", name);
+		return;
+	}
+	int rc = threaded ? tl_outfile_start(&c) : 0;
+	for (int i = 0; i < 3 && rc == 0; i++) {
+		pb_raw(&c.out, "0123456789", 10);
+		rc = tl_flush(&c, 5);
+	}
+	if (rc == 0)
+		rc = tl_flush(&c, 0);
+	const tc_error *e = tc_error_last();
+	check(rc == TC_EIO && e->offset == 0 && strstr(e->message, "No space left on device"), name, "rc %d: %s", rc,
+	      e->message);
+	tl_outfile_stop(&c);
+	close(c.fd);
+	pb_free(&c.out);
+}
+
 int main(void)
 {
 	test_varints();
 	test_nesting();
 	test_sticky();
 	test_utf8();
+	test_outfile(false);
+	test_outfile(true);
+	test_outfile_full(false);
+	test_outfile_full(true);
 	return n_fail != 0;
 }
