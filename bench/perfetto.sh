@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
 # perfetto.sh - `tracecat convert` to Perfetto (.pftrace) and Chrome JSON
-# (.json): speed, size and memory, every conversion on one thread (-j 1).
-# Informational only; exits 0 whatever it finds (unless it cannot run at
-# all).
+# (.json): speed, size and memory, every conversion on one thread (-j 1)
+# but where said.  Informational only; exits 0 whatever it finds (unless it
+# cannot run at all).
 #
 #   uftrace: the 2.4M-record recording of tests/uftrace/bench.c (as
 #     bench/uftrace-replay.sh makes it), to JSON against `uftrace dump
-#     --chrome`, and to Perfetto; both JSON outputs are first loaded by
-#     Python's json and their calls counted;
+#     --chrome` (on one thread, and on every core as users run it: decoding
+#     ahead, formatting and writing on threads of their own), and to
+#     Perfetto; both JSON outputs are first loaded by Python's json and
+#     their calls counted;
 #   trace.dat: the 1.1M-event recording of bench/tracedat-report.sh (v6 and
 #     v7 zstd) and its 4x one (4.5M events): to Perfetto and JSON, in MB/s
 #     and events/s of input, the output's size against the v6 file's, and
@@ -38,12 +40,12 @@ trap 'rm -rf "$work"' EXIT
 mb() { awk -v b="$1" 'BEGIN { printf "%.1f", b / 1e6 }'; }
 # rate BYTES_OR_COUNT SECONDS SCALE: per second, divided by SCALE
 rate() { awk -v n="$1" -v s="$2" -v k="$3" 'BEGIN { if (s > 0) printf "%.1f", n / s / k; else print "?" }'; }
-# convert_to OUT INPUT...: one conversion on one thread (-j 1), replacing
-# OUT (for measure)
+# convert_to OUT INPUT...: one conversion on one thread (-j 1, or -j
+# $JOBS), replacing OUT (for measure)
 convert_to() {
 	local out=$1
 	shift
-	rm -rf "$out" && "$bin" convert -j 1 "$@" -o "$out"
+	rm -rf "$out" && "$bin" convert -j "${JOBS:-1}" "$@" -o "$out"
 }
 export -f convert_to
 export bin
@@ -74,12 +76,17 @@ EOF
 	table_head "command ($records records)" "output"
 	read -r j_s j_m j_rc < <(measure "$runs" bash -c "convert_to '$work/u.json' '$d'")
 	line tracecat "convert DIR -o OUT.json" "$j_s" "$j_m" "$(mb "$(stat -c %s "$work/u.json")") MB"
+	cores=$(nproc)
+	export JOBS=$cores
+	read -r jj_s jj_m jj_rc < <(measure "$runs" bash -c "convert_to '$work/u.json' '$d'")
+	unset JOBS
+	line tracecat "convert -j $cores DIR -o OUT.json" "$jj_s" "$jj_m" "(all $cores cores)"
 	read -r p_s p_m p_rc < <(measure "$runs" bash -c "convert_to '$work/u.pftrace' '$d'")
 	line tracecat "convert DIR -o OUT.pftrace" "$p_s" "$p_m" "$(mb "$(stat -c %s "$work/u.pftrace")") MB"
 	read -r u_s u_m u_rc < <(measure "$runs" bash -c "cd '$work' && uftrace dump --chrome -d '$d' >'$work/uftrace.json'")
 	line uftrace "dump --chrome -d DIR > OUT.json" "$u_s" "$u_m" "$(mb "$(stat -c %s "$work/uftrace.json")") MB"
 	echo
-	echo "speed ratio uftrace dump --chrome / tracecat convert: JSON x$(ratio "$u_s" "$j_s" 1), Perfetto x$(ratio "$u_s" "$p_s" 1)"
+	echo "speed ratio uftrace dump --chrome / tracecat convert: JSON x$(ratio "$u_s" "$j_s" 1) on one thread, x$(ratio "$u_s" "$jj_s" 1) on $cores cores; Perfetto x$(ratio "$u_s" "$p_s" 1)"
 	rm -f "$work"/u.json "$work"/u.pftrace "$work/uftrace.json"
 else
 	echo "perfetto: no uftrace recording (needs uftrace and gcc, or $cache)"
