@@ -253,6 +253,11 @@ int tc_prefetch_new(tc_prefetch **out, tc_stream_iter *const *iters, size_t coun
 /* The next batch of stream I, after releasing the one handed out before:
  * 1, 0 at the end of the stream, or < 0 with the error recorded. */
 int tc_prefetch_next(tc_prefetch *p, size_t i, const tc_batch **out);
+/* Whether the caller fills every batch itself, the workers idle (ALONE),
+ * or the workers fill ahead: the prefetcher switches by itself, timing
+ * how fast either way reads (prefetch.c); tests switch by hand.  Call
+ * from the caller's thread. */
+void tc_prefetch_set_alone(tc_prefetch *p, bool alone);
 /* Stops the workers and releases every batch; the iterators stay. */
 void tc_prefetch_free(tc_prefetch *p);
 

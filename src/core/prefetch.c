@@ -18,6 +18,14 @@
  *
  * Iterators without fill (the message valid only until the next call) are
  * read on the caller's thread only, one message a batch, without the lock.
+ *
+ * Handing batches from one core to another is not always worth it: on
+ * some virtual machines, for minutes at a time, the caller reading what a
+ * worker decoded costs more than decoding it itself (print -j 2 took 1.5x
+ * the time of -j 1).  So the caller times its reading in epochs
+ * (PF_EPOCH_NS) and now and then spends one epoch filling every batch
+ * itself, the workers idle; whichever way read faster goes on.  Batches
+ * are filled in the same order either way: only the speed changes.
  */
 #include "core/core.h"
 
@@ -25,6 +33,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <time.h>
 
 #define PF_SLOTS 4
 /* Messages per batch: enough to make the lock taken per batch cheap, few
@@ -38,6 +47,15 @@
  * 10 microseconds.  Yielding, not spinning: when the threads share one
  * processor (a busy machine) the one being waited for runs at once. */
 #define PF_SPINS 100
+/* How long a timed epoch lasts, long enough that waking a thread does not
+ * count; how long after a change of way the batches filled the way before
+ * are left out; how often (in epochs) the way not taken is tried again (a
+ * try that loses by far waits twice as long before the next, up to
+ * PF_PROBE_MAX). */
+#define PF_EPOCH_NS 20000000u
+#define PF_SETTLE_NS 2000000u
+#define PF_PROBE_MIN 8
+#define PF_PROBE_MAX 64
 
 typedef struct pf_slot {
 	tc_batch batch;
@@ -74,8 +92,18 @@ struct tc_prefetch {
 	size_t caller_asleep;    /* on `done`: 0 or 1 */
 	atomic_uint changes;     /* counts slots filled and freed */
 	bool quit;
+	bool alone;              /* the caller fills every batch (see above) */
 	pthread_t *workers;
 	size_t worker_count;
+	/* the caller's timing, without the lock */
+	struct {
+		uint64_t start_ns;       /* of the epoch; 0 before the first */
+		size_t messages;
+		unsigned epoch;          /* epochs since the last try */
+		unsigned probe_every;
+		bool probing;
+		double cost[2];          /* ns per message, with workers and alone */
+	} timing;
 };
 
 static bool can_prefetch(const pf_stream *s)
@@ -140,7 +168,7 @@ static void fill_next(tc_prefetch *p, pf_stream *s)
 	note_change(p, &p->done, p->caller_asleep);
 }
 
-/* With the lock: whether a worker may fill a batch of S now. */
+/* With the lock: whether a batch of S may be filled ahead now. */
 static bool wants_fill(const pf_stream *s)
 {
 	return can_prefetch(s) && !s->filling && !s->produced_last && s->ready + s->held < PF_SLOTS;
@@ -150,7 +178,7 @@ static bool wants_fill(const pf_stream *s)
  * is not there yet. */
 static void enqueue(tc_prefetch *p, pf_stream *s)
 {
-	if (s->queued || !wants_fill(s))
+	if (s->queued || p->alone || !wants_fill(s))
 		return;
 	p->queue[(p->queue_head + p->queue_len++) % p->count] = (size_t)(s - p->streams);
 	s->queued = true;
@@ -189,6 +217,7 @@ int tc_prefetch_new(tc_prefetch **out, tc_stream_iter *const *iters, size_t coun
 		return tc_fail_nomem();
 	}
 	p->count = count;
+	p->timing.probe_every = PF_PROBE_MIN;
 	atomic_init(&p->changes, 0);
 	for (size_t i = 0; i < count; i++)
 		p->streams[i].it = iters[i];
@@ -208,6 +237,66 @@ int tc_prefetch_new(tc_prefetch **out, tc_stream_iter *const *iters, size_t coun
 	}
 	*out = p;
 	return 0;
+}
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
+}
+
+void tc_prefetch_set_alone(tc_prefetch *p, bool alone)
+{
+	pthread_mutex_lock(&p->lock);
+	p->alone = alone;
+	if (!alone) {
+		for (size_t i = 0; i < p->count; i++)
+			enqueue(p, &p->streams[i]);
+		note_change(p, &p->work, p->workers_asleep);
+		if (p->workers_asleep)
+			pthread_cond_broadcast(&p->work);
+	}
+	pthread_mutex_unlock(&p->lock);
+}
+
+/* Counts a batch of N messages handed to the caller; at the end of an
+ * epoch, records how fast it went and picks the next epoch's way. */
+static void time_batch(tc_prefetch *p, size_t n)
+{
+	if (!p->worker_count)
+		return;
+	uint64_t now = now_ns();
+	if (!p->timing.start_ns)
+		p->timing.start_ns = now + PF_SETTLE_NS;   /* starting up */
+	if (now < p->timing.start_ns)
+		return;
+	p->timing.messages += n;
+	if (now - p->timing.start_ns < PF_EPOCH_NS)
+		return;
+	bool was_alone = p->alone;
+	double cost = (double)(now - p->timing.start_ns) / (double)p->timing.messages;
+	p->timing.cost[was_alone] = cost;
+	p->timing.start_ns = now;
+	p->timing.messages = 0;
+	bool alone = was_alone;
+	if (p->timing.probing) {
+		/* the try is over: keep the faster way */
+		p->timing.probing = false;
+		alone = p->timing.cost[1] < p->timing.cost[0];
+		if (alone == was_alone)
+			p->timing.probe_every = PF_PROBE_MIN;
+		else if (cost > 1.5 * p->timing.cost[alone] && p->timing.probe_every < PF_PROBE_MAX)
+			p->timing.probe_every *= 2;
+	} else if (++p->timing.epoch >= p->timing.probe_every) {
+		p->timing.epoch = 0;
+		p->timing.probing = true;
+		alone = !was_alone;
+	}
+	if (alone != was_alone) {
+		tc_prefetch_set_alone(p, alone);
+		p->timing.start_ns = now + PF_SETTLE_NS;
+	}
 }
 
 /* The next message of S, whose iterator has no fill, as a batch of one:
@@ -268,6 +357,7 @@ int tc_prefetch_next(tc_prefetch *p, size_t i, const tc_batch **out)
 			tc_error_restore(&s->error);
 		return slot->rc;
 	}
+	time_batch(p, slot->batch.count);
 	*out = &slot->batch;
 	return 1;
 }

@@ -85,21 +85,32 @@ static stream_text *read_one_by_one(const char *path, size_t *count)
 	return t;
 }
 
-static void print_batch(void *texts, size_t i, const tc_batch *b)
+typedef struct prefetched {
+	stream_text *t;
+	tc_prefetch *p;
+	unsigned switch_every;    /* batches between changes of who fills; 0: none */
+	unsigned batches;
+} prefetched;
+
+static void print_batch(void *ctx, size_t i, const tc_batch *b)
 {
-	stream_text *t = texts;
+	prefetched *c = ctx;
 	for (size_t k = 0; k < b->count; k++)
-		tc_text_printer_print(t[i].printer, &b->msgs[k]);
+		tc_text_printer_print(c->t[i].printer, &b->msgs[k]);
+	if (c->switch_every && ++c->batches % c->switch_every == 0)
+		tc_prefetch_set_alone(c->p, c->batches / c->switch_every % 2);
 }
 
-static void print_error(void *texts, size_t i)
+static void print_error(void *ctx, size_t i)
 {
-	text_error((stream_text *)texts + i);
+	text_error(((prefetched *)ctx)->t + i);
 }
 
 /* The same through a prefetcher, taking a batch of each stream in turn;
- * with STOP_EARLY, only the first batch of each. */
-static stream_text *read_prefetched(const char *path, unsigned threads, size_t cap, bool stop_early, size_t *count)
+ * with STOP_EARLY, only the first batch of each; every SWITCH_EVERY
+ * batches (0: never), the caller takes over filling or hands it back. */
+static stream_text *read_prefetched(const char *path, unsigned threads, size_t cap, bool stop_early,
+                                    unsigned switch_every, size_t *count)
 {
 	tc_input *in;
 	tc_prefetch *p;
@@ -111,7 +122,8 @@ static stream_text *read_prefetched(const char *path, unsigned threads, size_t c
 		return NULL;
 	}
 	stream_text *t = texts_new(n);
-	prefetch_read(p, n, stop_early, print_batch, print_error, t);
+	prefetched ctx = { t, p, switch_every, 0 };
+	prefetch_read(p, n, stop_early, print_batch, print_error, &ctx);
 	texts_close(t, n);
 	tc_prefetch_free(p);
 	tc_input_free(in);
@@ -164,14 +176,15 @@ static stream_text *read_batches_alone(const char *path, size_t cap, size_t *cou
 }
 
 /* THREADS 0: read_batches_alone(). */
-static void compare(const char *path, unsigned threads, size_t cap)
+static void compare(const char *path, unsigned threads, size_t cap, unsigned switch_every)
 {
 	size_t n = 0, got_n = 0;
 	stream_text *want = read_one_by_one(path, &n);
-	stream_text *got = threads ? read_prefetched(path, threads, cap, false, &got_n)
+	stream_text *got = threads ? read_prefetched(path, threads, cap, false, switch_every, &got_n)
 	                           : read_batches_alone(path, cap, &got_n);
 	char name[4200];
-	snprintf(name, sizeof name, "prefetch/%s/threads=%u/batch=%zu", path, threads, cap);
+	snprintf(name, sizeof name, "prefetch/%s/threads=%u/batch=%zu%s", path, threads, cap,
+	         switch_every ? "/switching" : "");
 	if (!want || !got || n != got_n) {
 		check(false, name, "cannot open the trace");
 	} else {
@@ -239,9 +252,12 @@ static void compare_all(const char *path)
 	static const size_t caps[] = { 1, 2, 3, 7, 0 };
 	for (size_t t = 0; t < sizeof thread_counts / sizeof *thread_counts; t++)
 		for (size_t c = 0; c < sizeof caps / sizeof *caps; c++)
-			compare(path, thread_counts[t], caps[c]);
+			compare(path, thread_counts[t], caps[c], 0);
 	for (size_t c = 0; c + 1 < sizeof caps / sizeof *caps; c++)
-		compare(path, 0, caps[c]);
+		compare(path, 0, caps[c], 0);
+	/* the caller filling alone, then the workers again, over and over */
+	compare(path, 2, 2, 3);
+	compare(path, 3, 1, 2);
 }
 
 int main(void)
@@ -269,7 +285,7 @@ int main(void)
 	/* Batches still waiting when the reader stops are released: the
 	 * sanitizer build finds a leak or a use after unmap. */
 	size_t n = 0;
-	stream_text *t = read_prefetched(traces[0], 3, 2, true, &n);
+	stream_text *t = read_prefetched(traces[0], 3, 2, true, 0, &n);
 	check(t != NULL, "prefetch/stop-early", "cannot open %s", traces[0]);
 	if (t)
 		texts_free(t, n);
