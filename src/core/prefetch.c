@@ -217,7 +217,9 @@ int tc_prefetch_new(tc_prefetch **out, tc_stream_iter *const *iters, size_t coun
 		return tc_fail_nomem();
 	}
 	p->count = count;
+	/* the first try comes sooner: a short read gains most from it */
 	p->timing.probe_every = PF_PROBE_MIN;
+	p->timing.epoch = PF_PROBE_MIN / 2;
 	atomic_init(&p->changes, 0);
 	for (size_t i = 0; i < count; i++)
 		p->streams[i].it = iters[i];
