@@ -168,7 +168,7 @@ typedef struct ctf_fixed_int {
 	 * arithmetic when is_signed, leaves the value. */
 	uint8_t lshift, rshift;
 	bool swap, is_signed;
-	/* what reading it means (see apply_special): a role, and whether it
+	/* what reading it means (see apply_meaning): a role, and whether it
 	 * moves the stream's clock */
 	uint8_t role;              /* ctf_role */
 	bool moves_clock;

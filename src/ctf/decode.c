@@ -115,6 +115,15 @@ static inline bool arena_take(ctf_decoder *d, uint64_t n, tc_field **out)
 	return true;
 }
 
+/* The same for the root of a scope: in an empty arena no field points into
+ * its text any more, so the text is free again too. */
+static inline bool arena_take_root(ctf_decoder *d, uint64_t n, tc_field **out)
+{
+	if (d->arena->used == 0)
+		text_reset(d->arena);
+	return arena_take(d, n, out);
+}
+
 static int derr(ctf_decoder *d, const char *fmt, ...) TC_PRINTF(2, 3);
 static int derr(ctf_decoder *d, const char *fmt, ...)
 {
@@ -322,9 +331,8 @@ static inline void store_float(tc_field *out, uint64_t bits, unsigned size)
 /* What reading an integer with a role or a clock means: an event id, a
  * special packet field, a clock update (of the low WIDTH bits: the
  * integer's size, 7 bits a byte for a CTF 2 LEB128 one). */
-static inline void apply_special(ctf_decoder *d, const tc_field_class *fc, uint64_t v, unsigned width)
+static inline void apply_meaning(ctf_decoder *d, ctf_role role, bool moves_clock, uint64_t v, unsigned width)
 {
-	ctf_role role = plan_of(fc)->role;
 	if (role == ROLE_EVENT_ID) {
 		d->have_id = true;
 		d->id = v;
@@ -332,9 +340,15 @@ static inline void apply_special(ctf_decoder *d, const tc_field_class *fc, uint6
 		d->have_role[role] = true;
 		d->role_value[role] = v;
 	}
-	/* timestamp_end is read but does not move the clock. */
-	if (role != ROLE_TS_END && fc->clock && fc->clock == d->clock)
+	if (moves_clock)
 		update_clock(d, v, width);
+}
+
+static inline void apply_special(ctf_decoder *d, const tc_field_class *fc, uint64_t v, unsigned width)
+{
+	ctf_role role = plan_of(fc)->role;
+	/* timestamp_end is read but does not move the clock. */
+	apply_meaning(d, role, role != ROLE_TS_END && fc->clock && fc->clock == d->clock, v, width);
 }
 
 static inline void apply_special_int(ctf_decoder *d, const tc_field_class *fc, uint64_t v)
@@ -1026,10 +1040,7 @@ int ctf_decode_scope(ctf_decoder *d, ctf_scope scope, const tc_field_class *cls,
 	/* The root's slot, and its members' if it is a structure. */
 	bool is_struct = cls->kind == TC_FIELD_STRUCT;
 	tc_field *slot;
-	/* An empty arena: no field points into its text any more. */
-	if (d->arena->used == 0)
-		text_reset(d->arena);
-	if (!arena_take(d, 1 + (is_struct ? cls->member_count : 0), &slot))
+	if (!arena_take_root(d, 1 + (is_struct ? cls->member_count : 0), &slot))
 		return CTF_ARENA_RETRY;
 	d->roots[scope] = slot;
 	*root = slot;
@@ -1067,15 +1078,7 @@ __attribute__((always_inline)) static inline void fill_fixed(ctf_decoder *d, con
 	for (; fi < end; fi++) {
 		uint64_t v = fixed_int_value(fi, base);
 		slots[fi->slot] = (tc_field){ .cls = fi->cls, .v.u = v };
-		if (fi->role == ROLE_EVENT_ID) {
-			d->have_id = true;
-			d->id = v;
-		} else if (fi->role != ROLE_NONE) {
-			d->have_role[fi->role] = true;
-			d->role_value[fi->role] = v;
-		}
-		if (fi->moves_clock)
-			update_clock(d, v, 64u - fi->rshift);
+		apply_meaning(d, (ctf_role)fi->role, fi->moves_clock, v, 64u - fi->rshift);
 	}
 	for (const ctf_fixed_other *fo = p->others, *others_end = fo + p->other_count; fo < others_end; fo++) {
 		tc_field *o = &slots[fo->slot];
@@ -1112,10 +1115,8 @@ int ctf_decode_fixed_event(ctf_decoder *d, const ctf_event_plan *p, tc_message *
 			return CTF_FIXED_FALLBACK;
 		str_len = (size_t)(nul - str);
 	}
-	if (d->arena->used == 0)
-		text_reset(d->arena);
 	tc_field *slots;
-	if (!arena_take(d, p->slot_count, &slots))
+	if (!arena_take_root(d, p->slot_count, &slots))
 		return CTF_ARENA_RETRY;
 	fill_fixed(d, p, slots, base);
 	uint64_t end = start + (uint64_t)p->bytes * 8;
@@ -1135,42 +1136,37 @@ int ctf_decode_fixed_event(ctf_decoder *d, const ctf_event_plan *p, tc_message *
 
 int ctf_decode_fixed_header(ctf_decoder *d, const ctf_header_plan *h, tc_field **root)
 {
-	const ctf_event_plan *lead = &h->lead;
-	uint64_t start, ostart;
+	const ctf_event_plan *lead = &h->lead, *o = NULL;
+	const ctf_option_range *r = NULL;
+	uint64_t start, ostart = 0;
 	if (TC_UNLIKELY(!fixed_fits(d, lead, d->pos, &start)))
 		return CTF_FIXED_FALLBACK;
 	const uint8_t *base = d->buf + start / 8;
-	tc_field *slots;
-	if (!h->variant) {
-		if (d->arena->used == 0)
-			text_reset(d->arena);
-		if (!arena_take(d, lead->slot_count, &slots))
-			return CTF_ARENA_RETRY;
-		fill_fixed(d, lead, slots, base);
-		d->pos = start + (uint64_t)lead->bytes * 8;
-		*root = slots;
-		return 0;
+	uint64_t end = start + (uint64_t)lead->bytes * 8;
+	if (h->variant) {
+		/* The option first, so that nothing is decoded when the general
+		 * path must decode the header instead. */
+		uint64_t tag = fixed_int_value(&lead->ints[h->tag_int], base) ^ h->tag_bias;
+		const ctf_option_range *rend = h->ranges + h->range_count;
+		for (r = h->ranges; r < rend && tag - r->lo > r->span; r++)
+			;
+		if (TC_UNLIKELY(r == rend || !r->plan))
+			return CTF_FIXED_FALLBACK;
+		o = r->plan;
+		if (TC_UNLIKELY(!fixed_fits(d, o, end, &ostart)))
+			return CTF_FIXED_FALLBACK;
+		end = ostart + (uint64_t)o->bytes * 8;
 	}
-	/* The option first, so that nothing is decoded when the general path
-	 * must decode the header instead. */
-	uint64_t tag = fixed_int_value(&lead->ints[h->tag_int], base) ^ h->tag_bias;
-	const ctf_option_range *r = h->ranges, *rend = r + h->range_count;
-	while (r < rend && tag - r->lo > r->span)
-		r++;
-	if (TC_UNLIKELY(r == rend || !r->plan))
-		return CTF_FIXED_FALLBACK;
-	const ctf_event_plan *o = r->plan;
-	if (TC_UNLIKELY(!fixed_fits(d, o, start + (uint64_t)lead->bytes * 8, &ostart)))
-		return CTF_FIXED_FALLBACK;
-	if (d->arena->used == 0)
-		text_reset(d->arena);
-	if (!arena_take(d, lead->slot_count + o->slot_count, &slots))
+	tc_field *slots;
+	if (!arena_take_root(d, lead->slot_count + (o ? o->slot_count : 0), &slots))
 		return CTF_ARENA_RETRY;
 	fill_fixed(d, lead, slots, base);
-	tc_field *child = slots + lead->slot_count, *v = slots + h->variant_slot;
-	fill_fixed(d, o, child, d->buf + ostart / 8);
-	*v = (tc_field){ .cls = h->variant, .v.compound = { child, 1 }, .option = r->option };
-	d->pos = ostart + (uint64_t)o->bytes * 8;
+	if (o) {
+		tc_field *child = slots + lead->slot_count;
+		fill_fixed(d, o, child, d->buf + ostart / 8);
+		slots[h->variant_slot] = (tc_field){ .cls = h->variant, .v.compound = { child, 1 }, .option = r->option };
+	}
+	d->pos = end;
 	*root = slots;
 	return 0;
 }
