@@ -114,6 +114,15 @@ static inline uint64_t tc_load_uint(const uint8_t *p, size_t n, bool big_endian)
 	return v;
 }
 
+/* V as 8 little-endian bytes at P, in one store (compilers keep a byte
+ * loop as it is). */
+static inline void tc_store_le64(uint8_t *p, uint64_t v)
+{
+	if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
+		v = __builtin_bswap64(v);
+	memcpy(p, &v, 8);
+}
+
 /* ---- hashing ---- */
 
 /* A hash of pointer P in [0, CAP), CAP a power of two (for open addressing). */

@@ -1638,15 +1638,6 @@ static inline int align_to(out_stream *s, unsigned align)
 	return rc;
 }
 
-/* V as 8 little-endian bytes at P: one store (a byte loop is not merged
- * into one by the compiler, and was a third of re-encoding's time). */
-static inline void store_le64(uint8_t *p, uint64_t v)
-{
-	if (__BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__)
-		v = __builtin_bswap64(v);
-	memcpy(p, &v, 8);
-}
-
 /* N bits of V at the current position, least significant first, as CTF
  * lays out little-endian bit fields. */
 static inline int put_bits(out_stream *s, uint64_t v, unsigned n)
@@ -1659,7 +1650,7 @@ static inline int put_bits(out_stream *s, uint64_t v, unsigned n)
 	if ((s->pos & 7) == 0 && (n & 7) == 0) {
 		/* The bytes past the field get zeros, as padding must be, or
 		 * the next field. */
-		store_le64(s->buf + s->pos / 8, v);
+		tc_store_le64(s->buf + s->pos / 8, v);
 		s->pos += n;
 		return 0;
 	}
@@ -1781,7 +1772,7 @@ static int encode(out_stream *s, const tc_field_class *oc, const tc_field *f)
 				uint64_t v = items[src ? src[i] : i].v.u;
 				/* in offset order: each word's bytes past its integer
 				 * are zeros, padding or the next integer's */
-				store_le64(base + info->run_offset[i], size < 64 ? v & ((1ull << size) - 1) : v);
+				tc_store_le64(base + info->run_offset[i], size < 64 ? v & ((1ull << size) - 1) : v);
 			}
 			s->pos += (uint64_t)info->run_bytes * 8;
 		}
@@ -1899,9 +1890,9 @@ static int close_packet(tc_ctf_writer *w, out_stream *s)
 	uint64_t bytes = (content + 7) / 8;
 	uint8_t *pc = s->buf + HEADER_BYTES(w);
 	if (s->sc->pub.clock)
-		store_le64(pc + s->sc->ts_end_off, s->last_ts);
-	store_le64(pc + s->sc->content_off, content);
-	store_le64(pc + s->sc->content_off + 8, bytes * 8);
+		tc_store_le64(pc + s->sc->ts_end_off, s->last_ts);
+	tc_store_le64(pc + s->sc->content_off, content);
+	tc_store_le64(pc + s->sc->content_off + 8, bytes * 8);
 	s->in_packet = false;
 	s->seq++;
 	int rc = write_out(w, s, s->buf, (size_t)bytes);
@@ -1957,7 +1948,7 @@ static int open_packet(tc_ctf_writer *w, out_stream *s, const tc_message *msg)
 		return rc;
 	s->context_end = (size_t)((s->pos + 7) / 8);
 	for (size_t i = 0; i < w->pkt_key_count; i++)
-		store_le64(s->buf + s->pkt_key_pos / 8 + 8 * i, s->pkt_key_val[i]);
+		tc_store_le64(s->buf + s->pkt_key_pos / 8 + 8 * i, s->pkt_key_val[i]);
 	/* what context_changed() compares the next events' contexts with */
 	s->has_context = msg->packet_context != NULL;
 	for (size_t i = 0; s->has_context && i < s->sc->pc_member_count; i++) {
@@ -2179,7 +2170,7 @@ int tc_ctf_writer_write(tc_ctf_writer *w, const tc_message *msg)
 	    (rc = encode_scope(s, ec->context, msg->event_context)) < 0 || (rc = encode_scope(s, ec->payload, msg->payload)) < 0)
 		return rc;
 	for (size_t i = 0; i < sc->extra_count; i++)
-		store_le64(s->buf + s->extra_pos / 8 + 8 * i, s->extra_val[i]);
+		tc_store_le64(s->buf + s->extra_pos / 8 + 8 * i, s->extra_val[i]);
 	s->events_in_packet++;
 	return 0;
 }
