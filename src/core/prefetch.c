@@ -255,7 +255,8 @@ void tc_prefetch_set_alone(tc_prefetch *p, bool alone)
 	if (!alone) {
 		for (size_t i = 0; i < p->count; i++)
 			enqueue(p, &p->streams[i]);
-		note_change(p, &p->work, p->workers_asleep);
+		/* every worker: several streams may want a fill now */
+		note_change(p, &p->work, 0);
 		if (p->workers_asleep)
 			pthread_cond_broadcast(&p->work);
 	}
