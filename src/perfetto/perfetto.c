@@ -810,15 +810,9 @@ static void put_dense_value(pb_buf *b, pf_writer *w, uint32_t number, const tc_f
 	const char *s;
 	size_t len;
 	switch (dense_type(f->cls)) {
-	case 1: {
-		uint64_t bits;
-		memcpy(&bits, &f->v.f, sizeof bits);
-		pb_tag(b, number, 1);
-		if (pb_room(b, 8))
-			for (int i = 0; i < 8; i++)
-				b->data[b->len++] = (uint8_t)(bits >> (8 * i));
+	case 1:
+		pb_double(b, number, f->v.f);
 		return;
-	}
 	case 3:
 	case 4:
 		pb_uint(b, number, f->v.u);
@@ -988,15 +982,9 @@ static void put_annotation_value(pb_buf *b, const tc_field *f)
 	case TC_FIELD_BOOL:
 		pb_uint(b, DA_BOOL, f->v.u != 0);
 		return;
-	case TC_FIELD_FLOAT: {
-		uint64_t bits;
-		memcpy(&bits, &f->v.f, sizeof bits);
-		pb_tag(b, DA_DOUBLE, 1);
-		if (pb_room(b, 8))
-			for (int i = 0; i < 8; i++)
-				b->data[b->len++] = (uint8_t)(bits >> (8 * i));
+	case TC_FIELD_FLOAT:
+		pb_double(b, DA_DOUBLE, f->v.f);
 		return;
-	}
 	case TC_FIELD_STRUCT:
 		for (size_t i = 0; i < f->v.compound.count && i < fc->member_count; i++)
 			put_named_annotation(b, fc->members[i].display_name, &f->v.compound.items[i]);
