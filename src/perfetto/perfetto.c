@@ -749,21 +749,23 @@ static void put_typed(pb_buf *b, const tl_class *cls, const tc_message *msg)
 	pb_close(b, m);
 }
 
+/* The dense encoding's field types: FieldDescriptorProto.Type's numbers. */
+enum { TYPE_DOUBLE = 1, TYPE_INT64 = 3, TYPE_UINT64 = 4, TYPE_STRING = 9 };
+
 /* The dense encoding's field type for a member class. */
 static int dense_type(const tc_field_class *fc)
 {
-	enum { T_DOUBLE = 1, T_INT64 = 3, T_UINT64 = 4, T_STRING = 9 };
 	switch (fc->kind) {
 	case TC_FIELD_INT:
 	case TC_FIELD_ENUM:
-		return fc->is_signed ? T_INT64 : T_UINT64;
+		return fc->is_signed ? TYPE_INT64 : TYPE_UINT64;
 	case TC_FIELD_BOOL:
 	case TC_FIELD_BIT_ARRAY:
-		return T_UINT64;
+		return TYPE_UINT64;
 	case TC_FIELD_FLOAT:
-		return T_DOUBLE;
+		return TYPE_DOUBLE;
 	default:
-		return T_STRING;
+		return TYPE_STRING;
 	}
 }
 
@@ -810,11 +812,11 @@ static void put_dense_value(pb_buf *b, pf_writer *w, uint32_t number, const tc_f
 	const char *s;
 	size_t len;
 	switch (dense_type(f->cls)) {
-	case 1:
+	case TYPE_DOUBLE:
 		pb_double(b, number, f->v.f);
 		return;
-	case 3:
-	case 4:
+	case TYPE_INT64:
+	case TYPE_UINT64:
 		pb_uint(b, number, f->v.u);
 		return;
 	default:
@@ -853,9 +855,9 @@ static void put_generic(pb_buf *b, pf_writer *w, pf_stream *s, tl_class *cls, co
 		size_t fm = pb_open(b, 2);
 		pb_str(b, 1, payload->members[i].display_name);
 		int type = dense_type(f->cls);
-		if (type == 3)
+		if (type == TYPE_INT64)
 			pb_int(b, 4, f->v.s);
-		else if (type == 4)
+		else if (type == TYPE_UINT64)
 			pb_uint(b, 5, f->v.u);
 		else {
 			const char *sv;
