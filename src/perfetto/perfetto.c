@@ -180,8 +180,9 @@ static bool strtab_grow(strtab *t)
 static uint64_t strtab_id(strtab *t, const char *s, size_t len, uint64_t base, bool *added, bool *failed)
 {
 	*added = false;
+	uint64_t hash = str_hash(s, len);
 	if (t->cap) {
-		for (size_t h = str_hash(s, len) & (t->cap - 1);; h = (h + 1) & (t->cap - 1)) {
+		for (size_t h = hash & (t->cap - 1);; h = (h + 1) & (t->cap - 1)) {
 			struct slot *sl = &t->slots[h];
 			if (sl->off == UINT32_MAX)
 				break;
@@ -193,7 +194,7 @@ static uint64_t strtab_id(strtab *t, const char *s, size_t len, uint64_t base, b
 		*failed = true;
 		return 0;
 	}
-	size_t h = str_hash(s, len) & (t->cap - 1);
+	size_t h = hash & (t->cap - 1);
 	while (t->slots[h].off != UINT32_MAX)
 		h = (h + 1) & (t->cap - 1);
 	t->slots[h] = (struct slot){ (uint32_t)t->bytes.len, (uint32_t)len, t->count + base };
