@@ -89,6 +89,10 @@ typedef struct cpu_state {
 	size_t comm_len;
 } cpu_state;
 
+/* The compact_sched arrays of sched_switch and sched_waking. */
+enum { SW_TS, SW_STATE, SW_PID, SW_PRIO, SW_COMM, SW_COUNT };
+enum { WK_TS, WK_PID, WK_CPU, WK_PRIO, WK_COMM, WK_FLAGS, WK_COUNT };
+
 typedef struct pf_stream {
 	const tc_stream *stream;
 	struct pf_stream *next;    /* hash chain */
@@ -104,7 +108,7 @@ typedef struct pf_stream {
 	size_t described_count;
 	bool lost;
 	strtab comms;              /* the compact intern table */
-	pb_buf sw[5], wk[6];       /* compact arrays: timestamps first */
+	pb_buf sw[SW_COUNT], wk[WK_COUNT];  /* compact arrays: timestamps first */
 	size_t sw_count, wk_count;
 	int64_t sw_last, wk_last;
 	bool wk_flags;             /* the bundle's compact wakings carry flags */
@@ -112,9 +116,6 @@ typedef struct pf_stream {
 	strtab names, annotation_names;
 	bool cleared;
 } pf_stream;
-
-enum { SW_TS, SW_STATE, SW_PID, SW_PRIO, SW_COMM };
-enum { WK_TS, WK_PID, WK_CPU, WK_PRIO, WK_COMM, WK_FLAGS };
 
 typedef struct pf_writer {
 	pf_stream **streams;       /* chains by stream */
@@ -515,11 +516,11 @@ static int flush_bundle(tl_ctx *c, pf_writer *w, pf_stream *s)
 		for (size_t i = 0; i < s->comms.count; i++)
 			pb_bytes(cs, 5, bytes->data + order[i].off, order[i].len);
 		free(order);
-		static const uint32_t sw_fields[5] = { 1, 2, 3, 4, 6 };
-		static const uint32_t wk_fields[6] = { 7, 8, 9, 10, 11, 12 };
-		for (int i = 0; i < 5 && s->sw_count; i++)
+		static const uint32_t sw_fields[SW_COUNT] = { 1, 2, 3, 4, 6 };
+		static const uint32_t wk_fields[WK_COUNT] = { 7, 8, 9, 10, 11, 12 };
+		for (int i = 0; i < SW_COUNT && s->sw_count; i++)
 			pb_bytes(cs, sw_fields[i], s->sw[i].data, s->sw[i].len);
-		for (int i = 0; i < 6 && s->wk_count; i++)
+		for (int i = 0; i < WK_COUNT && s->wk_count; i++)
 			if (i != WK_FLAGS || s->wk_flags)
 				pb_bytes(cs, wk_fields[i], s->wk[i].data, s->wk[i].len);
 	}
@@ -553,9 +554,9 @@ static int flush_bundle(tl_ctx *c, pf_writer *w, pf_stream *s)
 	s->events.len = s->descriptors.len = 0;
 	s->lost = false;
 	strtab_reset(&s->comms);
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < SW_COUNT; i++)
 		s->sw[i].len = 0;
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < WK_COUNT; i++)
 		s->wk[i].len = 0;
 	s->sw_count = s->wk_count = 0;
 	return o->failed || cs->failed ? tc_fail_nomem() : 0;
@@ -564,9 +565,9 @@ static int flush_bundle(tl_ctx *c, pf_writer *w, pf_stream *s)
 static size_t bundle_size(const pf_stream *s)
 {
 	size_t n = s->events.len + s->comms.bytes.len + s->descriptors.len;
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < SW_COUNT; i++)
 		n += s->sw[i].len;
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < WK_COUNT; i++)
 		n += s->wk[i].len;
 	return n;
 }
@@ -1210,9 +1211,9 @@ static void perfetto_free(tl_ctx *c)
 		strtab_free(&s->comms);
 		strtab_free(&s->names);
 		strtab_free(&s->annotation_names);
-		for (int k = 0; k < 5; k++)
+		for (int k = 0; k < SW_COUNT; k++)
 			pb_free(&s->sw[k]);
-		for (int k = 0; k < 6; k++)
+		for (int k = 0; k < WK_COUNT; k++)
 			pb_free(&s->wk[k]);
 		free(s);
 	}
