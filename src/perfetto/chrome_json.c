@@ -212,7 +212,9 @@ static void put_value(pb_buf *o, const tc_field *f)
 	case TC_FIELD_ENUM:
 	case TC_FIELD_BIT_ARRAY:
 		if (fc->base == 16 && !fc->is_signed) {
-			len = (size_t)snprintf(num, sizeof num, "\"0x%" PRIx64 "\"", f->v.u);
+			memcpy(num, "\"0x", 3);
+			len = 3 + tc_fmt_hex(num + 3, f->v.u, true);
+			num[len++] = '"';
 			put(o, num, len);
 		} else if (fc->is_signed) {
 			put_i64(o, f->v.s);

@@ -4,6 +4,7 @@
  * JSON writer, whose bytes go to the output file (outfile.c).
  */
 #include "perfetto/timeline.h"
+#include "text/format.h"
 #include "tracedat/model.h"
 
 #include <inttypes.h>
@@ -774,7 +775,8 @@ static void call_name(const tl_class *cls, const tc_message *msg, char buf[19], 
 	if (tl_text_value(tl_member(msg->payload, cls->func_name), name, len))
 		return;
 	if (tl_int_value(tl_member(msg->payload, cls->func_addr), &addr)) {
-		*len = (size_t)snprintf(buf, 19, "0x%" PRIx64, (uint64_t)addr);
+		memcpy(buf, "0x", 2);
+		*len = 2 + tc_fmt_hex(buf + 2, (uint64_t)addr, true);
 		*name = buf;
 		return;
 	}
