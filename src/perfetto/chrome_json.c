@@ -47,12 +47,7 @@ typedef struct js_writer {
 
 /* ---- text ---- */
 
-static inline void put(pb_buf *o, const char *s, size_t len)
-{
-	pb_raw(o, s, len);
-}
-
-#define PUT(o, lit) put((o), lit, sizeof lit - 1)
+#define PUT(o, lit) pb_raw((o), lit, sizeof lit - 1)
 
 /* V in decimal, with a minus sign when NEGATIVE; FRAC: the last three
  * digits after a decimal point (at least "0.000"). */
@@ -139,7 +134,7 @@ static void put_escaped(pb_buf *o, const char *s, size_t len)
 		size_t run = i;
 		while (run < len && is_plain(s[run]))
 			run++;
-		put(o, s + i, run - i);
+		pb_raw(o, s + i, run - i);
 		i = run;
 		if (i == len)
 			break;
@@ -147,7 +142,7 @@ static void put_escaped(pb_buf *o, const char *s, size_t len)
 		if (b >= 0x80) {
 			size_t n = tl_utf8_char(s + i, len - i);
 			if (n)
-				put(o, s + i, n);
+				pb_raw(o, s + i, n);
 			else
 				PUT(o, "\\ufffd");
 			i += n ? n : 1;
@@ -160,7 +155,7 @@ static void put_escaped(pb_buf *o, const char *s, size_t len)
 		case '\n': PUT(o, "\\n"); break;
 		case '\t': PUT(o, "\\t"); break;
 		case '\r': PUT(o, "\\r"); break;
-		default: put(o, esc, 6); break;
+		default: pb_raw(o, esc, 6); break;
 		}
 		i++;
 	}
@@ -215,7 +210,7 @@ static void put_value(pb_buf *o, const tc_field *f)
 			memcpy(num, "\"0x", 3);
 			len = 3 + tc_fmt_hex(num + 3, f->v.u, true);
 			num[len++] = '"';
-			put(o, num, len);
+			pb_raw(o, num, len);
 		} else if (fc->is_signed) {
 			put_i64(o, f->v.s);
 		} else {
@@ -233,7 +228,7 @@ static void put_value(pb_buf *o, const tc_field *f)
 			len = (size_t)snprintf(num, sizeof num, "%.17g", f->v.f);
 		else
 			len = (size_t)snprintf(num, sizeof num, "\"%g\"", f->v.f);
-		put(o, num, len);
+		pb_raw(o, num, len);
 		return;
 	case TC_FIELD_STRUCT:
 		PUT(o, "{");
@@ -431,11 +426,11 @@ static int write_slice(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t
 		PUT(o, ",\"dur\":");
 		put_us(o, e->w, ts - f->begin);
 	}
-	put(o, text, f->split);
+	pb_raw(o, text, f->split);
 	const tc_field *retval = what == TL_SLICE_END ? tl_member(e->msg->payload, e->cls->func_retval) : NULL;
 	if (retval || text_len > f->split) {
 		PUT(o, ",\"args\":{");
-		put(o, text + f->split, text_len - f->split);
+		pb_raw(o, text + f->split, text_len - f->split);
 		if (retval)
 			put_member(o, text_len == f->split, "retval", retval);
 		PUT(o, "}");
