@@ -23,6 +23,7 @@
  * characters as \uXXXX, bytes that are not UTF-8 as U+FFFD.
  */
 #include "perfetto/timeline.h"
+#include "text/format.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -46,45 +47,7 @@ typedef struct js_writer {
 
 /* ---- text ---- */
 
-static inline void put(pb_buf *o, const char *s, size_t len)
-{
-	pb_raw(o, s, len);
-}
-
-#define PUT(o, lit) put((o), lit, sizeof lit - 1)
-
-/* How many decimal digits U has: from its bit length, without a loop
- * (1233 / 4096 is a little above log10(2)); U | 1 has as many. */
-static unsigned digit_count(uint64_t u)
-{
-	static const uint64_t pow10[20] = {
-		1u, 10u, 100u, 1000u, 10000u, 100000u, 1000000u, 10000000u, 100000000u, 1000000000u,
-		10000000000u, 100000000000u, 1000000000000u, 10000000000000u, 100000000000000u,
-		1000000000000000u, 10000000000000000u, 100000000000000000u, 1000000000000000000u,
-		10000000000000000000u,
-	};
-	u |= 1;
-	unsigned n = (unsigned)(64 - __builtin_clzll(u)) * 1233 >> 12;
-	return n + (u >= pow10[n]);
-}
-
-/* The N decimal digits of U, written backwards ending at END.  Two
- * digits a step: these numbers are most of the file. */
-static void put_digits(uint8_t *end, uint64_t u, unsigned n)
-{
-	static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
-	                            "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
-	                            "8081828384858687888990919293949596979899";
-	for (; n >= 2; n -= 2) {
-		unsigned r = (unsigned)(u % 100);
-		u /= 100;
-		end -= 2;
-		end[0] = (uint8_t)pairs[2 * r];
-		end[1] = (uint8_t)pairs[2 * r + 1];
-	}
-	if (n)
-		end[-1] = (uint8_t)('0' + u);
-}
+#define PUT(o, lit) pb_raw((o), lit, sizeof lit - 1)
 
 /* V in decimal, with a minus sign when NEGATIVE; FRAC: the last three
  * digits after a decimal point (at least "0.000"). */
@@ -92,19 +55,19 @@ static void put_number(pb_buf *o, uint64_t v, bool negative, bool frac)
 {
 	if (!pb_room(o, 24))
 		return;
-	unsigned n = digit_count(v);
+	unsigned n = tc_fmt_dec_len(v);
 	if (frac && n < 4)
 		n = 4;
 	uint8_t *p = o->data + o->len;
 	if (negative)
 		*p++ = '-';
 	if (frac) {
-		put_digits(p + n + 1, v % 1000, 3);
+		tc_fmt_dec_fixed((char *)p + n - 2, v % 1000, 3);
 		p[n - 3] = '.';
-		put_digits(p + n - 3, v / 1000, n - 3);
+		tc_fmt_dec_fixed((char *)p, v / 1000, n - 3);
 		p += n + 1;
 	} else {
-		put_digits(p + n, v, n);
+		tc_fmt_dec_fixed((char *)p, v, n);
 		p += n;
 	}
 	o->len = (size_t)(p - o->data);
@@ -137,22 +100,22 @@ static void put_us(pb_buf *o, js_writer *w, int64_t ns)
 	if (ms) {
 		if (ms != w->ms) {
 			w->ms = ms;
-			w->ms_len = digit_count(ms);
-			put_digits(w->ms_text + w->ms_len, ms, w->ms_len);
+			w->ms_len = tc_fmt_dec_len(ms);
+			tc_fmt_dec_fixed((char *)w->ms_text, ms, w->ms_len);
 		}
 		/* a whole fixed-size copy: the length says what counts */
 		memcpy(p, w->ms_text, sizeof w->ms_text);
 		p += w->ms_len;
-		put_digits(p + 3, us, 3);
+		tc_fmt_dec_fixed((char *)p, us, 3);
 		p += 3;
 	} else {
 		/* durations, mostly */
-		unsigned n = digit_count(us);
-		put_digits(p + n, us, n);
+		unsigned n = tc_fmt_dec_len(us);
+		tc_fmt_dec_fixed((char *)p, us, n);
 		p += n;
 	}
 	*p = '.';
-	put_digits(p + 4, rest % 1000, 3);
+	tc_fmt_dec_fixed((char *)p + 1, rest % 1000, 3);
 	o->len = (size_t)(p + 4 - o->data);
 }
 
@@ -171,7 +134,7 @@ static void put_escaped(pb_buf *o, const char *s, size_t len)
 		size_t run = i;
 		while (run < len && is_plain(s[run]))
 			run++;
-		put(o, s + i, run - i);
+		pb_raw(o, s + i, run - i);
 		i = run;
 		if (i == len)
 			break;
@@ -179,7 +142,7 @@ static void put_escaped(pb_buf *o, const char *s, size_t len)
 		if (b >= 0x80) {
 			size_t n = tl_utf8_char(s + i, len - i);
 			if (n)
-				put(o, s + i, n);
+				pb_raw(o, s + i, n);
 			else
 				PUT(o, "\\ufffd");
 			i += n ? n : 1;
@@ -192,7 +155,7 @@ static void put_escaped(pb_buf *o, const char *s, size_t len)
 		case '\n': PUT(o, "\\n"); break;
 		case '\t': PUT(o, "\\t"); break;
 		case '\r': PUT(o, "\\r"); break;
-		default: put(o, esc, 6); break;
+		default: pb_raw(o, esc, 6); break;
 		}
 		i++;
 	}
@@ -244,8 +207,10 @@ static void put_value(pb_buf *o, const tc_field *f)
 	case TC_FIELD_ENUM:
 	case TC_FIELD_BIT_ARRAY:
 		if (fc->base == 16 && !fc->is_signed) {
-			len = (size_t)snprintf(num, sizeof num, "\"0x%" PRIx64 "\"", f->v.u);
-			put(o, num, len);
+			memcpy(num, "\"0x", 3);
+			len = 3 + tc_fmt_hex(num + 3, f->v.u, true);
+			num[len++] = '"';
+			pb_raw(o, num, len);
 		} else if (fc->is_signed) {
 			put_i64(o, f->v.s);
 		} else {
@@ -263,7 +228,7 @@ static void put_value(pb_buf *o, const tc_field *f)
 			len = (size_t)snprintf(num, sizeof num, "%.17g", f->v.f);
 		else
 			len = (size_t)snprintf(num, sizeof num, "\"%g\"", f->v.f);
-		put(o, num, len);
+		pb_raw(o, num, len);
 		return;
 	case TC_FIELD_STRUCT:
 		PUT(o, "{");
@@ -461,11 +426,11 @@ static int write_slice(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t
 		PUT(o, ",\"dur\":");
 		put_us(o, e->w, ts - f->begin);
 	}
-	put(o, text, f->split);
+	pb_raw(o, text, f->split);
 	const tc_field *retval = what == TL_SLICE_END ? tl_member(e->msg->payload, e->cls->func_retval) : NULL;
 	if (retval || text_len > f->split) {
 		PUT(o, ",\"args\":{");
-		put(o, text + f->split, text_len - f->split);
+		pb_raw(o, text + f->split, text_len - f->split);
 		if (retval)
 			put_member(o, text_len == f->split, "retval", retval);
 		PUT(o, "}");

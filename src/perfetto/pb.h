@@ -1,8 +1,8 @@
 /*
  * pb.h - the little protobuf encoder the Perfetto writer is built on:
- * varints, tags, strings and nested (length-delimited) messages appended
- * to a growable byte buffer.  Only what Perfetto's trace schema needs:
- * no zigzag, no fixed-width fields.
+ * varints, tags, doubles, strings and nested (length-delimited) messages
+ * appended to a growable byte buffer.  Only what Perfetto's trace schema
+ * needs: no zigzag, no fixed-width fields but the double.
  *
  * A nested message is opened with pb_open(), which writes its tag and one
  * byte for its length, and closed with pb_close(), which writes the
@@ -29,7 +29,7 @@ typedef struct pb_buf {
 } pb_buf;
 
 /* Wire types of Perfetto's fields. */
-enum { PB_VARINT = 0, PB_LEN = 2 };
+enum { PB_VARINT = 0, PB_FIXED64 = 1, PB_LEN = 2 };
 
 /* Room for N more bytes: the slow path of pb_room. */
 bool pb_grow(pb_buf *b, size_t n);
@@ -77,6 +77,22 @@ static inline void pb_uint(pb_buf *b, uint32_t field, uint64_t v)
 static inline void pb_int(pb_buf *b, uint32_t field, int64_t v)
 {
 	pb_uint(b, field, (uint64_t)v);
+}
+
+/* A double field: its eight bytes little-endian, whatever the host. */
+static inline void pb_double(pb_buf *b, uint32_t field, double v)
+{
+	uint64_t bits;
+	memcpy(&bits, &v, sizeof bits);
+#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+	bits = __builtin_bswap64(bits);
+#endif
+	if (pb_room(b, 18)) {
+		uint8_t *p = b->data + b->len;
+		size_t n = pb_put_varint(p, (uint64_t)field << 3 | PB_FIXED64);
+		memcpy(p + n, &bits, sizeof bits);
+		b->len += n + sizeof bits;
+	}
 }
 
 /* A string or bytes field. */

@@ -89,6 +89,10 @@ typedef struct cpu_state {
 	size_t comm_len;
 } cpu_state;
 
+/* The compact_sched arrays of sched_switch and sched_waking. */
+enum { SW_TS, SW_STATE, SW_PID, SW_PRIO, SW_COMM, SW_COUNT };
+enum { WK_TS, WK_PID, WK_CPU, WK_PRIO, WK_COMM, WK_FLAGS, WK_COUNT };
+
 typedef struct pf_stream {
 	const tc_stream *stream;
 	struct pf_stream *next;    /* hash chain */
@@ -104,7 +108,7 @@ typedef struct pf_stream {
 	size_t described_count;
 	bool lost;
 	strtab comms;              /* the compact intern table */
-	pb_buf sw[5], wk[6];       /* compact arrays: timestamps first */
+	pb_buf sw[SW_COUNT], wk[WK_COUNT];  /* compact arrays: timestamps first */
 	size_t sw_count, wk_count;
 	int64_t sw_last, wk_last;
 	bool wk_flags;             /* the bundle's compact wakings carry flags */
@@ -112,9 +116,6 @@ typedef struct pf_stream {
 	strtab names, annotation_names;
 	bool cleared;
 } pf_stream;
-
-enum { SW_TS, SW_STATE, SW_PID, SW_PRIO, SW_COMM };
-enum { WK_TS, WK_PID, WK_CPU, WK_PRIO, WK_COMM, WK_FLAGS };
 
 typedef struct pf_writer {
 	pf_stream **streams;       /* chains by stream */
@@ -180,8 +181,9 @@ static bool strtab_grow(strtab *t)
 static uint64_t strtab_id(strtab *t, const char *s, size_t len, uint64_t base, bool *added, bool *failed)
 {
 	*added = false;
+	uint64_t hash = str_hash(s, len);
 	if (t->cap) {
-		for (size_t h = str_hash(s, len) & (t->cap - 1);; h = (h + 1) & (t->cap - 1)) {
+		for (size_t h = hash & (t->cap - 1);; h = (h + 1) & (t->cap - 1)) {
 			struct slot *sl = &t->slots[h];
 			if (sl->off == UINT32_MAX)
 				break;
@@ -193,7 +195,7 @@ static uint64_t strtab_id(strtab *t, const char *s, size_t len, uint64_t base, b
 		*failed = true;
 		return 0;
 	}
-	size_t h = str_hash(s, len) & (t->cap - 1);
+	size_t h = hash & (t->cap - 1);
 	while (t->slots[h].off != UINT32_MAX)
 		h = (h + 1) & (t->cap - 1);
 	t->slots[h] = (struct slot){ (uint32_t)t->bytes.len, (uint32_t)len, t->count + base };
@@ -514,11 +516,11 @@ static int flush_bundle(tl_ctx *c, pf_writer *w, pf_stream *s)
 		for (size_t i = 0; i < s->comms.count; i++)
 			pb_bytes(cs, 5, bytes->data + order[i].off, order[i].len);
 		free(order);
-		static const uint32_t sw_fields[5] = { 1, 2, 3, 4, 6 };
-		static const uint32_t wk_fields[6] = { 7, 8, 9, 10, 11, 12 };
-		for (int i = 0; i < 5 && s->sw_count; i++)
+		static const uint32_t sw_fields[SW_COUNT] = { 1, 2, 3, 4, 6 };
+		static const uint32_t wk_fields[WK_COUNT] = { 7, 8, 9, 10, 11, 12 };
+		for (int i = 0; i < SW_COUNT && s->sw_count; i++)
 			pb_bytes(cs, sw_fields[i], s->sw[i].data, s->sw[i].len);
-		for (int i = 0; i < 6 && s->wk_count; i++)
+		for (int i = 0; i < WK_COUNT && s->wk_count; i++)
 			if (i != WK_FLAGS || s->wk_flags)
 				pb_bytes(cs, wk_fields[i], s->wk[i].data, s->wk[i].len);
 	}
@@ -552,9 +554,9 @@ static int flush_bundle(tl_ctx *c, pf_writer *w, pf_stream *s)
 	s->events.len = s->descriptors.len = 0;
 	s->lost = false;
 	strtab_reset(&s->comms);
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < SW_COUNT; i++)
 		s->sw[i].len = 0;
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < WK_COUNT; i++)
 		s->wk[i].len = 0;
 	s->sw_count = s->wk_count = 0;
 	return o->failed || cs->failed ? tc_fail_nomem() : 0;
@@ -563,9 +565,9 @@ static int flush_bundle(tl_ctx *c, pf_writer *w, pf_stream *s)
 static size_t bundle_size(const pf_stream *s)
 {
 	size_t n = s->events.len + s->comms.bytes.len + s->descriptors.len;
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < SW_COUNT; i++)
 		n += s->sw[i].len;
-	for (int i = 0; i < 6; i++)
+	for (int i = 0; i < WK_COUNT; i++)
 		n += s->wk[i].len;
 	return n;
 }
@@ -749,21 +751,23 @@ static void put_typed(pb_buf *b, const tl_class *cls, const tc_message *msg)
 	pb_close(b, m);
 }
 
+/* The dense encoding's field types: FieldDescriptorProto.Type's numbers. */
+enum { TYPE_DOUBLE = 1, TYPE_INT64 = 3, TYPE_UINT64 = 4, TYPE_STRING = 9 };
+
 /* The dense encoding's field type for a member class. */
 static int dense_type(const tc_field_class *fc)
 {
-	enum { T_DOUBLE = 1, T_INT64 = 3, T_UINT64 = 4, T_STRING = 9 };
 	switch (fc->kind) {
 	case TC_FIELD_INT:
 	case TC_FIELD_ENUM:
-		return fc->is_signed ? T_INT64 : T_UINT64;
+		return fc->is_signed ? TYPE_INT64 : TYPE_UINT64;
 	case TC_FIELD_BOOL:
 	case TC_FIELD_BIT_ARRAY:
-		return T_UINT64;
+		return TYPE_UINT64;
 	case TC_FIELD_FLOAT:
-		return T_DOUBLE;
+		return TYPE_DOUBLE;
 	default:
-		return T_STRING;
+		return TYPE_STRING;
 	}
 }
 
@@ -810,17 +814,11 @@ static void put_dense_value(pb_buf *b, pf_writer *w, uint32_t number, const tc_f
 	const char *s;
 	size_t len;
 	switch (dense_type(f->cls)) {
-	case 1: {
-		uint64_t bits;
-		memcpy(&bits, &f->v.f, sizeof bits);
-		pb_tag(b, number, 1);
-		if (pb_room(b, 8))
-			for (int i = 0; i < 8; i++)
-				b->data[b->len++] = (uint8_t)(bits >> (8 * i));
+	case TYPE_DOUBLE:
+		pb_double(b, number, f->v.f);
 		return;
-	}
-	case 3:
-	case 4:
+	case TYPE_INT64:
+	case TYPE_UINT64:
 		pb_uint(b, number, f->v.u);
 		return;
 	default:
@@ -859,9 +857,9 @@ static void put_generic(pb_buf *b, pf_writer *w, pf_stream *s, tl_class *cls, co
 		size_t fm = pb_open(b, 2);
 		pb_str(b, 1, payload->members[i].display_name);
 		int type = dense_type(f->cls);
-		if (type == 3)
+		if (type == TYPE_INT64)
 			pb_int(b, 4, f->v.s);
-		else if (type == 4)
+		else if (type == TYPE_UINT64)
 			pb_uint(b, 5, f->v.u);
 		else {
 			const char *sv;
@@ -988,15 +986,9 @@ static void put_annotation_value(pb_buf *b, const tc_field *f)
 	case TC_FIELD_BOOL:
 		pb_uint(b, DA_BOOL, f->v.u != 0);
 		return;
-	case TC_FIELD_FLOAT: {
-		uint64_t bits;
-		memcpy(&bits, &f->v.f, sizeof bits);
-		pb_tag(b, DA_DOUBLE, 1);
-		if (pb_room(b, 8))
-			for (int i = 0; i < 8; i++)
-				b->data[b->len++] = (uint8_t)(bits >> (8 * i));
+	case TC_FIELD_FLOAT:
+		pb_double(b, DA_DOUBLE, f->v.f);
 		return;
-	}
 	case TC_FIELD_STRUCT:
 		for (size_t i = 0; i < f->v.compound.count && i < fc->member_count; i++)
 			put_named_annotation(b, fc->members[i].display_name, &f->v.compound.items[i]);
@@ -1219,9 +1211,9 @@ static void perfetto_free(tl_ctx *c)
 		strtab_free(&s->comms);
 		strtab_free(&s->names);
 		strtab_free(&s->annotation_names);
-		for (int k = 0; k < 5; k++)
+		for (int k = 0; k < SW_COUNT; k++)
 			pb_free(&s->sw[k]);
-		for (int k = 0; k < 6; k++)
+		for (int k = 0; k < WK_COUNT; k++)
 			pb_free(&s->wk[k]);
 		free(s);
 	}

@@ -4,6 +4,7 @@
  * JSON writer, whose bytes go to the output file (outfile.c).
  */
 #include "perfetto/timeline.h"
+#include "text/format.h"
 #include "tracedat/model.h"
 
 #include <inttypes.h>
@@ -740,20 +741,6 @@ tl_track *tl_track_of(tl_ctx *c, const tl_class *cls, const tc_message *msg, int
 	return t;
 }
 
-/* The function name of a call event: the _func field, or the address
- * written as 0x... into BUF; false with neither. */
-static bool tl_call_name(const tl_class *cls, const tc_message *msg, char buf[19], const char **s, size_t *len)
-{
-	if (tl_text_value(tl_member(msg->payload, cls->func_name), s, len))
-		return true;
-	int64_t addr;
-	if (!tl_int_value(tl_member(msg->payload, cls->func_addr), &addr))
-		return false;
-	*len = (size_t)snprintf(buf, 19, "0x%" PRIx64, (uint64_t)addr);
-	*s = buf;
-	return true;
-}
-
 /* The time an inherited call begins: before the first event, each one
  * discovered earlier than the last, as outer calls are discovered after
  * inner ones. */
@@ -780,14 +767,21 @@ static bool push_frames(tl_track *t, uint32_t count, int64_t begin)
 	return true;
 }
 
-/* The function name of call event MSG of CLS ("?" when it has none),
- * BUF holding an address written out. */
+/* The function name of call event MSG of CLS: its _func field, else its
+ * address written as 0x... into BUF, else "?". */
 static void call_name(const tl_class *cls, const tc_message *msg, char buf[19], const char **name, size_t *len)
 {
-	if (!msg || !tl_call_name(cls, msg, buf, name, len)) {
-		*name = "?";
-		*len = 1;
+	int64_t addr;
+	if (tl_text_value(tl_member(msg->payload, cls->func_name), name, len))
+		return;
+	if (tl_int_value(tl_member(msg->payload, cls->func_addr), &addr)) {
+		memcpy(buf, "0x", 2);
+		*len = 2 + tc_fmt_hex(buf + 2, (uint64_t)addr, true);
+		*name = buf;
+		return;
 	}
+	*name = "?";
+	*len = 1;
 }
 
 /* Ends T's innermost call at TS as WHAT, the exit MSG of CLS when there
