@@ -17,6 +17,8 @@
 #ifndef TC_PERFETTO_PB_H
 #define TC_PERFETTO_PB_H
 
+#include "core/core.h"
+
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -84,13 +86,10 @@ static inline void pb_double(pb_buf *b, uint32_t field, double v)
 {
 	uint64_t bits;
 	memcpy(&bits, &v, sizeof bits);
-#if __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-	bits = __builtin_bswap64(bits);
-#endif
 	if (pb_room(b, 18)) {
 		uint8_t *p = b->data + b->len;
 		size_t n = pb_put_varint(p, (uint64_t)field << 3 | PB_FIXED64);
-		memcpy(p + n, &bits, sizeof bits);
+		tc_store_le64(p + n, bits);
 		b->len += n + sizeof bits;
 	}
 }
