@@ -1057,7 +1057,9 @@ static void rp_line(rp *r, rp_src *s)
 		/* (the plans' texts never hold one) */
 		may_nul = !done;
 		if (!done) {
-			if (pf_names_symbols(ev))
+			/* pf_names_symbols() walks the print args: not on every
+			 * such record once the names are parsed anyway */
+			if (!r->symbol_names_parsed && pf_names_symbols(ev))
 				rp_need_symbol_names(r);
 			rp_need_symbols(r);
 			trace_seq_reset(sq);
