@@ -1005,14 +1005,20 @@ static void const_text(pf_plan *pl, pf_item *it, const char *s)
 	it->text = add_text(pl, s, it->len);
 }
 
+/* IT left to libtraceevent: the first one's WHY is the plan's. */
+static void item_unsupported(pf_plan *pl, pf_item *it, const char *why)
+{
+	it->kind = I_UNSUPPORTED;
+	unsupported(pl, why);
+}
+
 /* The field of a pointer extension's argument (casts skipped), with the
  * size the extension needs; false when the item became literal text or is
  * not compiled. */
 static bool pointer_field(pf_plan *pl, pf_item *it, struct tep_print_arg *a, int size, const char *invalid)
 {
 	if (a->type == TEP_PRINT_FUNC) {
-		it->kind = I_UNSUPPORTED;
-		unsupported(pl, "a function a plugin defines");
+		item_unsupported(pl, it, "a function a plugin defines");
 		return false;
 	}
 	while (a->type == TEP_PRINT_TYPE)
@@ -1023,8 +1029,7 @@ static bool pointer_field(pf_plan *pl, pf_item *it, struct tep_print_arg *a, int
 	}
 	struct tep_format_field *f = arg_field(pl, a);
 	if (!f) {
-		it->kind = I_UNSUPPORTED;
-		unsupported(pl, "an unknown field");
+		item_unsupported(pl, it, "an unknown field");
 		return false;
 	}
 	if (size && f->size != size) {
@@ -1060,17 +1065,14 @@ static void compile_pointer(pf_plan *pl, pf_item *it, struct tep_print_arg *a)
 		} else if (x[1] == 'S') {
 			it->kind = I_IPSA;
 			if (a->type == TEP_PRINT_FUNC) {
-				it->kind = I_UNSUPPORTED;
-				unsupported(pl, "a function a plugin defines");
+				item_unsupported(pl, it, "a function a plugin defines");
 				return;
 			}
 			while (a->type == TEP_PRINT_TYPE)
 				a = a->typecast.item;
 			if (a->type == TEP_PRINT_DYNAMIC_ARRAY) {
-				if (!dyn_src(a->dynarray.field, &it->src)) {
-					it->kind = I_UNSUPPORTED;
-					unsupported(pl, "an unknown field");
-				}
+				if (!dyn_src(a->dynarray.field, &it->src))
+					item_unsupported(pl, it, "an unknown field");
 			} else if (a->type == TEP_PRINT_FIELD) {
 				pointer_field(pl, it, a, 0, NULL);
 			} else {
@@ -1087,13 +1089,11 @@ static void compile_pointer(pf_plan *pl, pf_item *it, struct tep_print_arg *a)
 	case 'h':
 		it->kind = I_HEXBUF;
 		if (a->type == TEP_PRINT_FUNC) {
-			it->kind = I_UNSUPPORTED;
-			unsupported(pl, "a function a plugin defines");
+			item_unsupported(pl, it, "a function a plugin defines");
 		} else if (a->type != TEP_PRINT_DYNAMIC_ARRAY) {
 			wrong_arg_text(pl, it, "ARG TYPE NOT FIELD BUT", a->type);
 		} else if (!dyn_src(a->dynarray.field, &it->src)) {
-			it->kind = I_UNSUPPORTED;
-			unsupported(pl, "an unknown field");
+			item_unsupported(pl, it, "an unknown field");
 		}
 		return;
 	default:
@@ -1193,7 +1193,7 @@ static int compile_conversion(pf_plan *pl, const char *f, struct tep_print_arg *
 			else if (c == 'p')
 				compile_pointer(pl, &it, a);
 			else if (!parse_spec(text, c == 's' ? 0 : ls, &it.sp))
-				it.kind = I_UNSUPPORTED, unsupported(pl, "a printf conversion glibc reads another way");
+				item_unsupported(pl, &it, "a printf conversion glibc reads another way");
 			else if (c == 's')
 				it.kind = (it.arg = compile_str(pl, a)) == NONE ? I_UNSUPPORTED : I_STR;
 			else
