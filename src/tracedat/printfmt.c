@@ -2354,6 +2354,22 @@ static bool put_comm(pf_ctx *c, int slot, uint64_t pid, uint8_t *known)
 	return learnt;
 }
 
+/* "%lld" of a handler's number as read (zero-extended). */
+static const pf_spec handler_lld = { .conv = 'd', .bits = 64, .width = -1, .prec = -1 };
+
+/* "COMM:PID [PRIO]" of the task in slots PID_SLOT, COMM_SLOT and
+ * PRIO_SLOT, the comm where the event has one; true as put_comm(). */
+static bool put_task(pf_ctx *c, int pid_slot, int comm_slot, int prio_slot, const pf_spec *prio, uint8_t *known)
+{
+	uint64_t pid = hval(c, pid_slot);
+	bool learnt = c->pl->hf[comm_slot].size && put_comm(c, comm_slot, pid, known);
+	put_int(c, &handler_lld, -1, pid);
+	put(c, " [", 2);
+	put_int(c, prio, -1, hval(c, prio_slot));
+	putc1(c, ']');
+	return learnt;
+}
+
 /* The plugin's write_state(): prev_state as letters. */
 static void put_state(pf_ctx *c, int state)
 {
@@ -2419,9 +2435,7 @@ int pf_print_handler(const pf_plan *pl, tc_buf *out, const void *data, int size,
 	for (int i = 0; i < HF_COUNT; i++)
 		if (pl->hf[i].size && !inside(&c, (uint64_t)pl->hf[i].off, (uint64_t)pl->hf[i].size))
 			return finish(&c, mark);
-	/* "%lld" and "%llu" of the number as read (zero-extended); "%d" of
-	 * it cast to int. */
-	pf_spec lld = { .conv = 'd', .bits = 64, .width = -1, .prec = -1 };
+	/* the plugin's "%d" of a number cast to int, and its "%03llu" */
 	pf_spec d = { .conv = 'd', .bits = 32, .width = -1, .prec = -1 };
 	pf_spec cpu = { .conv = 'u', .bits = 64, .width = 3, .prec = -1, .zero = true };
 	bool learnt = false;
@@ -2430,36 +2444,19 @@ int pf_print_handler(const pf_plan *pl, tc_buf *out, const void *data, int size,
 	} else if (pl->handler == H_TLB) {
 		print_tlb(&c);
 	} else if (pl->handler == H_SCHED_WAKEUP) {
-		uint64_t pid = hval(&c, HF_PID);
-		if (pl->hf[HF_COMM].size)
-			learnt |= put_comm(&c, HF_COMM, pid, known_pids);
-		put_int(&c, &lld, -1, pid);
-		put(&c, " [", 2);
-		put_int(&c, &lld, -1, hval(&c, HF_PRIO));
-		putc1(&c, ']');
+		learnt = put_task(&c, HF_PID, HF_COMM, HF_PRIO, &handler_lld, known_pids);
 		if (pl->hf[HF_SUCCESS].size) {
 			put(&c, " success=", 9);
-			put_int(&c, &lld, -1, hval(&c, HF_SUCCESS));
+			put_int(&c, &handler_lld, -1, hval(&c, HF_SUCCESS));
 		}
 		put(&c, " CPU:", 5);
 		put_int(&c, &cpu, -1, hval(&c, HF_TARGET_CPU));
 	} else {
-		uint64_t pid = hval(&c, HF_PREV_PID);
-		if (pl->hf[HF_PREV_COMM].size)
-			learnt |= put_comm(&c, HF_PREV_COMM, pid, known_pids);
-		put_int(&c, &lld, -1, pid);
-		put(&c, " [", 2);
-		put_int(&c, &d, -1, hval(&c, HF_PREV_PRIO));
-		put(&c, "] ", 2);
+		learnt = put_task(&c, HF_PREV_PID, HF_PREV_COMM, HF_PREV_PRIO, &d, known_pids);
+		putc1(&c, ' ');
 		put_state(&c, (int)hval(&c, HF_PREV_STATE));
 		put(&c, " ==> ", 5);
-		pid = hval(&c, HF_NEXT_PID);
-		if (pl->hf[HF_NEXT_COMM].size)
-			learnt |= put_comm(&c, HF_NEXT_COMM, pid, known_pids);
-		put_int(&c, &lld, -1, pid);
-		put(&c, " [", 2);
-		put_int(&c, &d, -1, hval(&c, HF_NEXT_PRIO));
-		putc1(&c, ']');
+		learnt |= put_task(&c, HF_NEXT_PID, HF_NEXT_COMM, HF_NEXT_PRIO, &d, known_pids);
 	}
 	int rc = finish(&c, mark);
 	return rc == 1 && learnt ? 2 : rc;
