@@ -763,10 +763,9 @@ static int rp_pid(rp *r, struct tep_record *rec)
 	return tep_data_pid(r->tep, rec);
 }
 
-/* tep_find_event_by_record(), remembered by id. */
-static struct tep_event *rp_event(rp *r, struct tep_record *rec)
+/* tep_find_event_by_record() of REC, whose type is ID, remembered by id. */
+static struct tep_event *rp_event(rp *r, struct tep_record *rec, int id)
 {
-	int id = rp_type(r, rec);
 	if (id < 0 || id > 0xffff)
 		return tep_find_event_by_record(r->tep, rec);
 	struct rp_event *e = &r->ev_by_id[id];
@@ -1016,7 +1015,8 @@ static void rp_line(rp *r, rp_src *s)
 		.locked = 1,
 	};
 
-	rp_need_event(r, rp_type(r, &rec));
+	int id = rp_type(r, &rec);
+	rp_need_event(r, id);
 	if (r->filter.npos || r->filter.nneg) {
 		if (!rp_filter_match(r, &rec))
 			return;
@@ -1046,7 +1046,7 @@ static void rp_line(rp *r, rp_src *s)
 
 	const char *info = r->o->raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO;
 	struct trace_seq *sq = &r->seq;
-	struct tep_event *ev = rp_event(r, &rec);
+	struct tep_event *ev = rp_event(r, &rec, id);
 	size_t info_start;
 	bool may_nul = true;     /* whether the text may hold a NUL */
 	if (TC_LIKELY(ev != NULL)) {
