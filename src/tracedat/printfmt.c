@@ -1005,14 +1005,20 @@ static void const_text(pf_plan *pl, pf_item *it, const char *s)
 	it->text = add_text(pl, s, it->len);
 }
 
+/* IT left to libtraceevent: the first one's WHY is the plan's. */
+static void item_unsupported(pf_plan *pl, pf_item *it, const char *why)
+{
+	it->kind = I_UNSUPPORTED;
+	unsupported(pl, why);
+}
+
 /* The field of a pointer extension's argument (casts skipped), with the
  * size the extension needs; false when the item became literal text or is
  * not compiled. */
 static bool pointer_field(pf_plan *pl, pf_item *it, struct tep_print_arg *a, int size, const char *invalid)
 {
 	if (a->type == TEP_PRINT_FUNC) {
-		it->kind = I_UNSUPPORTED;
-		unsupported(pl, "a function a plugin defines");
+		item_unsupported(pl, it, "a function a plugin defines");
 		return false;
 	}
 	while (a->type == TEP_PRINT_TYPE)
@@ -1023,8 +1029,7 @@ static bool pointer_field(pf_plan *pl, pf_item *it, struct tep_print_arg *a, int
 	}
 	struct tep_format_field *f = arg_field(pl, a);
 	if (!f) {
-		it->kind = I_UNSUPPORTED;
-		unsupported(pl, "an unknown field");
+		item_unsupported(pl, it, "an unknown field");
 		return false;
 	}
 	if (size && f->size != size) {
@@ -1060,17 +1065,14 @@ static void compile_pointer(pf_plan *pl, pf_item *it, struct tep_print_arg *a)
 		} else if (x[1] == 'S') {
 			it->kind = I_IPSA;
 			if (a->type == TEP_PRINT_FUNC) {
-				it->kind = I_UNSUPPORTED;
-				unsupported(pl, "a function a plugin defines");
+				item_unsupported(pl, it, "a function a plugin defines");
 				return;
 			}
 			while (a->type == TEP_PRINT_TYPE)
 				a = a->typecast.item;
 			if (a->type == TEP_PRINT_DYNAMIC_ARRAY) {
-				if (!dyn_src(a->dynarray.field, &it->src)) {
-					it->kind = I_UNSUPPORTED;
-					unsupported(pl, "an unknown field");
-				}
+				if (!dyn_src(a->dynarray.field, &it->src))
+					item_unsupported(pl, it, "an unknown field");
 			} else if (a->type == TEP_PRINT_FIELD) {
 				pointer_field(pl, it, a, 0, NULL);
 			} else {
@@ -1087,13 +1089,11 @@ static void compile_pointer(pf_plan *pl, pf_item *it, struct tep_print_arg *a)
 	case 'h':
 		it->kind = I_HEXBUF;
 		if (a->type == TEP_PRINT_FUNC) {
-			it->kind = I_UNSUPPORTED;
-			unsupported(pl, "a function a plugin defines");
+			item_unsupported(pl, it, "a function a plugin defines");
 		} else if (a->type != TEP_PRINT_DYNAMIC_ARRAY) {
 			wrong_arg_text(pl, it, "ARG TYPE NOT FIELD BUT", a->type);
 		} else if (!dyn_src(a->dynarray.field, &it->src)) {
-			it->kind = I_UNSUPPORTED;
-			unsupported(pl, "an unknown field");
+			item_unsupported(pl, it, "an unknown field");
 		}
 		return;
 	default:
@@ -1193,7 +1193,7 @@ static int compile_conversion(pf_plan *pl, const char *f, struct tep_print_arg *
 			else if (c == 'p')
 				compile_pointer(pl, &it, a);
 			else if (!parse_spec(text, c == 's' ? 0 : ls, &it.sp))
-				it.kind = I_UNSUPPORTED, unsupported(pl, "a printf conversion glibc reads another way");
+				item_unsupported(pl, &it, "a printf conversion glibc reads another way");
 			else if (c == 's')
 				it.kind = (it.arg = compile_str(pl, a)) == NONE ? I_UNSUPPORTED : I_STR;
 			else
@@ -2354,6 +2354,22 @@ static bool put_comm(pf_ctx *c, int slot, uint64_t pid, uint8_t *known)
 	return learnt;
 }
 
+/* "%lld" of a handler's number as read (zero-extended). */
+static const pf_spec handler_lld = { .conv = 'd', .bits = 64, .width = -1, .prec = -1 };
+
+/* "COMM:PID [PRIO]" of the task in slots PID_SLOT, COMM_SLOT and
+ * PRIO_SLOT, the comm where the event has one; true as put_comm(). */
+static bool put_task(pf_ctx *c, int pid_slot, int comm_slot, int prio_slot, const pf_spec *prio, uint8_t *known)
+{
+	uint64_t pid = hval(c, pid_slot);
+	bool learnt = c->pl->hf[comm_slot].size && put_comm(c, comm_slot, pid, known);
+	put_int(c, &handler_lld, -1, pid);
+	put(c, " [", 2);
+	put_int(c, prio, -1, hval(c, prio_slot));
+	putc1(c, ']');
+	return learnt;
+}
+
 /* The plugin's write_state(): prev_state as letters. */
 static void put_state(pf_ctx *c, int state)
 {
@@ -2419,9 +2435,7 @@ int pf_print_handler(const pf_plan *pl, tc_buf *out, const void *data, int size,
 	for (int i = 0; i < HF_COUNT; i++)
 		if (pl->hf[i].size && !inside(&c, (uint64_t)pl->hf[i].off, (uint64_t)pl->hf[i].size))
 			return finish(&c, mark);
-	/* "%lld" and "%llu" of the number as read (zero-extended); "%d" of
-	 * it cast to int. */
-	pf_spec lld = { .conv = 'd', .bits = 64, .width = -1, .prec = -1 };
+	/* the plugin's "%d" of a number cast to int, and its "%03llu" */
 	pf_spec d = { .conv = 'd', .bits = 32, .width = -1, .prec = -1 };
 	pf_spec cpu = { .conv = 'u', .bits = 64, .width = 3, .prec = -1, .zero = true };
 	bool learnt = false;
@@ -2430,36 +2444,19 @@ int pf_print_handler(const pf_plan *pl, tc_buf *out, const void *data, int size,
 	} else if (pl->handler == H_TLB) {
 		print_tlb(&c);
 	} else if (pl->handler == H_SCHED_WAKEUP) {
-		uint64_t pid = hval(&c, HF_PID);
-		if (pl->hf[HF_COMM].size)
-			learnt |= put_comm(&c, HF_COMM, pid, known_pids);
-		put_int(&c, &lld, -1, pid);
-		put(&c, " [", 2);
-		put_int(&c, &lld, -1, hval(&c, HF_PRIO));
-		putc1(&c, ']');
+		learnt = put_task(&c, HF_PID, HF_COMM, HF_PRIO, &handler_lld, known_pids);
 		if (pl->hf[HF_SUCCESS].size) {
 			put(&c, " success=", 9);
-			put_int(&c, &lld, -1, hval(&c, HF_SUCCESS));
+			put_int(&c, &handler_lld, -1, hval(&c, HF_SUCCESS));
 		}
 		put(&c, " CPU:", 5);
 		put_int(&c, &cpu, -1, hval(&c, HF_TARGET_CPU));
 	} else {
-		uint64_t pid = hval(&c, HF_PREV_PID);
-		if (pl->hf[HF_PREV_COMM].size)
-			learnt |= put_comm(&c, HF_PREV_COMM, pid, known_pids);
-		put_int(&c, &lld, -1, pid);
-		put(&c, " [", 2);
-		put_int(&c, &d, -1, hval(&c, HF_PREV_PRIO));
-		put(&c, "] ", 2);
+		learnt = put_task(&c, HF_PREV_PID, HF_PREV_COMM, HF_PREV_PRIO, &d, known_pids);
+		putc1(&c, ' ');
 		put_state(&c, (int)hval(&c, HF_PREV_STATE));
 		put(&c, " ==> ", 5);
-		pid = hval(&c, HF_NEXT_PID);
-		if (pl->hf[HF_NEXT_COMM].size)
-			learnt |= put_comm(&c, HF_NEXT_COMM, pid, known_pids);
-		put_int(&c, &lld, -1, pid);
-		put(&c, " [", 2);
-		put_int(&c, &d, -1, hval(&c, HF_NEXT_PRIO));
-		putc1(&c, ']');
+		learnt |= put_task(&c, HF_NEXT_PID, HF_NEXT_COMM, HF_NEXT_PRIO, &d, known_pids);
 	}
 	int rc = finish(&c, mark);
 	return rc == 1 && learnt ? 2 : rc;

@@ -763,10 +763,9 @@ static int rp_pid(rp *r, struct tep_record *rec)
 	return tep_data_pid(r->tep, rec);
 }
 
-/* tep_find_event_by_record(), remembered by id. */
-static struct tep_event *rp_event(rp *r, struct tep_record *rec)
+/* tep_find_event_by_record() of REC, whose type is ID, remembered by id. */
+static struct tep_event *rp_event(rp *r, struct tep_record *rec, int id)
 {
-	int id = rp_type(r, rec);
 	if (id < 0 || id > 0xffff)
 		return tep_find_event_by_record(r->tep, rec);
 	struct rp_event *e = &r->ev_by_id[id];
@@ -937,6 +936,12 @@ static char *put_time_at(const rp *r, char *o, uint64_t ns)
 	return o;
 }
 
+/* The format put_time_at() follows, for libtraceevent's TEP_PRINT_TIME. */
+static const char *rp_time_format(const rp *r)
+{
+	return !r->usecs ? "%12d:" : r->o->nsec ? " %9.1d:" : " %6.1000d:";
+}
+
 static void rp_time_column(rp *r, uint64_t ns)
 {
 	if (rp_reserve(r, 48))
@@ -1010,7 +1015,8 @@ static void rp_line(rp *r, rp_src *s)
 		.locked = 1,
 	};
 
-	rp_need_event(r, rp_type(r, &rec));
+	int id = rp_type(r, &rec);
+	rp_need_event(r, id);
 	if (r->filter.npos || r->filter.nneg) {
 		if (!rp_filter_match(r, &rec))
 			return;
@@ -1040,7 +1046,7 @@ static void rp_line(rp *r, rp_src *s)
 
 	const char *info = r->o->raw ? TEP_PRINT_INFO_RAW : TEP_PRINT_INFO;
 	struct trace_seq *sq = &r->seq;
-	struct tep_event *ev = rp_event(r, &rec);
+	struct tep_event *ev = rp_event(r, &rec, id);
 	size_t info_start;
 	bool may_nul = true;     /* whether the text may hold a NUL */
 	if (TC_LIKELY(ev != NULL)) {
@@ -1057,7 +1063,9 @@ static void rp_line(rp *r, rp_src *s)
 		/* (the plans' texts never hold one) */
 		may_nul = !done;
 		if (!done) {
-			if (pf_names_symbols(ev))
+			/* pf_names_symbols() walks the print args: not on every
+			 * such record once the names are parsed anyway */
+			if (!r->symbol_names_parsed && pf_names_symbols(ev))
 				rp_need_symbol_names(r);
 			rp_need_symbols(r);
 			trace_seq_reset(sq);
@@ -1078,11 +1086,10 @@ static void rp_line(rp *r, rp_src *s)
 	} else {
 		/* An event libtraceevent does not know: its own output for
 		 * every column, as trace-cmd asks for them. */
-		const char *tfmt = !r->usecs ? "%12d:" : r->o->nsec ? " %9.1d:" : " %6.1000d:";
 		rp_need_symbols(r);
 		trace_seq_reset(sq);
 		tep_print_event(tep, sq, &rec, "%16s-%-5d [%03d]", TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU);
-		tep_print_event(tep, sq, &rec, tfmt, TEP_PRINT_TIME);
+		tep_print_event(tep, sq, &rec, rp_time_format(r), TEP_PRINT_TIME);
 		trace_seq_printf(sq, " %s: %.*s", "(NULL)", 20 - 6, "                    ");
 		tep_print_event(tep, sq, &rec, "%s", info);
 		r->comm_gen++;
@@ -1308,7 +1315,6 @@ void tracedat_report_tep_close(tracedat_report_tep *t)
 int tracedat_report_time_selfcheck(const char *path, unsigned rounds, uint64_t seed)
 {
 	static const tracedat_report_options defaults, nsec_opts = { .nsec = true };
-	static const char *const tfmt[3] = { " %6.1000d:", " %9.1d:", "%12d:" };
 	rp r = { 0 };
 	int rc = rp_open_for_test(path, &r);
 	uint8_t buf[64] = { 0 };
@@ -1326,14 +1332,15 @@ int tracedat_report_time_selfcheck(const char *path, unsigned rounds, uint64_t s
 			r.usecs = f < 2;
 			r.text.len = 0;
 			rp_time_column(&r, ts);
+			const char *tfmt = rp_time_format(&r);
 			trace_seq_reset(&r.seq);
-			tep_print_event(r.tep, &r.seq, &rec, tfmt[f], TEP_PRINT_TIME);
+			tep_print_event(r.tep, &r.seq, &rec, tfmt, TEP_PRINT_TIME);
 			if (r.write_error) {
 				rc = r.write_error;
 				goto out;
 			}
 			if (r.text.len != r.seq.len || memcmp(r.text.data, r.seq.buffer, r.text.len) != 0) {
-				rc = tc_fail(TC_EINVAL, path, -1, "time %" PRIu64 " as \"%s\": \"%.*s\", libtraceevent \"%.*s\"", ts, tfmt[f],
+				rc = tc_fail(TC_EINVAL, path, -1, "time %" PRIu64 " as \"%s\": \"%.*s\", libtraceevent \"%.*s\"", ts, tfmt,
 				             (int)r.text.len, r.text.data, (int)r.seq.len, r.seq.buffer);
 				goto out;
 			}

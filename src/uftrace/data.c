@@ -517,10 +517,9 @@ static int read_perf_files(uft_data *d)
 int uft_open(uft_data **out, const char *dir)
 {
 	uft_data *d = calloc(1, sizeof *d);
-	if (d)
-		pthread_mutex_init(&d->load_lock, NULL);
 	if (!d)
 		return tc_fail_nomem();
+	pthread_mutex_init(&d->load_lock, NULL);
 	tc_pool_init(&d->pool);
 	int rc = (d->dir = strdup(dir)) ? 0 : tc_fail_nomem();
 	if (rc == 0)
