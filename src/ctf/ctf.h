@@ -318,6 +318,13 @@ int ctf_decode_scope(ctf_decoder *d, ctf_scope scope, const tc_field_class *cls,
 #define CTF_FIXED_FALLBACK 1001
 int ctf_decode_fixed_event(ctf_decoder *d, const ctf_event_plan *p, tc_message *m);
 int ctf_decode_fixed_header(ctf_decoder *d, const ctf_header_plan *h, tc_field **root);
+/* The same steps without building fields (tc_input_want_values): the
+ * event's or header's integers with a meaning (event id, clock) are
+ * applied, M's scopes left NULL, and d->pos moved past it; the same
+ * CTF_FIXED_FALLBACK cases.  The header's root is not set: an event whose
+ * scopes refer to it must have its header decoded again. */
+int ctf_pass_fixed_event(ctf_decoder *d, const ctf_event_plan *p, tc_message *m);
+int ctf_pass_fixed_header(ctf_decoder *d, const ctf_header_plan *h);
 int ctf_arena_grow(ctf_arena *a);
 void ctf_arena_free(ctf_arena *a);
 
