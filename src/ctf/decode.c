@@ -1078,9 +1078,8 @@ static inline void apply_fixed_meanings(ctf_decoder *d, const ctf_event_plan *p,
 		fixed_meaning_value(d, fi, base);
 }
 
-/* Fills SLOTS, plan P's, with the fields whose bytes start at BASE (its
- * string, if any, aside), and applies their meanings. */
-__attribute__((always_inline)) static inline void fill_fixed(ctf_decoder *d, const ctf_event_plan *p, tc_field *slots, const uint8_t *base)
+/* Fills the roots of plan P among SLOTS. */
+__attribute__((always_inline)) static inline void fill_roots(ctf_decoder *d, const ctf_event_plan *p, tc_field *slots)
 {
 	for (const ctf_fixed_root *r = p->roots, *end = r + p->root_count; r < end; r++) {
 		tc_field *root = slots + r->slot;
@@ -1088,12 +1087,18 @@ __attribute__((always_inline)) static inline void fill_fixed(ctf_decoder *d, con
 		if (r->scope >= 0)
 			d->roots[r->scope] = root;
 	}
-	const ctf_fixed_int *fi = p->ints, *plain_end = fi + p->plain_int_count, *end = fi + p->int_count;
+}
+
+/* Fills the slots, among SLOTS, of the members of run R whose bytes start
+ * at BASE (the string ending it aside), and applies their meanings. */
+__attribute__((always_inline)) static inline void fill_run(ctf_decoder *d, const ctf_event_plan *r, tc_field *slots, const uint8_t *base)
+{
+	const ctf_fixed_int *fi = r->ints, *plain_end = fi + r->plain_int_count, *end = fi + r->int_count;
 	for (; fi < plain_end; fi++)
 		slots[fi->slot] = (tc_field){ .cls = fi->cls, .v.u = fixed_int_value(fi, base) };
 	for (; fi < end; fi++)
 		slots[fi->slot] = (tc_field){ .cls = fi->cls, .v.u = fixed_meaning_value(d, fi, base) };
-	for (const ctf_fixed_other *fo = p->others, *others_end = fo + p->other_count; fo < others_end; fo++) {
+	for (const ctf_fixed_other *fo = r->others, *others_end = fo + r->other_count; fo < others_end; fo++) {
 		tc_field *o = &slots[fo->slot];
 		const uint8_t *at = base + fo->offset;
 		*o = (tc_field){ .cls = fo->cls };
@@ -1114,42 +1119,55 @@ static inline bool fixed_fits(const ctf_decoder *d, const ctf_event_plan *p, uin
 	return *start <= d->limit && (d->limit - *start) / 8 >= (uint64_t)p->bytes + 8;
 }
 
-/* Where the event of plan P at d->pos lies: its fixed part at *BASE, its
- * string (if any) of *STR_LEN bytes after it, the event's end at *END.
- * False when the general path must decode it: it runs past the content,
- * or its string has no NUL there. */
-static inline bool fixed_event_extent(const ctf_decoder *d, const ctf_event_plan *p, const uint8_t **base, size_t *str_len, uint64_t *end)
+/* Where a run of an event plan lies in one event. */
+typedef struct run_place {
+	const uint8_t *base;       /* its fixed-layout part */
+	size_t str_len;            /* the string after it, if any */
+} run_place;
+
+/* Where the runs of the event of plan P at d->pos lie, into PLACES (one
+ * per run), and the event's end, into *END.  False when the general path
+ * must decode it: it runs past the content, or a string has no NUL there. */
+static inline bool fixed_event_extent(const ctf_decoder *d, const ctf_event_plan *p, run_place *places, uint64_t *end)
 {
-	uint64_t start;
-	if (TC_UNLIKELY(!fixed_fits(d, p, d->pos, &start)))
-		return false;
-	*base = d->buf + start / 8;
-	*end = start + (uint64_t)p->bytes * 8;
-	*str_len = 0;
-	if (p->string_slot != UINT32_MAX) {
-		const char *str = (const char *)*base + p->bytes;
-		const char *nul = find_nul(str, (size_t)((d->limit - start) / 8 - p->bytes));
-		if (TC_UNLIKELY(!nul))
+	uint64_t pos = d->pos;
+	for (const ctf_event_plan *r = p; r; r = r->next_run, places++) {
+		uint64_t start;
+		if (TC_UNLIKELY(!fixed_fits(d, r, pos, &start)))
 			return false;
-		*str_len = (size_t)(nul - str);
-		*end += (*str_len + 1) * 8;
+		places->base = d->buf + start / 8;
+		places->str_len = 0;
+		pos = start + (uint64_t)r->bytes * 8;
+		if (r->string_slot != UINT32_MAX) {
+			const char *str = (const char *)places->base + r->bytes;
+			const char *nul = find_nul(str, (size_t)((d->limit - start) / 8 - r->bytes));
+			if (TC_UNLIKELY(!nul))
+				return false;
+			places->str_len = (size_t)(nul - str);
+			pos += (places->str_len + 1) * 8;
+		}
 	}
+	*end = pos;
 	return true;
 }
 
 int ctf_decode_fixed_event(ctf_decoder *d, const ctf_event_plan *p, tc_message *m)
 {
-	const uint8_t *base;
-	size_t str_len;
+	run_place places[CTF_PLAN_MAX_RUNS];
 	uint64_t end;
-	if (!fixed_event_extent(d, p, &base, &str_len, &end))
+	if (!fixed_event_extent(d, p, places, &end))
 		return CTF_FIXED_FALLBACK;
 	tc_field *slots;
 	if (!arena_take_root(d, p->slot_count, &slots))
 		return CTF_ARENA_RETRY;
-	fill_fixed(d, p, slots, base);
-	if (p->string_slot != UINT32_MAX)
-		slots[p->string_slot] = (tc_field){ .cls = p->string_cls, .v.str = { (const char *)base + p->bytes, str_len } };
+	fill_roots(d, p, slots);
+	const run_place *at = places;
+	for (const ctf_event_plan *r = p; r; r = r->next_run, at++) {
+		fill_run(d, r, slots, at->base);
+		if (r->string_slot != UINT32_MAX)
+			slots[r->string_slot] = (tc_field){ .cls = r->string_cls,
+			                                    .v.str = { (const char *)at->base + r->bytes, at->str_len } };
+	}
 	const tc_field **const shown[3] = { &m->stream_event_context, &m->event_context, &m->payload };
 	for (int i = 0; i < 3; i++)
 		*shown[i] = NULL;
@@ -1162,12 +1180,13 @@ int ctf_decode_fixed_event(ctf_decoder *d, const ctf_event_plan *p, tc_message *
 
 int ctf_pass_fixed_event(ctf_decoder *d, const ctf_event_plan *p, tc_message *m)
 {
-	const uint8_t *base;
-	size_t str_len;
+	run_place places[CTF_PLAN_MAX_RUNS];
 	uint64_t end;
-	if (!fixed_event_extent(d, p, &base, &str_len, &end))
+	if (!fixed_event_extent(d, p, places, &end))
 		return CTF_FIXED_FALLBACK;
-	apply_fixed_meanings(d, p, base);
+	const run_place *at = places;
+	for (const ctf_event_plan *r = p; r; r = r->next_run, at++)
+		apply_fixed_meanings(d, r, at->base);
 	m->stream_event_context = m->event_context = m->payload = NULL;
 	d->pos = end;
 	return 0;
@@ -1213,10 +1232,12 @@ int ctf_decode_fixed_header(ctf_decoder *d, const ctf_header_plan *h, tc_field *
 	tc_field *slots;
 	if (!arena_take_root(d, lead->slot_count + (r ? r->plan->slot_count : 0), &slots))
 		return CTF_ARENA_RETRY;
-	fill_fixed(d, lead, slots, base);
+	fill_roots(d, lead, slots);
+	fill_run(d, lead, slots, base);
 	if (r) {
 		tc_field *child = slots + lead->slot_count;
-		fill_fixed(d, r->plan, child, obase);
+		fill_roots(d, r->plan, child);
+		fill_run(d, r->plan, child, obase);
 		slots[h->variant_slot] = (tc_field){ .cls = h->variant, .v.compound = { child, 1 }, .option = r->option };
 	}
 	d->pos = end;

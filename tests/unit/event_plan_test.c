@@ -5,8 +5,8 @@
  * Metadata written here (CTF 1.8 in both byte orders, CTF 2) declares
  * event headers and scopes of every fixed-layout kind: integers of each
  * size, signed or not, at odd alignments, enumerations, floats, text
- * arrays, a last string, LTTng's large header with its compact and
- * extended options.  Random bytes are decoded as an event by both paths,
+ * arrays, strings last or between members, LTTng's large header with its
+ * compact and extended options.  Random bytes are decoded as an event by both paths,
  * and every slot, the position, the event id and the clock must agree;
  * cut short, the plans must hand the event back untouched.  Passing over
  * an event without building its fields (ctf_pass_fixed_*) must end where
@@ -64,6 +64,10 @@ static const char tsdl_common[] =
 	"    integer { size = 8; align = 8; signed = 1; encoding = UTF8; } procname[17]; int64_t tid; }; };\n"
 	"stream { id = 1; event.header := struct { uint8_t id; uint64_clock_t timestamp; int16_t pad; }; };\n"
 	"stream { id = 2; event.header := struct event_header_compact; };\n"
+	/* stream 3: babeltrace2 2.1's CTF 2 writing of LTTng's context,
+	 * procname a string between integers */
+	"stream { id = 3; event.header := struct event_header_large;\n"
+	"  event.context := struct { int32_t vpid; string procname; uint64_t tid; }; };\n"
 	"event { name = \"ints\"; id = 0; stream_id = 0; fields := struct { uint64_t seq; int32_t w; uint32_t f;\n"
 	"  int8_t c; int16_t h; int64_t q; uint16_t u; string tag; }; };\n"
 	"event { name = \"mixed\"; id = 1; stream_id = 0;\n"
@@ -75,7 +79,10 @@ static const char tsdl_common[] =
 	"event { name = \"midstr\"; id = 3; stream_id = 0; fields := struct { string s; uint32_t after; }; };\n"
 	"event { name = \"fixed\"; id = 0; stream_id = 1; fields := struct { uint32_t a; string b; }; };\n"
 	"event { name = \"empty\"; id = 1; stream_id = 1; };\n"
-	"event { name = \"bits\"; id = 0; stream_id = 2; fields := struct { uint32_t a; }; };\n";
+	"event { name = \"bits\"; id = 0; stream_id = 2; fields := struct { uint32_t a; }; };\n"
+	"event { name = \"twostr\"; id = 4; stream_id = 0; fields := struct { string a; string b; uint8_t c; }; };\n"
+	"event { name = \"strwide\"; id = 5; stream_id = 0; fields := struct { string s; uint8_t x; int64_t q; }; };\n"
+	"event { name = \"ctxstr\"; id = 0; stream_id = 3; fields := struct { uint64_t seq; string tag; }; };\n";
 
 static const char ctf2_metadata[] =
 	"\x1e{\"type\":\"preamble\",\"version\":2}\n"
@@ -361,6 +368,7 @@ static void test_tsdl(const char *byte_order)
 	const ctf_stream_class *s0 = (ctf_stream_class *)t->pub.stream_classes[0];
 	const ctf_stream_class *s1 = (ctf_stream_class *)t->pub.stream_classes[1];
 	const ctf_stream_class *s2 = (ctf_stream_class *)t->pub.stream_classes[2];
+	const ctf_stream_class *s3 = (ctf_stream_class *)t->pub.stream_classes[3];
 	const struct {
 		const char *what;
 		bool planned, expected;
@@ -371,7 +379,12 @@ static void test_tsdl(const char *byte_order)
 		{ "ints", entry_named(s0, "ints")->plan != NULL, true },
 		{ "mixed", entry_named(s0, "mixed")->plan != NULL, true },
 		{ "sequence", entry_named(s0, "seq")->plan != NULL, false },
-		{ "string_before_integer", entry_named(s0, "midstr")->plan != NULL, false },
+		{ "string_before_integer", entry_named(s0, "midstr")->plan != NULL, true },
+		{ "two_strings", entry_named(s0, "twostr")->plan != NULL, true },
+		/* after a string, a place aligned on more than a byte moves
+		 * with the string's length */
+		{ "string_before_wider_alignment", entry_named(s0, "strwide")->plan != NULL, false },
+		{ "string_in_context", entry_named(s3, "ctxstr")->plan != NULL, true },
 		{ "fixed", entry_named(s1, "fixed")->plan != NULL, true },
 		{ "no_fields", entry_named(s1, "empty")->plan != NULL, false },
 		/* after a header the general path decodes */
@@ -385,7 +398,11 @@ static void test_tsdl(const char *byte_order)
 		snprintf(name, sizeof name, "tsdl_%s", byte_order);
 		compare_class(name, s0, entry_named(s0, "ints"));
 		compare_class(name, s0, entry_named(s0, "mixed"));
+		compare_class(name, s0, entry_named(s0, "midstr"));
+		compare_class(name, s0, entry_named(s0, "twostr"));
 	}
+	if (s3->header_plan && entry_named(s3, "ctxstr")->plan)
+		compare_class(name, s3, entry_named(s3, "ctxstr"));
 	if (s1->header_plan && entry_named(s1, "fixed")->plan)
 		compare_class(name, s1, entry_named(s1, "fixed"));
 	if (entry_named(s2, "bits")->plan)
