@@ -12,10 +12,11 @@
 # of:
 #   tracecat print T > /dev/null    vs  babeltrace2 T > /dev/null
 #   tracecat info T > /dev/null     vs  babeltrace2 T -c sink.utils.dummy
-#   (info decodes streams on all cores; info -j 1 on one, shown too)
-# (the dummy sink makes babeltrace2 decode every event without formatting
-# it, the closest equivalent of `info`), and how tracecat's peak RSS grows
-# from 1M to 4M events: a streaming reader should stay flat.
+#   (info reads streams on all cores; info -j 1 on one, shown too)
+# (the dummy sink makes babeltrace2 read every event without formatting
+# it, the closest equivalent of `info`, which reads and checks every event
+# but builds no field value it does not show), and how tracecat's peak RSS
+# grows from 1M to 4M events: a streaming reader should stay flat.
 #
 # Environment: TRACECAT (binary, default build/tracecat), BENCH_RUNS,
 # TRACECAT_BENCH_CACHE (default ${TMPDIR:-/tmp}/tracecat-bench; the traces

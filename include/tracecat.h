@@ -448,6 +448,21 @@ TC_API int tc_input_stream_next(tc_input *in, size_t i, const tc_message **msg);
 TC_API size_t tc_input_trace_count(const tc_input *in);
 TC_API tc_trace *tc_input_trace(const tc_input *in, size_t i);
 
+/*
+ * Which events' field values the caller reads; by default, every event's.
+ * For the event classes WANTED answers false for, a reader may leave the
+ * messages' stream event context, event context and payload NULL instead
+ * of building values nobody reads (most of the cost of decoding simple
+ * events).  Those events are read and checked as fully as the others: the
+ * same class ids, times, counts and errors, at the same bytes.  `tracecat
+ * info` wants no values; `print --events` only those of the classes it
+ * shows.  WANTED is asked once per event class, during this call, which
+ * comes before the first message is read; NULL wants every value again.
+ * The CTF reader honours it; the others build every value.
+ */
+typedef bool (*tc_values_wanted_fn)(void *ctx, const tc_event_class *ec);
+TC_API int tc_input_want_values(tc_input *in, tc_values_wanted_fn wanted, void *ctx);
+
 /* ------------------------------------------------------------------------
  * Merging by time
  */
@@ -505,6 +520,9 @@ TC_API bool tc_filter_is_empty(const tc_filter *f);
 /* Whether F keeps MSG.  Several threads may match at once once the times
  * of day have their date (tc_filter_set_first_time, or none given). */
 TC_API bool tc_filter_match(tc_filter *f, const tc_message *msg);
+/* Whether F keeps the events of class EC whatever their time and CPU:
+ * false only for a class its event-name patterns leave out. */
+TC_API bool tc_filter_match_class(tc_filter *f, const tc_event_class *ec);
 
 /* ------------------------------------------------------------------------
  * Writing CTF

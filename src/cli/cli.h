@@ -74,6 +74,10 @@ typedef struct cli_filter_args {
 bool cli_filter_option(int argc, char **argv, int *i, cli_filter_args *fa);
 /* 0, or 2 after reporting a malformed value. */
 int cli_filter_build(const cli_filter_args *fa, bool gmt, tc_filter **out);
+/* Whether FILTER (a tc_filter) keeps events of class EC: what `print`
+ * and `convert` tell tc_input_want_values, so that the events they leave
+ * out get no values built. */
+bool cli_filter_keeps_class(void *filter, const tc_event_class *ec);
 
 int cli_convert(int argc, char **argv);
 int cli_replay(int argc, char **argv);

@@ -528,6 +528,14 @@ int cli_convert(int argc, char **argv)
 	tc_input **inputs;
 	if (cli_open_inputs("convert", paths, npaths, &oo, &inputs))
 		return tc_filter_free(filter), free(paths), 1;
+	for (int i = 0; i < npaths && filtering; i++) {
+		if (tc_input_want_values(inputs[i], cli_filter_keeps_class, filter) < 0) {
+			cli_report_error();
+			cli_free_inputs(inputs, npaths);
+			tc_filter_free(filter);
+			return free(paths), 1;
+		}
+	}
 	struct stat st;
 	if (!force && lstat(out, &st) == 0) {
 		fprintf(stderr, "tracecat: %s: already exists (--force replaces it)\n", out);

@@ -56,7 +56,7 @@ static const command_help commands[] = {
 	  "  --                       every argument after it is a PATH\n" },
 	{ "info", "summarise traces: environment, clocks, streams, event counts",
 	  "usage: tracecat info [OPTIONS] PATH...\n"
-	  "Decode every event of the traces at PATH and summarise them: format,\n"
+	  "Read and check every event of the traces at PATH and summarise them: format,\n"
 	  "environment, clocks, streams (with discarded events and packets) and, per\n"
 	  "event class, the number of events and their first and last time.\n"
 	  "\n"

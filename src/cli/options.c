@@ -89,3 +89,8 @@ int cli_filter_build(const cli_filter_args *fa, bool gmt, tc_filter **out)
 	*out = f;
 	return 0;
 }
+
+bool cli_filter_keeps_class(void *filter, const tc_event_class *ec)
+{
+	return tc_filter_match_class(filter, ec);
+}

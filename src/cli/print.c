@@ -181,7 +181,8 @@ int cli_print(int argc, char **argv)
 	    tc_text_printer_new(&printer, &o, stdout, stderr) < 0)
 		status = 1;
 	for (int i = 0; i < npaths && !status; i++)
-		if (tc_muxer_add_input(mux, inputs[i]) < 0)
+		if ((filtering && tc_input_want_values(inputs[i], cli_filter_keeps_class, filter) < 0) ||
+		    tc_muxer_add_input(mux, inputs[i]) < 0)
 			status = 1;
 	if (status)
 		cli_report_error();

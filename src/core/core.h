@@ -211,6 +211,9 @@ typedef struct tc_stream_iter_ops {
 	int (*fill)(tc_stream_iter *it, tc_batch *b);
 	void (*release)(tc_stream_iter *it, tc_batch *b);
 	void (*free_store)(void *store);
+	/* Optional (tc_input_want_values): asks WANTED about each event class
+	 * of the stream; NULL wants every value.  0 or < 0. */
+	int (*want_values)(tc_stream_iter *it, tc_values_wanted_fn wanted, void *ctx);
 } tc_stream_iter_ops;
 
 struct tc_stream_iter {

@@ -259,16 +259,19 @@ bool tc_filter_match(tc_filter *f, const tc_message *msg)
 		if (cpu < 0 || (size_t)cpu >= f->cpu_limit || !f->cpus[cpu])
 			return false;
 	}
-	if (f->pattern_count && msg->kind == TC_MSG_EVENT) {
-		uintptr_t ec = (uintptr_t)msg->event_class;
-		uintptr_t last = atomic_load_explicit(&f->last_class, memory_order_relaxed);
-		if ((last & ~(uintptr_t)1) == ec)
-			return last & 1;
-		bool match = false;
-		for (size_t i = 0; i < f->pattern_count && !match; i++)
-			match = fnmatch(f->patterns[i], msg->event_class->name, 0) == 0;
-		atomic_store_explicit(&f->last_class, ec | match, memory_order_relaxed);
-		return match;
-	}
-	return true;
+	return msg->kind != TC_MSG_EVENT || tc_filter_match_class(f, msg->event_class);
+}
+
+bool tc_filter_match_class(tc_filter *f, const tc_event_class *ec)
+{
+	if (!f->pattern_count)
+		return true;
+	uintptr_t last = atomic_load_explicit(&f->last_class, memory_order_relaxed);
+	if ((last & ~(uintptr_t)1) == (uintptr_t)ec)
+		return last & 1;
+	bool match = false;
+	for (size_t i = 0; i < f->pattern_count && !match; i++)
+		match = fnmatch(f->patterns[i], ec->name, 0) == 0;
+	atomic_store_explicit(&f->last_class, (uintptr_t)ec | match, memory_order_relaxed);
+	return match;
 }

@@ -148,6 +148,17 @@ int tc_input_next(tc_input *in, const tc_message **msg)
 	return 0;
 }
 
+int tc_input_want_values(tc_input *in, tc_values_wanted_fn wanted, void *ctx)
+{
+	for (size_t i = 0; i < in->iter_count; i++) {
+		tc_stream_iter *it = in->iters[i];
+		int rc = it->ops->want_values ? it->ops->want_values(it, wanted, ctx) : 0;
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 size_t tc_input_trace_count(const tc_input *in)
 {
 	return in->trace_count;

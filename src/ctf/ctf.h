@@ -149,8 +149,11 @@ static inline ctf_plan *plan_of(const tc_field_class *fc)
  * Specialised plans for the common layouts (event_plan.c compiles them,
  * decode.c runs them):
  *  - an event's scopes after its header (stream event context, event
- *    context, payload) when all their members are fixed-layout, save a
- *    last UTF-8 string;
+ *    context, payload) when all their members are fixed-layout or UTF-8
+ *    strings: a string ends a run of fixed-layout members, and what
+ *    follows starts the next run (babeltrace2 2.1 writes LTTng's procname
+ *    as a string between integers), as long as nothing in that run is
+ *    aligned on more than the run's start;
  *  - a stream class's event header when it is a structure of fixed-layout
  *    members, maybe with a last variant, tagged by one of them, whose
  *    options are structures of fixed-layout members (LTTng's compact and
@@ -186,20 +189,26 @@ typedef struct ctf_fixed_root {
 	bool shown;                /* an event's scope the message points to */
 } ctf_fixed_root;
 
-typedef struct ctf_event_plan {
-	unsigned align;            /* of the first structure, in bits */
+/* The most runs of an event plan (the strings between its members, plus
+ * one): the decoder keeps where each run lies before filling any. */
+#define CTF_PLAN_MAX_RUNS 8
+
+typedef struct ctf_event_plan ctf_event_plan;
+struct ctf_event_plan {
+	unsigned align;            /* where it starts (the first structure or member), in bits */
 	uint32_t bytes;            /* the fixed-layout part */
-	uint32_t slot_count;
-	const ctf_fixed_root *roots;
+	uint32_t slot_count;       /* of the whole plan (first run) */
+	const ctf_fixed_root *roots;   /* all of them in the first run */
 	uint32_t root_count;
 	/* those without a meaning first, then the others in member order */
 	const ctf_fixed_int *ints;
 	uint32_t int_count, plain_int_count;
 	const ctf_fixed_other *others;
 	uint32_t other_count;
-	uint32_t string_slot;      /* the last string's, or UINT32_MAX */
+	uint32_t string_slot;      /* the string ending the run, or UINT32_MAX */
 	const tc_field_class *string_cls;
-} ctf_event_plan;
+	const ctf_event_plan *next_run;   /* what follows the string, or NULL */
+};
 
 /* A range of a header variant's tag values (biased by 2^63 when the tag
  * is signed, so that unsigned order is the tag's) and its option. */
@@ -318,6 +327,13 @@ int ctf_decode_scope(ctf_decoder *d, ctf_scope scope, const tc_field_class *cls,
 #define CTF_FIXED_FALLBACK 1001
 int ctf_decode_fixed_event(ctf_decoder *d, const ctf_event_plan *p, tc_message *m);
 int ctf_decode_fixed_header(ctf_decoder *d, const ctf_header_plan *h, tc_field **root);
+/* The same steps without building fields (tc_input_want_values): the
+ * event's or header's integers with a meaning (event id, clock) are
+ * applied, M's scopes left NULL, and d->pos moved past it; the same
+ * CTF_FIXED_FALLBACK cases.  The header's root is not set: an event whose
+ * scopes refer to it must have its header decoded again. */
+int ctf_pass_fixed_event(ctf_decoder *d, const ctf_event_plan *p, tc_message *m);
+int ctf_pass_fixed_header(ctf_decoder *d, const ctf_header_plan *h);
 int ctf_arena_grow(ctf_arena *a);
 void ctf_arena_free(ctf_arena *a);
 

@@ -62,6 +62,11 @@ typedef struct ctf_stream_iter {
 	uint64_t prev_end, prev_discarded, prev_seq;
 	tc_message pending[2];
 	int pending_count, pending_next;
+	/* tc_input_want_values: per event class of the stream's class, in
+	 * its order, whether its values are built; NULL: all are.  NO_VALUES
+	 * when none is, so that headers are not built either. */
+	bool *values_wanted;
+	bool no_values;
 	int failed;               /* sticky error code */
 	tc_error failure;         /* and the error, for a later call */
 } ctf_stream_iter;

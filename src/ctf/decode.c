@@ -1062,9 +1062,24 @@ static inline uint64_t fixed_int_value(const ctf_fixed_int *fi, const uint8_t *b
 	return fi->is_signed ? s : u;
 }
 
-/* Fills SLOTS, plan P's, with the fields whose bytes start at BASE (its
- * string, if any, aside). */
-__attribute__((always_inline)) static inline void fill_fixed(ctf_decoder *d, const ctf_event_plan *p, tc_field *slots, const uint8_t *base)
+/* The value of integer FI at BASE, one with a meaning (event id, clock),
+ * after applying that meaning. */
+static inline uint64_t fixed_meaning_value(ctf_decoder *d, const ctf_fixed_int *fi, const uint8_t *base)
+{
+	uint64_t v = fixed_int_value(fi, base);
+	apply_meaning(d, (ctf_role)fi->role, fi->moves_clock, v, 64u - fi->rshift);
+	return v;
+}
+
+/* Applies the meanings of plan P's integers at BASE, building no field. */
+static inline void apply_fixed_meanings(ctf_decoder *d, const ctf_event_plan *p, const uint8_t *base)
+{
+	for (const ctf_fixed_int *fi = p->ints + p->plain_int_count, *end = p->ints + p->int_count; fi < end; fi++)
+		fixed_meaning_value(d, fi, base);
+}
+
+/* Fills the roots of plan P among SLOTS. */
+__attribute__((always_inline)) static inline void fill_roots(ctf_decoder *d, const ctf_event_plan *p, tc_field *slots)
 {
 	for (const ctf_fixed_root *r = p->roots, *end = r + p->root_count; r < end; r++) {
 		tc_field *root = slots + r->slot;
@@ -1072,15 +1087,18 @@ __attribute__((always_inline)) static inline void fill_fixed(ctf_decoder *d, con
 		if (r->scope >= 0)
 			d->roots[r->scope] = root;
 	}
-	const ctf_fixed_int *fi = p->ints, *plain_end = fi + p->plain_int_count, *end = fi + p->int_count;
+}
+
+/* Fills the slots, among SLOTS, of the members of run R whose bytes start
+ * at BASE (the string ending it aside), and applies their meanings. */
+__attribute__((always_inline)) static inline void fill_run(ctf_decoder *d, const ctf_event_plan *r, tc_field *slots, const uint8_t *base)
+{
+	const ctf_fixed_int *fi = r->ints, *plain_end = fi + r->plain_int_count, *end = fi + r->int_count;
 	for (; fi < plain_end; fi++)
 		slots[fi->slot] = (tc_field){ .cls = fi->cls, .v.u = fixed_int_value(fi, base) };
-	for (; fi < end; fi++) {
-		uint64_t v = fixed_int_value(fi, base);
-		slots[fi->slot] = (tc_field){ .cls = fi->cls, .v.u = v };
-		apply_meaning(d, (ctf_role)fi->role, fi->moves_clock, v, 64u - fi->rshift);
-	}
-	for (const ctf_fixed_other *fo = p->others, *others_end = fo + p->other_count; fo < others_end; fo++) {
+	for (; fi < end; fi++)
+		slots[fi->slot] = (tc_field){ .cls = fi->cls, .v.u = fixed_meaning_value(d, fi, base) };
+	for (const ctf_fixed_other *fo = r->others, *others_end = fo + r->other_count; fo < others_end; fo++) {
 		tc_field *o = &slots[fo->slot];
 		const uint8_t *at = base + fo->offset;
 		*o = (tc_field){ .cls = fo->cls };
@@ -1101,28 +1119,54 @@ static inline bool fixed_fits(const ctf_decoder *d, const ctf_event_plan *p, uin
 	return *start <= d->limit && (d->limit - *start) / 8 >= (uint64_t)p->bytes + 8;
 }
 
+/* Where a run of an event plan lies in one event. */
+typedef struct run_place {
+	const uint8_t *base;       /* its fixed-layout part */
+	size_t str_len;            /* the string after it, if any */
+} run_place;
+
+/* Where the runs of the event of plan P at d->pos lie, into PLACES (one
+ * per run), and the event's end, into *END.  False when the general path
+ * must decode it: it runs past the content, or a string has no NUL there. */
+static inline bool fixed_event_extent(const ctf_decoder *d, const ctf_event_plan *p, run_place *places, uint64_t *end)
+{
+	uint64_t pos = d->pos;
+	for (const ctf_event_plan *r = p; r; r = r->next_run, places++) {
+		uint64_t start;
+		if (TC_UNLIKELY(!fixed_fits(d, r, pos, &start)))
+			return false;
+		places->base = d->buf + start / 8;
+		places->str_len = 0;
+		pos = start + (uint64_t)r->bytes * 8;
+		if (r->string_slot != UINT32_MAX) {
+			const char *str = (const char *)places->base + r->bytes;
+			const char *nul = find_nul(str, (size_t)((d->limit - start) / 8 - r->bytes));
+			if (TC_UNLIKELY(!nul))
+				return false;
+			places->str_len = (size_t)(nul - str);
+			pos += (places->str_len + 1) * 8;
+		}
+	}
+	*end = pos;
+	return true;
+}
+
 int ctf_decode_fixed_event(ctf_decoder *d, const ctf_event_plan *p, tc_message *m)
 {
-	uint64_t start;
-	if (TC_UNLIKELY(!fixed_fits(d, p, d->pos, &start)))
+	run_place places[CTF_PLAN_MAX_RUNS];
+	uint64_t end;
+	if (!fixed_event_extent(d, p, places, &end))
 		return CTF_FIXED_FALLBACK;
-	const uint8_t *base = d->buf + start / 8;
-	const char *str = (const char *)base + p->bytes;
-	size_t str_len = 0;
-	if (p->string_slot != UINT32_MAX) {
-		const char *nul = find_nul(str, (size_t)((d->limit - start) / 8 - p->bytes));
-		if (TC_UNLIKELY(!nul))
-			return CTF_FIXED_FALLBACK;
-		str_len = (size_t)(nul - str);
-	}
 	tc_field *slots;
 	if (!arena_take_root(d, p->slot_count, &slots))
 		return CTF_ARENA_RETRY;
-	fill_fixed(d, p, slots, base);
-	uint64_t end = start + (uint64_t)p->bytes * 8;
-	if (p->string_slot != UINT32_MAX) {
-		slots[p->string_slot] = (tc_field){ .cls = p->string_cls, .v.str = { str, str_len } };
-		end += (str_len + 1) * 8;
+	fill_roots(d, p, slots);
+	const run_place *at = places;
+	for (const ctf_event_plan *r = p; r; r = r->next_run, at++) {
+		fill_run(d, r, slots, at->base);
+		if (r->string_slot != UINT32_MAX)
+			slots[r->string_slot] = (tc_field){ .cls = r->string_cls,
+			                                    .v.str = { (const char *)at->base + r->bytes, at->str_len } };
 	}
 	const tc_field **const shown[3] = { &m->stream_event_context, &m->event_context, &m->payload };
 	for (int i = 0; i < 3; i++)
@@ -1134,39 +1178,83 @@ int ctf_decode_fixed_event(ctf_decoder *d, const ctf_event_plan *p, tc_message *
 	return 0;
 }
 
+int ctf_pass_fixed_event(ctf_decoder *d, const ctf_event_plan *p, tc_message *m)
+{
+	run_place places[CTF_PLAN_MAX_RUNS];
+	uint64_t end;
+	if (!fixed_event_extent(d, p, places, &end))
+		return CTF_FIXED_FALLBACK;
+	const run_place *at = places;
+	for (const ctf_event_plan *r = p; r; r = r->next_run, at++)
+		apply_fixed_meanings(d, r, at->base);
+	m->stream_event_context = m->event_context = m->payload = NULL;
+	d->pos = end;
+	return 0;
+}
+
+/* Where the header of plan H at d->pos lies: its lead at *BASE, then, when
+ * it ends with a variant, the option selected, *OPTION, at *OPTION_BASE;
+ * the header's end at *END.  False when the general path must decode it:
+ * it runs past the content, or selects an option without a plan. */
+__attribute__((always_inline))
+static inline bool fixed_header_extent(const ctf_decoder *d, const ctf_header_plan *h, const uint8_t **base,
+                                       const ctf_option_range **option, const uint8_t **option_base, uint64_t *end)
+{
+	const ctf_event_plan *lead = &h->lead;
+	uint64_t start;
+	if (TC_UNLIKELY(!fixed_fits(d, lead, d->pos, &start)))
+		return false;
+	*base = d->buf + start / 8;
+	*end = start + (uint64_t)lead->bytes * 8;
+	*option = NULL;
+	if (!h->variant)
+		return true;
+	uint64_t tag = fixed_int_value(&lead->ints[h->tag_int], *base) ^ h->tag_bias, ostart;
+	const ctf_option_range *r = h->ranges, *rend = r + h->range_count;
+	while (r < rend && tag - r->lo > r->span)
+		r++;
+	if (TC_UNLIKELY(r == rend || !r->plan || !fixed_fits(d, r->plan, *end, &ostart)))
+		return false;
+	*option = r;
+	*option_base = d->buf + ostart / 8;
+	*end = ostart + (uint64_t)r->plan->bytes * 8;
+	return true;
+}
+
 int ctf_decode_fixed_header(ctf_decoder *d, const ctf_header_plan *h, tc_field **root)
 {
-	const ctf_event_plan *lead = &h->lead, *o = NULL;
-	const ctf_option_range *r = NULL;
-	uint64_t start, ostart = 0;
-	if (TC_UNLIKELY(!fixed_fits(d, lead, d->pos, &start)))
+	const ctf_event_plan *lead = &h->lead;
+	const ctf_option_range *r;
+	const uint8_t *base, *obase = NULL;
+	uint64_t end;
+	if (!fixed_header_extent(d, h, &base, &r, &obase, &end))
 		return CTF_FIXED_FALLBACK;
-	const uint8_t *base = d->buf + start / 8;
-	uint64_t end = start + (uint64_t)lead->bytes * 8;
-	if (h->variant) {
-		/* The option first, so that nothing is decoded when the general
-		 * path must decode the header instead. */
-		uint64_t tag = fixed_int_value(&lead->ints[h->tag_int], base) ^ h->tag_bias;
-		const ctf_option_range *rend = h->ranges + h->range_count;
-		for (r = h->ranges; r < rend && tag - r->lo > r->span; r++)
-			;
-		if (TC_UNLIKELY(r == rend || !r->plan))
-			return CTF_FIXED_FALLBACK;
-		o = r->plan;
-		if (TC_UNLIKELY(!fixed_fits(d, o, end, &ostart)))
-			return CTF_FIXED_FALLBACK;
-		end = ostart + (uint64_t)o->bytes * 8;
-	}
 	tc_field *slots;
-	if (!arena_take_root(d, lead->slot_count + (o ? o->slot_count : 0), &slots))
+	if (!arena_take_root(d, lead->slot_count + (r ? r->plan->slot_count : 0), &slots))
 		return CTF_ARENA_RETRY;
-	fill_fixed(d, lead, slots, base);
-	if (o) {
+	fill_roots(d, lead, slots);
+	fill_run(d, lead, slots, base);
+	if (r) {
 		tc_field *child = slots + lead->slot_count;
-		fill_fixed(d, o, child, d->buf + ostart / 8);
+		fill_roots(d, r->plan, child);
+		fill_run(d, r->plan, child, obase);
 		slots[h->variant_slot] = (tc_field){ .cls = h->variant, .v.compound = { child, 1 }, .option = r->option };
 	}
 	d->pos = end;
 	*root = slots;
+	return 0;
+}
+
+int ctf_pass_fixed_header(ctf_decoder *d, const ctf_header_plan *h)
+{
+	const ctf_option_range *r;
+	const uint8_t *base, *obase = NULL;
+	uint64_t end;
+	if (!fixed_header_extent(d, h, &base, &r, &obase, &end))
+		return CTF_FIXED_FALLBACK;
+	apply_fixed_meanings(d, &h->lead, base);
+	if (r)
+		apply_fixed_meanings(d, r->plan, obase);
+	d->pos = end;
 	return 0;
 }

@@ -10,7 +10,9 @@
  * own, checks each run's bounds and dispatches on each member's kind; a
  * plan lays out every member from one start, so decode.c reads them with
  * one bounds check and, for integers, the same few instructions whatever
- * their size, sign and byte order.
+ * their size, sign and byte order.  A string between members splits an
+ * event's plan into runs, each laid out from where the string before it
+ * ends (babeltrace2 2.1 writes LTTng's procname so).
  *
  * A layout is walked twice: once to count its slots and operations, once
  * to fill the arrays allocated from the counts.
@@ -20,12 +22,16 @@
 #include <string.h>
 
 typedef struct plan_parts {
-	ctf_event_plan *p;
+	ctf_event_plan *p;         /* the plan: its first run */
+	ctf_event_plan *run;       /* the run being laid out */
 	/* NULL while counting */
 	ctf_fixed_root *roots;
 	ctf_fixed_int *ints;
 	ctf_fixed_other *others;
-	uint64_t pos;              /* bits from the plan's start */
+	ctf_event_plan *runs;      /* the runs after the first */
+	uint32_t ints_used, others_used, runs_used;
+	ctf_event_plan counting_run;   /* the runs after the first while counting */
+	uint64_t pos;              /* bits from the run's start */
 	const tc_clock *clock;     /* the stream class's */
 	/* the header's variant, when the structure walked may end with one */
 	bool variant_allowed;
@@ -39,7 +45,7 @@ static uint64_t align_bits(uint64_t pos, unsigned align)
 
 static void plan_int(plan_parts *pp, ctf_member_kind k, const tc_field_class *m, uint32_t slot, uint32_t offset)
 {
-	ctf_fixed_int *fi = &pp->ints[pp->p->int_count];
+	ctf_fixed_int *fi = &pp->ints[pp->ints_used];
 	bool swap = k >= MEMBER_U16_SWAPPED && k <= MEMBER_U64_SWAPPED;
 	bool host_le = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
 	fi->cls = m;
@@ -58,15 +64,74 @@ static void plan_int(plan_parts *pp, ctf_member_kind k, const tc_field_class *m,
 	fi->lshift = host_le != swap ? fi->rshift : 0;
 }
 
+/* Moves the N integers INTS without a meaning first, keeping the order of
+ * the others (an id before the timestamp of its header); returns how many
+ * have none. */
+static uint32_t plain_first(ctf_fixed_int *ints, uint32_t n)
+{
+	uint32_t plain = 0;
+	for (uint32_t i = 0; i < n; i++) {
+		if (ints[i].role != ROLE_NONE || ints[i].moves_clock)
+			continue;
+		ctf_fixed_int x = ints[i];
+		memmove(&ints[plain + 1], &ints[plain], (i - plain) * sizeof *ints);
+		ints[plain++] = x;
+	}
+	return plain;
+}
+
+/* Aligns pp->pos on ALIGN bits: false when that is more than the run's
+ * start is aligned on, so that the place would depend on where the run
+ * starts.  A run after a string starts aligned on its first member. */
+static bool run_align(plan_parts *pp, unsigned align)
+{
+	if (!pp->run->align)
+		pp->run->align = align;
+	if (align > pp->run->align)
+		return false;
+	pp->pos = align_bits(pp->pos, align);
+	return true;
+}
+
+/* Ends the current run where pp->pos is. */
+static void finish_run(plan_parts *pp)
+{
+	ctf_event_plan *r = pp->run;
+	r->bytes = (uint32_t)(pp->pos / 8);
+	if (pp->ints)
+		r->plain_int_count = plain_first(pp->ints + (r->ints - pp->ints), r->int_count);
+}
+
+/* Ends the current run with the string of class M in SLOT, and starts the
+ * next one; false when the plan would have too many runs. */
+static bool end_run(plan_parts *pp, const tc_field_class *m, uint32_t slot)
+{
+	ctf_event_plan *r = pp->run;
+	r->string_slot = slot;
+	r->string_cls = m;
+	finish_run(pp);
+	if (++pp->runs_used >= CTF_PLAN_MAX_RUNS)
+		return false;
+	ctf_event_plan *next = pp->runs ? &pp->runs[pp->runs_used - 1] : &pp->counting_run;
+	*next = (ctf_event_plan){ .string_slot = UINT32_MAX };
+	if (pp->runs) {
+		next->ints = pp->ints + pp->ints_used;
+		next->others = pp->others + pp->others_used;
+		r->next_run = next;
+	}
+	pp->run = next;
+	pp->pos = 0;
+	return true;
+}
+
 /* Lays out structure CLS from pp->pos as the root of SCOPE (-1: none).
  * False when a member does not allow a plan; LAST says whether CLS ends
  * the plan, and may then end with a string. */
 static bool plan_struct(plan_parts *pp, const tc_field_class *cls, int scope, bool last)
 {
 	ctf_event_plan *p = pp->p;
-	if (cls->kind != TC_FIELD_STRUCT || cls->align > p->align)
+	if (cls->kind != TC_FIELD_STRUCT || !run_align(pp, cls->align))
 		return false;
-	pp->pos = align_bits(pp->pos, cls->align);
 	uint32_t root = p->slot_count++;
 	if (pp->roots) {
 		pp->roots[p->root_count] = (ctf_fixed_root){
@@ -93,14 +158,17 @@ static bool plan_struct(plan_parts *pp, const tc_field_class *cls, int scope, bo
 			pp->tag_slot = root + 1 + vp->ref_path[0];
 			continue;
 		}
-		/* aligned on no more than its structure, hence than the plan */
-		pp->pos = align_bits(pp->pos, m->align);
-		if (pp->pos % 8 || pp->pos / 8 >= (uint64_t)1 << 31)
+		if (!run_align(pp, m->align) || pp->pos % 8 || pp->pos / 8 >= (uint64_t)1 << 31)
 			return false;
-		if (k == MEMBER_STRING && ends && !pp->variant_allowed) {
-			/* what follows a string has no fixed place */
-			p->string_slot = slot;
-			p->string_cls = m;
+		if (k == MEMBER_STRING && !pp->variant_allowed) {
+			/* what follows a string has no fixed place: a run of
+			 * its own, if any */
+			if (ends) {
+				pp->run->string_slot = slot;
+				pp->run->string_cls = m;
+			} else if (!end_run(pp, m, slot)) {
+				return false;
+			}
 			continue;
 		}
 		if (!MEMBER_IS_FIXED(k))
@@ -108,13 +176,15 @@ static bool plan_struct(plan_parts *pp, const tc_field_class *cls, int scope, bo
 		uint32_t offset = (uint32_t)(pp->pos / 8);
 		if (k == MEMBER_FLOAT || k == MEMBER_TEXT) {
 			if (pp->others)
-				pp->others[p->other_count] = (ctf_fixed_other){ .cls = m, .slot = slot, .offset = offset };
-			p->other_count++;
+				pp->others[pp->others_used] = (ctf_fixed_other){ .cls = m, .slot = slot, .offset = offset };
+			pp->others_used++;
+			pp->run->other_count++;
 			pp->pos += k == MEMBER_FLOAT ? m->size : m->length * 8;
 		} else {
 			if (pp->ints)
 				plan_int(pp, k, m, slot, offset);
-			p->int_count++;
+			pp->ints_used++;
+			pp->run->int_count++;
 			pp->pos += m->size;
 		}
 	}
@@ -133,7 +203,7 @@ static bool plan_structs(plan_parts *pp, const tc_field_class *const *structs, i
 			last = i;
 	if (last < 0)
 		return false;
-	p->align = 0;
+	*p = (ctf_event_plan){ .string_slot = UINT32_MAX, .ints = pp->ints, .others = pp->others };
 	for (int i = 0; i < count && !p->align; i++)
 		if (structs[i])
 			p->align = structs[i]->align;
@@ -141,31 +211,15 @@ static bool plan_structs(plan_parts *pp, const tc_field_class *const *structs, i
 	 * a byte would leave them anywhere. */
 	if (p->align < 8)
 		return false;
+	pp->run = p;
 	pp->pos = 0;
-	p->slot_count = p->root_count = p->int_count = p->other_count = 0;
-	p->string_slot = UINT32_MAX;
+	pp->ints_used = pp->others_used = pp->runs_used = 0;
 	pp->variant_slot = UINT32_MAX;
 	for (int i = 0; i <= last; i++)
 		if (structs[i] && !plan_struct(pp, structs[i], first_scope < 0 ? -1 : first_scope + i, i == last))
 			return false;
-	p->bytes = (uint32_t)(pp->pos / 8);
+	finish_run(pp);
 	return true;
-}
-
-/* Moves the N integers INTS without a meaning first, keeping the order of
- * the others (an id before the timestamp of its header); returns how many
- * have none. */
-static uint32_t plain_first(ctf_fixed_int *ints, uint32_t n)
-{
-	uint32_t plain = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		if (ints[i].role != ROLE_NONE || ints[i].moves_clock)
-			continue;
-		ctf_fixed_int x = ints[i];
-		memmove(&ints[plain + 1], &ints[plain], (i - plain) * sizeof *ints);
-		ints[plain++] = x;
-	}
-	return plain;
 }
 
 /* Compiles the plan of STRUCTS (see plan_structs), in a stream class of
@@ -182,18 +236,16 @@ static int plan_compile(ctf_build *b, const tc_clock *clock, const tc_field_clas
 	*parts = (plan_parts){
 		.p = out,
 		.roots = ctf_build_alloc(b, counted.root_count * sizeof *parts->roots),
-		.ints = ctf_build_alloc(b, (counted.int_count ? counted.int_count : 1) * sizeof *parts->ints),
-		.others = ctf_build_alloc(b, (counted.other_count ? counted.other_count : 1) * sizeof *parts->others),
+		.ints = ctf_build_alloc(b, (pp.ints_used ? pp.ints_used : 1) * sizeof *parts->ints),
+		.others = ctf_build_alloc(b, (pp.others_used ? pp.others_used : 1) * sizeof *parts->others),
+		.runs = ctf_build_alloc(b, (pp.runs_used ? pp.runs_used : 1) * sizeof *parts->runs),
 		.clock = clock,
 		.variant_allowed = variant_allowed,
 	};
-	if (!parts->roots || !parts->ints || !parts->others)
+	if (!parts->roots || !parts->ints || !parts->others || !parts->runs)
 		return b->err;
 	plan_structs(parts, structs, count, first_scope);
-	out->plain_int_count = plain_first(parts->ints, out->int_count);
 	out->roots = parts->roots;
-	out->ints = parts->ints;
-	out->others = parts->others;
 	*ok = true;
 	return 0;
 }

@@ -445,9 +445,14 @@ static int decode_event_fields(ctf_stream_iter *s, tc_message *m, uint64_t start
 	const ctf_event_entry *entry;
 	tc_field *root;
 	int rc;
+	bool header_passed = false;
 	d->have_id = false;
 	if (sc->pub.event_header) {
-		rc = sc->header_plan ? ctf_decode_fixed_header(d, sc->header_plan, &root) : CTF_FIXED_FALLBACK;
+		rc = CTF_FIXED_FALLBACK;
+		if (sc->header_plan && s->no_values)
+			header_passed = (rc = ctf_pass_fixed_header(d, sc->header_plan)) == 0;
+		else if (sc->header_plan)
+			rc = ctf_decode_fixed_header(d, sc->header_plan, &root);
 		if (rc == CTF_FIXED_FALLBACK)
 			rc = ctf_decode_scope(d, SCOPE_EVENT_HEADER, sc->pub.event_header, &root);
 		if (rc != 0)
@@ -465,8 +470,20 @@ static int decode_event_fields(ctf_stream_iter *s, tc_message *m, uint64_t start
 	const tc_event_class *ec = entry->ec;
 	m->event_class = ec;
 	m->cycles = s->clock_value;
-	if (entry->plan && (rc = ctf_decode_fixed_event(d, entry->plan, m)) != CTF_FIXED_FALLBACK)
-		return rc;
+	if (entry->plan) {
+		if (s->values_wanted && !s->values_wanted[entry - sc->entries])
+			rc = ctf_pass_fixed_event(d, entry->plan, m);
+		else
+			rc = ctf_decode_fixed_event(d, entry->plan, m);
+		if (rc != CTF_FIXED_FALLBACK)
+			return rc;
+	}
+	if (header_passed) {
+		/* The general path may read the header's fields. */
+		d->pos = start;
+		if ((rc = ctf_decode_fixed_header(d, sc->header_plan, &root)) != 0)
+			return rc;
+	}
 	const tc_field_class *const scopes[3] = { sc->pub.event_context, ec->context, ec->payload };
 	const tc_field **const slots[3] = { &m->stream_event_context, &m->event_context, &m->payload };
 	for (int i = 0; i < 3; i++) {
@@ -595,8 +612,36 @@ static void stream_free(tc_stream_iter *it)
 	ctf_stream_iter *s = (ctf_stream_iter *)it;
 	unmap_file(s);
 	ctf_arena_free(&s->packet_arena);
+	free(s->values_wanted);
 	free(s->files);
 	free(s);
+}
+
+static int stream_want_values(tc_stream_iter *it, tc_values_wanted_fn wanted, void *ctx)
+{
+	ctf_stream_iter *s = (ctf_stream_iter *)it;
+	const ctf_stream_class *sc = (const ctf_stream_class *)it->stream->stream_class;
+	free(s->values_wanted);
+	s->values_wanted = NULL;
+	s->no_values = false;
+	if (!wanted || !sc)
+		return 0;
+	size_t n = sc->pub.event_class_count;
+	bool *w = malloc(n ? n : 1), any = false, all = true;
+	if (!w)
+		return tc_fail_nomem();
+	for (size_t i = 0; i < n; i++) {
+		w[i] = wanted(ctx, sc->entries[i].ec);
+		any |= w[i];
+		all &= w[i];
+	}
+	if (all) {
+		free(w);
+		return 0;
+	}
+	s->values_wanted = w;
+	s->no_values = !any;
+	return 0;
 }
 
 const tc_stream_iter_ops ctf_stream_ops = {
@@ -604,4 +649,5 @@ const tc_stream_iter_ops ctf_stream_ops = {
 	.fill = stream_fill,
 	.release = stream_release,
 	.free_store = stream_free_store,
+	.want_values = stream_want_values,
 };

@@ -2,7 +2,9 @@
  * fuzz_ctf_stream.c - libFuzzer target: a CTF stream file decoded against
  * fixed metadata (the sample LTTng-UST fixture's, or the file named by
  * TRACECAT_FUZZ_METADATA), every message read and printed as text, so the
- * packet decoder, the muxer and the printer all see hostile bytes.
+ * packet decoder, the muxer and the printer all see hostile bytes; then
+ * read again wanting no field value, as `tracecat info` reads, so the
+ * plans' passes over events do too.
  */
 #include "fuzz_read.h"
 
@@ -52,11 +54,31 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+static bool no_values(void *ctx, const tc_event_class *ec)
+{
+	(void)ctx;
+	(void)ec;
+	return false;
+}
+
+static void read_without_values(const char *path)
+{
+	tc_input *in;
+	if (tc_input_open(&in, path, NULL) < 0)
+		return;
+	const tc_message *m;
+	if (tc_input_want_values(in, no_values, NULL) == 0)
+		while (tc_input_next(in, &m) > 0)
+			;
+	tc_input_free(in);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	FILE *f = fopen(stream_path, "wb");
 	if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
 		abort();
 	fuzz_read_and_print(dir, sink);
+	read_without_values(dir);
 	return 0;
 }

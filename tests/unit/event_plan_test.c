@@ -5,10 +5,12 @@
  * Metadata written here (CTF 1.8 in both byte orders, CTF 2) declares
  * event headers and scopes of every fixed-layout kind: integers of each
  * size, signed or not, at odd alignments, enumerations, floats, text
- * arrays, a last string, LTTng's large header with its compact and
- * extended options.  Random bytes are decoded as an event by both paths,
+ * arrays, strings last or between members, LTTng's large header with its
+ * compact and extended options.  Random bytes are decoded as an event by both paths,
  * and every slot, the position, the event id and the clock must agree;
- * cut short, the plans must hand the event back untouched.  Layouts the
+ * cut short, the plans must hand the event back untouched.  Passing over
+ * an event without building its fields (ctf_pass_fixed_*) must end where
+ * the general path does, with the same id and clock.  Layouts the
  * plans do not cover must get no plan.
  *
  * One line per check, "PASS name" or "FAIL name: ..."; exit status 0 when
@@ -62,6 +64,10 @@ static const char tsdl_common[] =
 	"    integer { size = 8; align = 8; signed = 1; encoding = UTF8; } procname[17]; int64_t tid; }; };\n"
 	"stream { id = 1; event.header := struct { uint8_t id; uint64_clock_t timestamp; int16_t pad; }; };\n"
 	"stream { id = 2; event.header := struct event_header_compact; };\n"
+	/* stream 3: babeltrace2 2.1's CTF 2 writing of LTTng's context,
+	 * procname a string between integers */
+	"stream { id = 3; event.header := struct event_header_large;\n"
+	"  event.context := struct { int32_t vpid; string procname; uint64_t tid; }; };\n"
 	"event { name = \"ints\"; id = 0; stream_id = 0; fields := struct { uint64_t seq; int32_t w; uint32_t f;\n"
 	"  int8_t c; int16_t h; int64_t q; uint16_t u; string tag; }; };\n"
 	"event { name = \"mixed\"; id = 1; stream_id = 0;\n"
@@ -73,7 +79,10 @@ static const char tsdl_common[] =
 	"event { name = \"midstr\"; id = 3; stream_id = 0; fields := struct { string s; uint32_t after; }; };\n"
 	"event { name = \"fixed\"; id = 0; stream_id = 1; fields := struct { uint32_t a; string b; }; };\n"
 	"event { name = \"empty\"; id = 1; stream_id = 1; };\n"
-	"event { name = \"bits\"; id = 0; stream_id = 2; fields := struct { uint32_t a; }; };\n";
+	"event { name = \"bits\"; id = 0; stream_id = 2; fields := struct { uint32_t a; }; };\n"
+	"event { name = \"twostr\"; id = 4; stream_id = 0; fields := struct { string a; string b; uint8_t c; }; };\n"
+	"event { name = \"strwide\"; id = 5; stream_id = 0; fields := struct { string s; uint8_t x; int64_t q; }; };\n"
+	"event { name = \"ctxstr\"; id = 0; stream_id = 3; fields := struct { uint64_t seq; string tag; }; };\n";
 
 static const char ctf2_metadata[] =
 	"\x1e{\"type\":\"preamble\",\"version\":2}\n"
@@ -199,6 +208,45 @@ static int decode_planned(run *r, const ctf_stream_class *sc, const ctf_event_en
 	return ctf_decode_fixed_event(&r->d, e->plan, &r->m);
 }
 
+/* The plans' steps that build no field (tc_input_want_values), header
+ * included when it has a plan; *POS as for decode_planned. */
+static int pass_planned(run *r, const ctf_stream_class *sc, const ctf_event_entry *e, uint64_t *pos)
+{
+	int rc;
+	while (r->arena.cap < 256)
+		if ((rc = ctf_arena_grow(&r->arena)) < 0)
+			return rc;
+	*pos = 0;
+	if (sc->header_plan)
+		rc = ctf_pass_fixed_header(&r->d, sc->header_plan);
+	else
+		rc = ctf_decode_scope(&r->d, SCOPE_EVENT_HEADER, sc->pub.event_header, &r->header);
+	if (rc)
+		return rc;
+	*pos = r->d.pos;
+	static const tc_field unset;
+	r->m.stream_event_context = r->m.event_context = r->m.payload = &unset;
+	return ctf_pass_fixed_event(&r->d, e->plan, &r->m);
+}
+
+/* Whether passing over an event left R where the general path left G,
+ * with the same id and clock, and built nothing. */
+static bool same_pass(const run *g, const run *r, bool header_planned, char *why, size_t why_len)
+{
+	if (g->d.pos != r->d.pos || g->d.have_id != r->d.have_id || (g->d.have_id && g->d.id != r->d.id) ||
+	    g->clock != r->clock) {
+		snprintf(why, why_len, "pos %" PRIu64 "/%" PRIu64 " id %" PRIu64 "/%" PRIu64 " clock %" PRIx64 "/%" PRIx64,
+		         g->d.pos, r->d.pos, g->d.id, r->d.id, g->clock, r->clock);
+		return false;
+	}
+	if ((header_planned && r->arena.used) || r->m.stream_event_context || r->m.event_context || r->m.payload) {
+		snprintf(why, why_len, "%zu slots built, scopes %s", r->arena.used,
+		         r->m.stream_event_context || r->m.event_context || r->m.payload ? "set" : "left NULL");
+		return false;
+	}
+	return true;
+}
+
 /* Whether the slots of A and B, and where decoding left them, agree. */
 static bool same_run(const run *a, const run *b, char *why, size_t why_len)
 {
@@ -245,10 +293,10 @@ static bool same_run(const run *a, const run *b, char *why, size_t why_len)
  * short. */
 static void compare_class(const char *trace_name, const ctf_stream_class *sc, const ctf_event_entry *e)
 {
-	char name[160], why[200] = "";
+	char name[160], why[200] = "", pass_why[200] = "";
 	uint8_t buf[EVENT_BYTES];
-	int bad = 0, fallbacks = 0;
-	run g = { 0 }, p = { 0 };
+	int bad = 0, fallbacks = 0, pass_bad = 0, pass_fallbacks = 0;
+	run g = { 0 }, p = { 0 }, q = { 0 };
 	for (int n = 0; n < EVENTS && !bad; n++) {
 		for (size_t i = 0; i < sizeof buf; i++)
 			buf[i] = (uint8_t)next_random();
@@ -270,19 +318,36 @@ static void compare_class(const char *trace_name, const ctf_stream_class *sc, co
 		} else if (!same_run(&g, &p, why, sizeof why)) {
 			bad = 1;
 		}
+		run_init(&q, sc, buf, len);
+		int rq = pass_planned(&q, sc, e, &pos);
+		if (rq != 0 && !pass_bad) {
+			snprintf(pass_why, sizeof pass_why, "passing returned %d", rq);
+			pass_bad = 1;
+		} else if (rg == 0 && !pass_bad && !same_pass(&g, &q, sc->header_plan != NULL, pass_why, sizeof pass_why)) {
+			pass_bad = 1;
+		}
 		/* cut inside the event: the plans give it back as it was */
 		size_t cut = (size_t)(g.d.pos / 8) - 1 - next_random() % 4;
 		run_init(&p, sc, buf, cut);
 		rp = decode_planned(&p, sc, e, &used, &pos);
 		if (rp == CTF_FIXED_FALLBACK && p.arena.used == used && p.d.pos == pos)
 			fallbacks++;
+		run_init(&q, sc, buf, cut);
+		rq = pass_planned(&q, sc, e, &pos);
+		if (rq == CTF_FIXED_FALLBACK && q.d.pos == pos)
+			pass_fallbacks++;
 	}
 	snprintf(name, sizeof name, "%s_%s_same_as_general", trace_name, e->ec->name);
 	check(!bad, name, "%s", why);
 	snprintf(name, sizeof name, "%s_%s_cut_short_falls_back", trace_name, e->ec->name);
 	check(fallbacks == EVENTS, name, "%d of %d", fallbacks, EVENTS);
+	snprintf(name, sizeof name, "%s_%s_passed_as_general", trace_name, e->ec->name);
+	check(!pass_bad, name, "%s", pass_why);
+	snprintf(name, sizeof name, "%s_%s_cut_short_pass_falls_back", trace_name, e->ec->name);
+	check(pass_fallbacks == EVENTS, name, "%d of %d", pass_fallbacks, EVENTS);
 	ctf_arena_free(&g.arena);
 	ctf_arena_free(&p.arena);
+	ctf_arena_free(&q.arena);
 }
 
 static const ctf_event_entry *entry_named(const ctf_stream_class *sc, const char *name)
@@ -303,6 +368,7 @@ static void test_tsdl(const char *byte_order)
 	const ctf_stream_class *s0 = (ctf_stream_class *)t->pub.stream_classes[0];
 	const ctf_stream_class *s1 = (ctf_stream_class *)t->pub.stream_classes[1];
 	const ctf_stream_class *s2 = (ctf_stream_class *)t->pub.stream_classes[2];
+	const ctf_stream_class *s3 = (ctf_stream_class *)t->pub.stream_classes[3];
 	const struct {
 		const char *what;
 		bool planned, expected;
@@ -313,7 +379,12 @@ static void test_tsdl(const char *byte_order)
 		{ "ints", entry_named(s0, "ints")->plan != NULL, true },
 		{ "mixed", entry_named(s0, "mixed")->plan != NULL, true },
 		{ "sequence", entry_named(s0, "seq")->plan != NULL, false },
-		{ "string_before_integer", entry_named(s0, "midstr")->plan != NULL, false },
+		{ "string_before_integer", entry_named(s0, "midstr")->plan != NULL, true },
+		{ "two_strings", entry_named(s0, "twostr")->plan != NULL, true },
+		/* after a string, a place aligned on more than a byte moves
+		 * with the string's length */
+		{ "string_before_wider_alignment", entry_named(s0, "strwide")->plan != NULL, false },
+		{ "string_in_context", entry_named(s3, "ctxstr")->plan != NULL, true },
 		{ "fixed", entry_named(s1, "fixed")->plan != NULL, true },
 		{ "no_fields", entry_named(s1, "empty")->plan != NULL, false },
 		/* after a header the general path decodes */
@@ -327,7 +398,11 @@ static void test_tsdl(const char *byte_order)
 		snprintf(name, sizeof name, "tsdl_%s", byte_order);
 		compare_class(name, s0, entry_named(s0, "ints"));
 		compare_class(name, s0, entry_named(s0, "mixed"));
+		compare_class(name, s0, entry_named(s0, "midstr"));
+		compare_class(name, s0, entry_named(s0, "twostr"));
 	}
+	if (s3->header_plan && entry_named(s3, "ctxstr")->plan)
+		compare_class(name, s3, entry_named(s3, "ctxstr"));
 	if (s1->header_plan && entry_named(s1, "fixed")->plan)
 		compare_class(name, s1, entry_named(s1, "fixed"));
 	if (entry_named(s2, "bits")->plan)
