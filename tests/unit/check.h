@@ -2,7 +2,8 @@
  * check.h - the reporting the unit test programs share: check() prints one
  * line per check, "PASS name" or "FAIL name: " and the printf-style
  * explanation, and counts the failures in n_fail, which main() turns into
- * the exit status.  tests/run.sh reads these lines.  Each test program
+ * the exit status.  tests/run.sh reads these lines.  check_random() gives
+ * the tests reproducible random numbers.  Each test program
  * includes it once (the functions are static) and keeps its own wrappers
  * (check_u64, check_str, ...) on top.
  */
@@ -31,6 +32,15 @@ static void check(bool ok, const char *name, const char *fmt, ...)
 	printf("\n");
 	va_end(ap);
 	n_fail++;
+}
+
+/* The next of the reproducible random numbers of *STATE (splitmix64). */
+static inline uint64_t check_random(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
 }
 
 #endif /* TC_UNIT_CHECK_H */

@@ -118,14 +118,6 @@ static const char ctf2_lttng_metadata[] =
 
 static uint64_t rng = 0x9E3779B97F4A7C15u;
 
-static uint64_t next_random(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
 static ctf_trace *parse(const char *name, const char *byte_order_or_json)
 {
 	char *text;
@@ -299,14 +291,14 @@ static void compare_class(const char *trace_name, const ctf_stream_class *sc, co
 	run g = { 0 }, p = { 0 }, q = { 0 };
 	for (int n = 0; n < EVENTS && !bad; n++) {
 		for (size_t i = 0; i < sizeof buf; i++)
-			buf[i] = (uint8_t)next_random();
+			buf[i] = (uint8_t)check_random(&rng);
 		/* a string every few bytes, and a first few events with the
 		 * large header's rarer extended option */
-		for (size_t i = 0; i < sizeof buf; i += 1 + next_random() % 24)
+		for (size_t i = 0; i < sizeof buf; i += 1 + check_random(&rng) % 24)
 			buf[i] = 0;
 		if (n < 20)
 			buf[0] = buf[1] = 0xff;
-		size_t len = sizeof buf - next_random() % 8;
+		size_t len = sizeof buf - check_random(&rng) % 8;
 		run_init(&g, sc, buf, len);
 		run_init(&p, sc, buf, len);
 		size_t used;
@@ -327,7 +319,7 @@ static void compare_class(const char *trace_name, const ctf_stream_class *sc, co
 			pass_bad = 1;
 		}
 		/* cut inside the event: the plans give it back as it was */
-		size_t cut = (size_t)(g.d.pos / 8) - 1 - next_random() % 4;
+		size_t cut = (size_t)(g.d.pos / 8) - 1 - check_random(&rng) % 4;
 		run_init(&p, sc, buf, cut);
 		rp = decode_planned(&p, sc, e, &used, &pos);
 		if (rp == CTF_FIXED_FALLBACK && p.arena.used == used && p.d.pos == pos)

@@ -45,15 +45,6 @@
 #define TRACEFS "/sys/kernel/tracing"
 #define REC_CAP (1u << 16)
 
-static uint64_t next_random(uint64_t *state)
-{
-	/* splitmix64 */
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ULL);
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-	return z ^ (z >> 31);
-}
-
 /* Kernel addresses to put in fields now and then: functions for %pS,
  * strings of the printk formats for %s of an address. */
 static uint64_t *symbols;
@@ -72,7 +63,7 @@ static void add_symbol(uint64_t addr)
  * values (which hit the symbol and flag tables), some extremes. */
 static uint64_t random_number(uint64_t *st, int size)
 {
-	uint64_t x = next_random(st);
+	uint64_t x = check_random(st);
 	uint64_t mask = size >= 8 ? ~(uint64_t)0 : ((uint64_t)1 << (8 * size)) - 1;
 	switch (x % 10) {
 	case 0: return 0;
@@ -83,8 +74,8 @@ static uint64_t random_number(uint64_t *st, int size)
 	case 6:
 		if (n_symbols && size == 8)
 			return symbols[(x >> 8) % n_symbols] + ((x >> 40) % 3 ? (x >> 44) % 200 : 0);
-		return next_random(st) & mask;
-	default: return next_random(st) & mask;
+		return check_random(st) & mask;
+	default: return check_random(st) & mask;
 	}
 }
 
@@ -99,7 +90,7 @@ static void put_number(uint8_t *p, int size, uint64_t v)
 	case 8: memcpy(p, &v, 8); break;
 	default:
 		for (int i = 0; i < size; i++)
-			p[i] = (uint8_t)next_random(&v);
+			p[i] = (uint8_t)check_random(&v);
 	}
 }
 
@@ -121,11 +112,11 @@ static int random_record(struct tep_event *ev, uint64_t *st, uint8_t *buf)
 			uint8_t *p = buf + f->offset;
 			if ((f->flags & TEP_FIELD_IS_DYNAMIC) && (f->size == 4 || f->size == 2)) {
 				/* A string, bytes, or a sockaddr; sometimes empty. */
-				uint64_t x = next_random(st);
+				uint64_t x = check_random(st);
 				int len = (int)(x % 40);
 				bool text = (f->flags & TEP_FIELD_IS_STRING) || x % 3 == 0;
 				for (int k = 0; k < len; k++)
-					buf[pos + k] = text ? (uint8_t)('a' + next_random(st) % 26) : (uint8_t)next_random(st);
+					buf[pos + k] = text ? (uint8_t)('a' + check_random(st) % 26) : (uint8_t)check_random(st);
 				if (!text && len >= 28 && x % 5 < 3) {
 					uint16_t family = x % 5 == 0 ? 2 : 10;
 					memcpy(buf + pos, &family, 2);
@@ -140,11 +131,11 @@ static int random_record(struct tep_event *ev, uint64_t *st, uint8_t *buf)
 				put_number(p, f->size, loc);
 				pos += total;
 			} else if (f->flags & TEP_FIELD_IS_ARRAY) {
-				uint64_t x = next_random(st);
+				uint64_t x = check_random(st);
 				if ((f->flags & TEP_FIELD_IS_STRING) && x % 4) {
-					int len = f->size > 0 ? (int)(next_random(st) % (uint64_t)f->size) : 0;
+					int len = f->size > 0 ? (int)(check_random(st) % (uint64_t)f->size) : 0;
 					for (int k = 0; k < len; k++)
-						p[k] = (uint8_t)('a' + next_random(st) % 26);
+						p[k] = (uint8_t)('a' + check_random(st) % 26);
 					if (f->size > 0)
 						p[len] = 0;
 				} else {
@@ -510,10 +501,10 @@ static pf_kallsyms *load_symbols(struct tep_handle *tep)
 		uint64_t *addrs = malloc(cap * sizeof *addrs), st = 42;
 		for (char *line = ks; addrs && line && *line && n + 4 <= cap;) {
 			unsigned long long addr;
-			if (sscanf(line, "%llx", &addr) == 1 && next_random(&st) % 16 == 0) {
+			if (sscanf(line, "%llx", &addr) == 1 && check_random(&st) % 16 == 0) {
 				addrs[n++] = addr;
 				addrs[n++] = addr - 1;
-				addrs[n++] = addr + 1 + next_random(&st) % 64;
+				addrs[n++] = addr + 1 + check_random(&st) % 64;
 			}
 			line = strchr(line, '\n');
 			line = line ? line + 1 : NULL;
@@ -529,7 +520,7 @@ static pf_kallsyms *load_symbols(struct tep_handle *tep)
 			unsigned long long addr;
 			char type;
 			if (sscanf(line, "%llx %c", &addr, &type) == 2 && (type == 't' || type == 'T') && addr &&
-			    next_random(&(uint64_t){ addr }) % 16 == 0)
+			    check_random(&(uint64_t){ addr }) % 16 == 0)
 				add_symbol(addr);
 			line = nl ? nl + 1 : NULL;
 		}

@@ -29,16 +29,9 @@ static const char metadata[] =
 	"event { name = \"byhdr\"; id = 1; fields := struct { uint8_t v[stream.event.header.len]; }; };\n";
 
 #define EVENTS 3000
+#define SEED 0x2545F4914F6CDD1Du   /* the whole trace's and the cut one's */
 
-static uint64_t rng = 0x2545F4914F6CDD1Du;
-
-static uint64_t next_random(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
+static uint64_t rng;
 
 static void put_le(FILE *f, uint64_t v, int bytes)
 {
@@ -64,19 +57,19 @@ static int write_trace(const char *dir, size_t cut)
 	put_le(f, 0xc1fc1fc1, 4);
 	uint64_t ts = 1000;
 	for (int n = 0; n < EVENTS; n++) {
-		bool fixed = next_random() % 3 != 0;
-		unsigned seq_len = (unsigned)(next_random() % 9);
-		ts += next_random() % 5000;
+		bool fixed = check_random(&rng) % 3 != 0;
+		unsigned seq_len = (unsigned)(check_random(&rng) % 9);
+		ts += check_random(&rng) % 5000;
 		put_le(f, fixed ? 0 : 1, 1);
 		put_le(f, seq_len, 1);
 		put_le(f, ts, 8);
 		if (fixed) {
-			put_le(f, next_random(), 4);
-			fprintf(f, "s%u", (unsigned)(next_random() % 1000));
+			put_le(f, check_random(&rng), 4);
+			fprintf(f, "s%u", (unsigned)(check_random(&rng) % 1000));
 			fputc(0, f);
 		} else {
 			for (unsigned i = 0; i < seq_len; i++)
-				put_le(f, next_random(), 1);
+				put_le(f, check_random(&rng), 1);
 		}
 	}
 	fclose(f);
@@ -180,9 +173,9 @@ int main(void)
 	}
 	snprintf(whole, sizeof whole, "%s/whole", tmp);
 	snprintf(cut, sizeof cut, "%s/cut", tmp);
-	rng = 0x2545F4914F6CDD1Du;
+	rng = SEED;
 	bool written = write_trace(whole, 0) == 0;
-	rng = 0x2545F4914F6CDD1Du;
+	rng = SEED;
 	written = written && write_trace(cut, 3) == 0;
 	check(written, "traces_written", "in %s", tmp);
 	const struct {
