@@ -63,10 +63,8 @@ typedef struct ctf_stream_iter {
 	tc_message pending[2];
 	int pending_count, pending_next;
 	/* tc_input_want_values: per event class of the stream's class, in
-	 * its order, whether its values are built; NULL: all are.  NO_VALUES
-	 * when none is, so that headers are not built either. */
+	 * its order, whether its values are built; NULL: all are. */
 	bool *values_wanted;
-	bool no_values;
 	int failed;               /* sticky error code */
 	tc_error failure;         /* and the error, for a later call */
 } ctf_stream_iter;

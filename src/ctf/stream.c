@@ -448,11 +448,11 @@ static int decode_event_fields(ctf_stream_iter *s, tc_message *m, uint64_t start
 	bool header_passed = false;
 	d->have_id = false;
 	if (sc->pub.event_header) {
+		/* No message shows the header's fields: only the general path
+		 * may read them, and it has the header decoded again. */
 		rc = CTF_FIXED_FALLBACK;
-		if (sc->header_plan && s->no_values)
+		if (sc->header_plan)
 			header_passed = (rc = ctf_pass_fixed_header(d, sc->header_plan)) == 0;
-		else if (sc->header_plan)
-			rc = ctf_decode_fixed_header(d, sc->header_plan, &root);
 		if (rc == CTF_FIXED_FALLBACK)
 			rc = ctf_decode_scope(d, SCOPE_EVENT_HEADER, sc->pub.event_header, &root);
 		if (rc != 0)
@@ -623,16 +623,14 @@ static int stream_want_values(tc_stream_iter *it, tc_values_wanted_fn wanted, vo
 	const ctf_stream_class *sc = (const ctf_stream_class *)it->stream->stream_class;
 	free(s->values_wanted);
 	s->values_wanted = NULL;
-	s->no_values = false;
 	if (!wanted || !sc)
 		return 0;
 	size_t n = sc->pub.event_class_count;
-	bool *w = malloc(n ? n : 1), any = false, all = true;
+	bool *w = malloc(n ? n : 1), all = true;
 	if (!w)
 		return tc_fail_nomem();
 	for (size_t i = 0; i < n; i++) {
 		w[i] = wanted(ctx, sc->entries[i].ec);
-		any |= w[i];
 		all &= w[i];
 	}
 	if (all) {
@@ -640,7 +638,6 @@ static int stream_want_values(tc_stream_iter *it, tc_values_wanted_fn wanted, vo
 		return 0;
 	}
 	s->values_wanted = w;
-	s->no_values = !any;
 	return 0;
 }
 
