@@ -211,9 +211,10 @@ typedef struct tc_stream_iter_ops {
 	int (*fill)(tc_stream_iter *it, tc_batch *b);
 	void (*release)(tc_stream_iter *it, tc_batch *b);
 	void (*free_store)(void *store);
-	/* Optional (tc_input_want_values): asks WANTED about each event class
-	 * of the stream; NULL wants every value.  0 or < 0. */
-	int (*want_values)(tc_stream_iter *it, tc_values_wanted_fn wanted, void *ctx);
+	/* Optional (tc_input_want_values): whether each event class of the
+	 * stream's class, in its order, has its values built (NULL: every
+	 * one).  WANTED belongs to the input and outlives the iterator. */
+	void (*want_values)(tc_stream_iter *it, const bool *wanted);
 } tc_stream_iter_ops;
 
 struct tc_stream_iter {

@@ -64,7 +64,7 @@ typedef struct ctf_stream_iter {
 	int pending_count, pending_next;
 	/* tc_input_want_values: per event class of the stream's class, in
 	 * its order, whether its values are built; NULL: all are. */
-	bool *values_wanted;
+	const bool *values_wanted;
 	int failed;               /* sticky error code */
 	tc_error failure;         /* and the error, for a later call */
 } ctf_stream_iter;
