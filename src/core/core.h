@@ -36,6 +36,31 @@ int tc_fail_nomem(void);
  * handed to the thread that reports it. */
 void tc_error_restore(const tc_error *e);
 
+/* The error that ended a stream, returned again by every later call,
+ * which may come from another thread (batches filled ahead). */
+typedef struct tc_stream_failure {
+	int rc;              /* 0: none */
+	tc_error error;
+} tc_stream_failure;
+
+/* Returns RC; an error is kept in F first, with this thread's last error. */
+static inline int tc_failure_keep(tc_stream_failure *f, int rc)
+{
+	if (rc < 0) {
+		f->rc = rc;
+		f->error = *tc_error_last();
+	}
+	return rc;
+}
+
+/* F's error made this thread's last again: its code, or 0 when none. */
+static inline int tc_failure_again(const tc_stream_failure *f)
+{
+	if (f->rc)
+		tc_error_restore(&f->error);
+	return f->rc;
+}
+
 /* ---- memory pool: many small allocations freed together ---- */
 
 typedef struct tc_pool_chunk tc_pool_chunk;

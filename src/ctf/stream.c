@@ -537,10 +537,8 @@ static int decode_event(ctf_stream_iter *s, tc_message *m, ctf_arena *arena)
 static int stream_fill(tc_stream_iter *it, tc_batch *b)
 {
 	ctf_stream_iter *s = (ctf_stream_iter *)it;
-	if (s->failed) {
-		tc_error_restore(&s->failure);
-		return s->failed;
-	}
+	if (s->failure.rc)
+		return tc_failure_again(&s->failure);
 	ctf_batch_store *st = b->store;
 	if (!st && !(st = b->store = calloc(1, sizeof *st)))
 		return tc_fail_nomem();
@@ -579,10 +577,7 @@ static int stream_fill(tc_stream_iter *it, tc_batch *b)
 		if (rc > 0)
 			b->count++;
 	}
-	if (rc < 0) {
-		s->failed = rc;
-		s->failure = *tc_error_last();
-	}
+	tc_failure_keep(&s->failure, rc);
 	if (b->count == 0)
 		return rc < 0 ? rc : 0;
 	/* The batch's events all come from the current file: a batch ends
