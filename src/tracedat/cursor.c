@@ -121,8 +121,8 @@ static int cfail(tracedat_cursor *c, int64_t off, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	const char *name = c->buf->name;
-	c->failure.rc = tc_fail(TC_EFORMAT, c->f->meta.path, off, "%s%s%sCPU %d: %s", name[0] ? "buffer \"" : "", name,
-	                    name[0] ? "\", " : "", c->cd->cpu, msg);
+	c->failure.rc = tc_fail(TC_EFORMAT, c->f->meta.path, off, "%s%s%sCPU %d: %s", name[0] ? "buffer \"" : "",
+	                        name, name[0] ? "\", " : "", c->cd->cpu, msg);
 	return c->failure.rc;
 }
 
