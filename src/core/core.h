@@ -36,6 +36,31 @@ int tc_fail_nomem(void);
  * handed to the thread that reports it. */
 void tc_error_restore(const tc_error *e);
 
+/* The error that ended a stream, returned again by every later call,
+ * which may come from another thread (batches filled ahead). */
+typedef struct tc_stream_failure {
+	int rc;              /* 0: none */
+	tc_error error;
+} tc_stream_failure;
+
+/* Returns RC; an error is kept in F first, with this thread's last error. */
+static inline int tc_failure_keep(tc_stream_failure *f, int rc)
+{
+	if (rc < 0) {
+		f->rc = rc;
+		f->error = *tc_error_last();
+	}
+	return rc;
+}
+
+/* F's error made this thread's last again: its code, or 0 when none. */
+static inline int tc_failure_again(const tc_stream_failure *f)
+{
+	if (f->rc)
+		tc_error_restore(&f->error);
+	return f->rc;
+}
+
 /* ---- memory pool: many small allocations freed together ---- */
 
 typedef struct tc_pool_chunk tc_pool_chunk;
@@ -211,9 +236,10 @@ typedef struct tc_stream_iter_ops {
 	int (*fill)(tc_stream_iter *it, tc_batch *b);
 	void (*release)(tc_stream_iter *it, tc_batch *b);
 	void (*free_store)(void *store);
-	/* Optional (tc_input_want_values): asks WANTED about each event class
-	 * of the stream; NULL wants every value.  0 or < 0. */
-	int (*want_values)(tc_stream_iter *it, tc_values_wanted_fn wanted, void *ctx);
+	/* Optional (tc_input_want_values): whether each event class of the
+	 * stream's class, in its order, has its values built (NULL: every
+	 * one).  WANTED belongs to the input and outlives the iterator. */
+	void (*want_values)(tc_stream_iter *it, const bool *wanted);
 } tc_stream_iter_ops;
 
 struct tc_stream_iter {

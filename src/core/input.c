@@ -148,13 +148,46 @@ int tc_input_next(tc_input *in, const tc_message **msg)
 	return 0;
 }
 
+/* What WANTED answers for each event class of SC, into *OUT, owned by IN;
+ * NULL when it wants every one.  0 or TC_ENOMEM. */
+static int class_values_wanted(tc_input *in, const tc_stream_class *sc, tc_values_wanted_fn wanted, void *ctx,
+                               const bool **out)
+{
+	size_t n = sc->event_class_count;
+	bool *w = malloc(n ? n : 1), all = true;
+	*out = NULL;
+	if (!w)
+		return tc_fail_nomem();
+	for (size_t i = 0; i < n; i++) {
+		w[i] = wanted(ctx, sc->event_classes[i]);
+		all &= w[i];
+	}
+	if (all) {
+		free(w);
+		return 0;
+	}
+	if (tc_input_own(in, w, free) < 0)
+		return TC_ENOMEM;
+	*out = w;
+	return 0;
+}
+
 int tc_input_want_values(tc_input *in, tc_values_wanted_fn wanted, void *ctx)
 {
-	for (size_t i = 0; i < in->iter_count; i++) {
-		tc_stream_iter *it = in->iters[i];
-		int rc = it->ops->want_values ? it->ops->want_values(it, wanted, ctx) : 0;
-		if (rc < 0)
-			return rc;
+	for (size_t t = 0; t < in->trace_count; t++) {
+		const tc_trace *tr = in->traces[t];
+		for (size_t k = 0; k < tr->stream_class_count; k++) {
+			const tc_stream_class *sc = tr->stream_classes[k];
+			const bool *flags = NULL;
+			int rc = wanted ? class_values_wanted(in, sc, wanted, ctx, &flags) : 0;
+			if (rc < 0)
+				return rc;
+			for (size_t i = 0; i < in->iter_count; i++) {
+				tc_stream_iter *it = in->iters[i];
+				if (it->ops->want_values && it->stream && it->stream->stream_class == sc)
+					it->ops->want_values(it, flags);
+			}
+		}
 	}
 	return 0;
 }

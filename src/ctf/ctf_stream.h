@@ -64,9 +64,8 @@ typedef struct ctf_stream_iter {
 	int pending_count, pending_next;
 	/* tc_input_want_values: per event class of the stream's class, in
 	 * its order, whether its values are built; NULL: all are. */
-	bool *values_wanted;
-	int failed;               /* sticky error code */
-	tc_error failure;         /* and the error, for a later call */
+	const bool *values_wanted;
+	tc_stream_failure failure;
 } ctf_stream_iter;
 
 extern const tc_stream_iter_ops ctf_stream_ops;

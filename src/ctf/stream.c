@@ -537,10 +537,8 @@ static int decode_event(ctf_stream_iter *s, tc_message *m, ctf_arena *arena)
 static int stream_fill(tc_stream_iter *it, tc_batch *b)
 {
 	ctf_stream_iter *s = (ctf_stream_iter *)it;
-	if (s->failed) {
-		tc_error_restore(&s->failure);
-		return s->failed;
-	}
+	if (s->failure.rc)
+		return tc_failure_again(&s->failure);
 	ctf_batch_store *st = b->store;
 	if (!st && !(st = b->store = calloc(1, sizeof *st)))
 		return tc_fail_nomem();
@@ -579,10 +577,7 @@ static int stream_fill(tc_stream_iter *it, tc_batch *b)
 		if (rc > 0)
 			b->count++;
 	}
-	if (rc < 0) {
-		s->failed = rc;
-		s->failure = *tc_error_last();
-	}
+	tc_failure_keep(&s->failure, rc);
 	if (b->count == 0)
 		return rc < 0 ? rc : 0;
 	/* The batch's events all come from the current file: a batch ends
@@ -612,33 +607,14 @@ static void stream_free(tc_stream_iter *it)
 	ctf_stream_iter *s = (ctf_stream_iter *)it;
 	unmap_file(s);
 	ctf_arena_free(&s->packet_arena);
-	free(s->values_wanted);
 	free(s->files);
 	free(s);
 }
 
-static int stream_want_values(tc_stream_iter *it, tc_values_wanted_fn wanted, void *ctx)
+/* The stream class's entries are its event classes in their order. */
+static void stream_want_values(tc_stream_iter *it, const bool *wanted)
 {
-	ctf_stream_iter *s = (ctf_stream_iter *)it;
-	const ctf_stream_class *sc = (const ctf_stream_class *)it->stream->stream_class;
-	free(s->values_wanted);
-	s->values_wanted = NULL;
-	if (!wanted || !sc)
-		return 0;
-	size_t n = sc->pub.event_class_count;
-	bool *w = malloc(n ? n : 1), all = true;
-	if (!w)
-		return tc_fail_nomem();
-	for (size_t i = 0; i < n; i++) {
-		w[i] = wanted(ctx, sc->entries[i].ec);
-		all &= w[i];
-	}
-	if (all) {
-		free(w);
-		return 0;
-	}
-	s->values_wanted = w;
-	return 0;
+	((ctf_stream_iter *)it)->values_wanted = wanted;
 }
 
 const tc_stream_iter_ops ctf_stream_ops = {

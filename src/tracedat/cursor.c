@@ -48,8 +48,7 @@ struct tracedat_cursor {
 	const tracedat_buffer *buf;
 	const tracedat_cpu_data *cd;   /* NULL: the CPU has no data */
 	uint32_t page_size;
-	int failed;                    /* sticky error, */
-	tc_error failure;              /* as recorded when it happened */
+	tc_stream_failure failure;     /* sticky error */
 
 	/* Where the next bytes come from.  Uncompressed: the file range
 	 * [next_off, end_off).  Compressed: the chunk header at next_off,
@@ -122,9 +121,9 @@ static int cfail(tracedat_cursor *c, int64_t off, const char *fmt, ...)
 	vsnprintf(msg, sizeof msg, fmt, ap);
 	va_end(ap);
 	const char *name = c->buf->name;
-	c->failed = tc_fail(TC_EFORMAT, c->f->meta.path, off, "%s%s%sCPU %d: %s", name[0] ? "buffer \"" : "", name,
-	                    name[0] ? "\", " : "", c->cd->cpu, msg);
-	return c->failed;
+	c->failure.rc = tc_fail(TC_EFORMAT, c->f->meta.path, off, "%s%s%sCPU %d: %s", name[0] ? "buffer \"" : "",
+	                        name, name[0] ? "\", " : "", c->cd->cpu, msg);
+	return c->failure.rc;
 }
 
 int tracedat_cursor_open(const tracedat_file *f, size_t buffer_index, int cpu, tracedat_cursor **out)
@@ -190,7 +189,7 @@ static int64_t compact(tracedat_cursor *c)
 		 * asked): the next window is of the same size. */
 		size_t want = c->data.cap > keep ? c->data.cap - 1 : keep;
 		if (tc_buf_reserve(&fresh, want) < 0)
-			return c->failed = tc_fail_nomem();
+			return c->failure.rc = tc_fail_nomem();
 		memcpy(fresh.data, c->data.data + c->data_pos, keep);
 		fresh.len = keep;
 		tracedat_pages_drop(c->shared);
@@ -249,7 +248,7 @@ static int fill_uncompressed(tracedat_cursor *c)
 		return TC_ENOMEM;
 	int64_t got = td_pread(c->f, c->data.data + keep, (size_t)want, c->next_off);
 	if (got < 0)
-		return c->failed = (int)got;
+		return c->failure.rc = (int)got;
 	c->data_off = c->next_off - keep;
 	c->data.len += (size_t)got;
 	/* At the end of the file nothing more will come. */
@@ -263,7 +262,7 @@ static int start_chunks(tracedat_cursor *c)
 	uint8_t b[4];
 	int64_t got = td_pread(c->f, b, 4, c->next_off);
 	if (got < 0)
-		return c->failed = (int)got;
+		return c->failure.rc = (int)got;
 	if (got < 4)
 		return cfail(c, (int64_t)c->next_off, "the file ends before the chunk count");
 	uint32_t n = (uint32_t)tracedat_read_uint(c->f, b, 4);
@@ -290,7 +289,7 @@ static int fill_compressed(tracedat_cursor *c)
 	uint64_t at = c->next_off;
 	int64_t got = td_pread(c->f, h, 8, at);
 	if (got < 0)
-		return c->failed = (int)got;
+		return c->failure.rc = (int)got;
 	if (got < 8)
 		return cfail(c, (int64_t)at, "the file ends inside a chunk header (%" PRIu32 " chunks still to come)", c->chunks_left);
 	uint32_t csize = (uint32_t)tracedat_read_uint(c->f, h, 4), usize = (uint32_t)tracedat_read_uint(c->f, h + 4, 4);
@@ -300,12 +299,12 @@ static int fill_compressed(tracedat_cursor *c)
 	if (csize > c->chunk_in_cap) {
 		uint8_t *p = realloc(c->chunk_in, csize);
 		if (!p)
-			return c->failed = tc_fail_nomem();
+			return c->failure.rc = tc_fail_nomem();
 		c->chunk_in = p;
 		c->chunk_in_cap = csize;
 	}
 	if ((got = td_pread(c->f, c->chunk_in, csize, at + 8)) < 0)
-		return c->failed = (int)got;
+		return c->failure.rc = (int)got;
 	if ((uint64_t)got < csize)
 		return cfail(c, (int64_t)at, "the file ends inside a chunk");
 	int64_t kept = compact(c);
@@ -319,7 +318,7 @@ static int fill_compressed(tracedat_cursor *c)
 		return cfail(c, (int64_t)at, "chunk %" PRIu32 " of %" PRIu32 ": %s", c->chunk_count - c->chunks_left + 1, c->chunk_count, msg);
 	}
 	if (rc < 0)
-		return c->failed = rc;
+		return c->failure.rc = rc;
 	c->chunk_off = at;
 	c->next_off = at + 8 + csize;
 	c->chunks_left--;
@@ -463,18 +462,10 @@ static int read_record(tracedat_cursor *c, tracedat_record *rec)
 
 int tracedat_cursor_next(tracedat_cursor *c, tracedat_record *rec)
 {
-	if (c->failed) {
-		/* Recorded again: this call may be on another thread than the
-		 * one that met the error (batches filled ahead, batch.c). */
-		tc_error_restore(&c->failure);
-		return c->failed;
-	}
-	int rc = read_record(c, rec);
-	if (rc < 0) {
-		c->failed = rc;
-		c->failure = *tc_error_last();
-	}
-	return rc;
+	/* again on another thread, maybe (batches filled ahead, batch.c) */
+	if (c->failure.rc)
+		return tc_failure_again(&c->failure);
+	return tc_failure_keep(&c->failure, read_record(c, rec));
 }
 
 /* ------------------------------------------------------------------------

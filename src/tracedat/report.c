@@ -42,11 +42,11 @@
  * batches (tracedat_batch_iter_new(), through core/prefetch.c) and the
  * merge takes them from there: the same records, in the same order, their
  * pages kept alive until the batch is done with.  The comm, pid, CPU,
- * time and name columns are written here straight into the output buffer; so is the event text, by the event's
- * plan (printfmt.h, compiled when the event's first record comes), unless
- * a plugin handler prints the event or the plan leaves the record to
- * libtraceevent: tep_print_event() then writes it into one reused
- * trace_seq.
+ * time and name columns are written here straight into the output
+ * buffer; so is the event text, by the event's plan (printfmt.h, compiled
+ * when the event's first record comes), unless a plugin handler prints
+ * the event or the plan leaves the record to libtraceevent:
+ * tep_print_event() then writes it into one reused trace_seq.
  */
 #include "tracedat/report.h"
 

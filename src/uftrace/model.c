@@ -237,8 +237,7 @@ typedef struct um_iter {
 	uint64_t *shadow;          /* addresses by depth: the callers */
 	tc_buf text;               /* a message's text as it is formatted */
 	uft_recent recent;         /* functions resolved lately */
-	int failed;                /* the error that ended the stream, 0: none */
-	tc_error failure;
+	tc_stream_failure failure; /* the error that ended the stream */
 } um_iter;
 
 static const char *procname(const um_trace *t, const uft_task *task, char *buf)
@@ -402,20 +401,15 @@ static int iter_fill(tc_stream_iter *base, tc_batch *b)
 {
 	um_iter *it = (um_iter *)base;
 	b->count = 0;
-	if (it->failed) {
-		tc_error_restore(&it->failure);
-		return it->failed;
-	}
+	if (it->failure.rc)
+		return tc_failure_again(&it->failure);
 	int rc = store_for(b);
 	uft_record r;
 	while (rc >= 0 && b->count < b->cap && (rc = next_record(it, &r)) > 0)
 		if ((rc = fill_message(it, b, b->count, &r)) == 0)
 			b->count++;
-	if (rc < 0) {
-		/* the messages before it first; the error is final */
-		it->failed = rc;
-		it->failure = *tc_error_last();
-	}
+	/* the messages before it first; the error is final */
+	tc_failure_keep(&it->failure, rc);
 	if (b->count == 0)
 		return rc < 0 ? rc : 0;
 	return 1;

@@ -103,6 +103,7 @@ traces+=("$two")
 # label T: the name of trace T in the results
 label() {
 	local name=${1#"$F"/}
+	name=${name#"$ROOT"/../shared/corpus/}
 	echo "${name#"$tmp"/}"
 }
 for t in "${traces[@]}"; do
@@ -128,8 +129,7 @@ for t in "$F"/tracedat/*.dat "$F"/tracedat-bad/*.dat "$ROOT"/../shared/corpus/tr
 	[ -e "$t" ] && tracedats+=("$t")
 done
 for t in "${tracedats[@]}"; do
-	name=${t#"$F"/}
-	name=${name#"$ROOT"/../shared/corpus/}
+	name=$(label "$t")
 	for o in "${report_opts[@]}"; do
 		# shellcheck disable=SC2086
 		run "$name${o:+/$o}" report $o "$t"
@@ -163,8 +163,7 @@ for t in "${traces[@]}"; do
 done
 tsan print/all-ctf-merged print -j 4 "${ctf[@]}"
 for t in "${tracedats[@]}"; do
-	name=${t#"$F"/}
-	name=${name#"$ROOT"/../shared/corpus/}
+	name=$(label "$t")
 	tsan "report/$name" report -j 4 "$t"
 	tsan "report/$name/-R" report -j 4 -R "$t"
 done
