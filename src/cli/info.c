@@ -321,9 +321,5 @@ int cli_info(int argc, char **argv)
 	}
 	cli_free_inputs(inputs, count);
 	free(paths);
-	if (fflush(stdout) != 0 && !status) {
-		fprintf(stderr, "tracecat: cannot write the output\n");
-		status = 1;
-	}
 	return status;
 }

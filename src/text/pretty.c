@@ -35,12 +35,14 @@
  * origin (babeltrace2 keeps its "no previous time" marker in the same
  * variable as the time, so a time of -1 ns reads back as "none").
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "tracecat.h"
+#include "core/core.h"
 #include "format.h"
 
 #define OUTBUF_SIZE ((size_t)256 * 1024)
@@ -62,7 +64,8 @@ struct tc_text_printer {
 	char *cur;          /* end of the buffered bytes between calls */
 	unsigned long flushes;  /* buffer flushes so far: text rendered in
 	                           place is whole if this did not change */
-	int failed;         /* sticky: TC_EIO once a write came up short,
+	int failed;         /* sticky: TC_EIO once a write came up short
+	                       (recorded with the system's reason),
 	                       TC_ENOMEM once a plan could not be made */
 
 	bool ctf2;          /* the event being printed is of a CTF 2 trace */
@@ -94,13 +97,19 @@ struct tc_text_printer {
  * caller writes without further checks.
  */
 
+/* Records the failed write to SINK that set errno (tc_error.sys_errno). */
+static void write_failed(tc_text_printer *p, const FILE *sink)
+{
+	p->failed = tc_fail_write(errno, sink == p->out ? "cannot write the output" : "cannot write the error stream");
+}
+
 static char *flush_to(tc_text_printer *p, char *d)
 {
 	size_t n = (size_t)(d - p->buf);
 
 	p->flushes++;
 	if (n && !p->failed && fwrite(p->buf, 1, n, p->sink) != n)
-		p->failed = TC_EIO;
+		write_failed(p, p->sink);
 	return p->buf;
 }
 
@@ -119,7 +128,7 @@ static char *w_mem_slow(tc_text_printer *p, char *d, const char *s, size_t n)
 	if (n >= (size_t)(p->end - p->buf)) {
 		/* Larger than the whole buffer: copying it would gain nothing. */
 		if (!p->failed && fwrite(s, 1, n, p->sink) != n)
-			p->failed = TC_EIO;
+			write_failed(p, p->sink);
 		return d;
 	}
 	memcpy(d, s, n);
@@ -324,7 +333,7 @@ static void warn_negative_time(tc_text_printer *p)
 	if (p->sink == p->out)
 		p->cur = flush_to(p, p->cur);
 	if (!p->failed && fwrite(msg, 1, sizeof(msg) - 1, p->err) != sizeof(msg) - 1)
-		p->failed = TC_EIO;
+		write_failed(p, p->err);
 }
 
 /* Formats "HH:MM:SS" (after "YYYY-MM-DD " with --clock-date) for SEC
@@ -1576,8 +1585,10 @@ int tc_text_printer_flush(tc_text_printer *p)
 	if (!p)
 		return TC_EINVAL;
 	p->cur = flush_to(p, p->cur);
-	if ((fflush(p->out) != 0 || fflush(p->err) != 0) && !p->failed)
-		p->failed = TC_EIO;
+	if (!p->failed && fflush(p->out) != 0)
+		write_failed(p, p->out);
+	if (!p->failed && fflush(p->err) != 0)
+		write_failed(p, p->err);
 	return p->failed;
 }
 
