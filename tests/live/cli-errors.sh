@@ -55,6 +55,7 @@ fi
 mkdir "$work/fs"
 full_fs=(unshare -m)
 [ "$(id -u)" = 0 ] || full_fs=(unshare -r -m)
+# shellcheck disable=SC2016  # expanded by the shell in the namespace
 mount_fs='mount -t tmpfs -o size=16k tracecat-full "$0" || exit 125'
 if ! "${full_fs[@]}" sh -c "$mount_fs" "$work/fs" 2>/dev/null; then
 	full_fs=(missing-mount-namespace)
