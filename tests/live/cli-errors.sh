@@ -33,6 +33,10 @@ cd "$work/w" || exit 0
 cp "$root/tests/fixtures/tracedat/top-v7-zstd.dat" trace.dat
 cp -r "$root/tests/fixtures/ctf/sample" ctf
 cp -r "$root/tests/fixtures/uftrace/threads" uftrace.data
+cp -r "$root/tests/fixtures/ctf2/merged-traces" ctf2
+cp -r "$root/tests/fixtures/lttng-legacy/v26-le-lost" legacy
+cp -r "$root/tests/fixtures/ctf-valid/time-backwards" counter
+sed -i 's/ offset_s = 1600000000;//' counter/metadata
 echo "notes" >notes.txt
 cp notes.txt notrace/
 cp trace.dat locked.dat
@@ -121,7 +125,8 @@ while IFS= read -r line; do
 done <"$table"
 [ "$n" -gt 50 ] || echo "FAIL cli-errors/table: only $n cases read from $table"
 
-# info: lines it must print (tests/cli/info.txt: the path, " | ", the line).
+# info: lines it must print (tests/cli/info.txt: the path in the work
+# folder, " | ", the line).
 k=0
 while IFS= read -r line; do
 	case $line in '#'* | '') continue ;; esac
@@ -129,7 +134,7 @@ while IFS= read -r line; do
 	path=${line%% | *}
 	want=${line#* | }
 	name="cli-info/$k-${path##*/}"
-	if ! "$work/tracecat" info "$root/$path" >"$work/info" 2>"$work/err"; then
+	if ! "$work/tracecat" info "$path" >"$work/info" 2>"$work/err"; then
 		echo "FAIL $name: exit $?: $(head -c 300 "$work/err")"
 	elif grep -qxF -- "$want" "$work/info"; then
 		echo "PASS $name"
