@@ -610,7 +610,7 @@ static __attribute__((noinline)) char *w_enum_labels_ctf2(tc_text_printer *p, ch
 	if (n == 0)
 		return w_unknown_label(p, d);
 	if (n > sizeof(local) / sizeof(local[0]) && !(match = malloc(n * sizeof(*match)))) {
-		p->failed = TC_ENOMEM;
+		p->failed = tc_fail_nomem();
 		return d;
 	}
 	/* Insertion by rank; equal ranks keep the labels' order. */
@@ -735,7 +735,7 @@ static const struct bitmap_plan *bitmap_plan_of(tc_text_printer *p, const tc_fie
 		return pl;
 	pl = calloc(1, sizeof(*pl) + c->label_count * sizeof(pl->flag[0]));
 	if (!pl) {
-		p->failed = TC_ENOMEM;
+		p->failed = tc_fail_nomem();
 		return NULL;
 	}
 	pl->count = c->label_count;
@@ -757,7 +757,7 @@ static const struct bitmap_plan *bitmap_plan_of(tc_text_printer *p, const tc_fie
 	}
 	qsort(pl->flag, pl->count, sizeof(pl->flag[0]), cmp_flag);
 	if (!plan_set(p, key, pl)) {
-		p->failed = TC_ENOMEM;
+		p->failed = tc_fail_nomem();
 		return NULL;
 	}
 	return pl;
@@ -934,7 +934,7 @@ static const struct struct_plan *struct_plan_of(tc_text_printer *p, const tc_fie
 		return pl;
 	pl = make_struct_plan(p, c, names);
 	if (!pl || !plan_set(p, key, pl)) {
-		p->failed = TC_ENOMEM;
+		p->failed = tc_fail_nomem();
 		return NULL;
 	}
 	return pl;
@@ -1512,17 +1512,17 @@ int tc_text_printer_new(tc_text_printer **out, const tc_text_options *opts,
 		return TC_EINVAL;
 	p = calloc(1, sizeof(*p));
 	if (!p)
-		return TC_ENOMEM;
+		return tc_fail_nomem();
 	p->buf = malloc(OUTBUF_SIZE);
 	if (!p->buf) {
 		free(p);
-		return TC_ENOMEM;
+		return tc_fail_nomem();
 	}
 	p->slots = calloc(PLAN_SLOTS_MIN, sizeof(*p->slots));
 	if (!p->slots) {
 		free(p->buf);
 		free(p);
-		return TC_ENOMEM;
+		return tc_fail_nomem();
 	}
 	p->slot_mask = PLAN_SLOTS_MIN - 1;
 	p->end = p->buf + OUTBUF_SIZE;
