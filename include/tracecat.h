@@ -89,6 +89,11 @@ typedef struct tc_error {
 	char path[4096];     /* file the error is about, "" if none */
 	int64_t offset;      /* byte offset in that file, -1 if none */
 	char message[1024];  /* what was expected, in plain words */
+	/* TC_EIO from writing to a stream the caller gave (a text printer's,
+	 * a report's): the errno of the write that failed, so that the caller,
+	 * who knows what the stream is, can give the system's reason in its
+	 * own words.  0 for every other error. */
+	int sys_errno;
 } tc_error;
 
 /* The last error recorded on this thread (never NULL). */
@@ -111,6 +116,12 @@ typedef struct tc_clock {
 	int64_t offset_s;    /* seconds from the origin to the clock's zero */
 	uint64_t offset;     /* cycles added to offset_s, always < freq */
 	bool absolute;       /* origin is the Unix epoch for every reader */
+	/* Whether the clock's origin (offset 0) is the Unix epoch, so that its
+	 * times are dates: CTF 1.8 clocks, CTF 2 ones of origin "unix-epoch",
+	 * trace-cmd's with a DATE option, uftrace's with a utc_offset, legacy
+	 * LTTng's with a start time.  False for the clocks that count from an
+	 * unknown zero, usually the boot: trace-cmd's local, global, mono...,
+	 * uftrace's monotonic. */
 	bool origin_is_unix_epoch;
 	/* CTF 2: the accuracy (cycles, 0 when unknown); the clock's identity
 	 * and a custom origin's, each NULL when absent. */

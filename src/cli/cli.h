@@ -21,6 +21,15 @@ int cli_report_command(int argc, char **argv);
 /* Prints ERR (or the library's last error) as "tracecat: PATH: at byte N: MSG". */
 void cli_report(const tc_error *err);
 void cli_report_error(void);
+/* Reports, once however often called, that a write to standard output
+ * failed with the system's ERRNUM: "tracecat: standard output: No space
+ * left on device" (nothing for EPIPE: the reader has gone, as after `|
+ * head`).  Returns 1, the exit status.  main() checks the last flush and
+ * the close of standard output with it, for every command. */
+int cli_stdout_failed(int errnum);
+/* Whether ERR, from a library function given stdout, is a failed write to
+ * it; if so it is reported as cli_stdout_failed() does. */
+bool cli_stdout_error(const tc_error *err);
 
 /* Opens every path of PATHS into INPUTS (caller frees them); 0 or 1 (error
  * shown, as by cli_report_open_error). */

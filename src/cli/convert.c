@@ -308,7 +308,7 @@ static int write_input(convert_state *cs, tc_input *in, const tc_filter *filter,
 {
 	stream_writer *writers = calloc(jobs, sizeof *writers);
 	if (!writers) {
-		*err = (tc_error){ TC_ENOMEM, "", -1, "out of memory" };
+		*err = (tc_error){ TC_ENOMEM, "", -1, "out of memory", 0 };
 		return -1;
 	}
 	for (unsigned k = 0; k < jobs; k++)

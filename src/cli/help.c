@@ -140,7 +140,8 @@ static const command_help commands[] = {
 	  "  --                       every argument after it is an INPUT\n" },
 	{ "help", "show the help of tracecat or of one command",
 	  "usage: tracecat help [COMMAND]\n"
-	  "Show the list of commands, or every option of COMMAND.\n" },
+	  "Show the list of commands, or every option of COMMAND: the same as\n"
+	  "`tracecat COMMAND --help`.  `tracecat help --help` shows this help.\n" },
 };
 
 #define COMMAND_COUNT (sizeof commands / sizeof commands[0])

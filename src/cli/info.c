@@ -73,16 +73,53 @@ static class_stats *stats_get(stats_table *t, const tc_event_class *ec)
 	return &t->slots[h];
 }
 
-/* UTC date and time, as --clock-gmt --clock-date shows it. */
-static void print_time(tc_time t)
+/* The time T of clock C: a UTC date and time, as --clock-gmt --clock-date
+ * shows it, when C counts from the Unix epoch; otherwise seconds since the
+ * clock's origin (often the boot), as `trace-cmd report` and `uftrace
+ * replay -f time` show them, since a date in 1970 would be nonsense. */
+static void print_time(const tc_clock *c, tc_time t)
 {
 	time_t sec = (time_t)t.sec;
 	struct tm tm;
-	if (gmtime_r(&sec, &tm))
+	if (c->origin_is_unix_epoch && gmtime_r(&sec, &tm)) {
 		printf("%04d-%02d-%02d %02d:%02d:%02d.%09" PRIu32, tm.tm_year + 1900, tm.tm_mon + 1,
 		       tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec, t.nsec);
+		return;
+	}
+	/* T.sec is the floor: -0.25 s is { -1, 750000000 }. */
+	bool negative = t.sec < 0;
+	uint64_t whole = negative ? -(uint64_t)(t.sec + (t.nsec > 0)) : (uint64_t)t.sec;
+	uint32_t nsec = negative && t.nsec ? 1000000000u - t.nsec : t.nsec;
+	printf("%s%" PRIu64 ".%09" PRIu32 " s", negative ? "-" : "", whole, nsec);
+}
+
+/* What info calls the format of T: its name and version. */
+static void print_format(const tc_trace *t)
+{
+	const tc_env_entry *e;
+	if (t->ctf_major == 2)
+		printf("  format: CTF 2\n");
+	else if (!strcmp(t->format, "ctf"))
+		printf("  format: CTF 1.8\n");
+	else if (!strcmp(t->format, "trace.dat") && (e = tc_trace_env(t, "trace_dat_version")) && e->is_int)
+		printf("  format: trace.dat version %" PRId64 "\n", e->int_value);
+	else if (!strcmp(t->format, "uftrace") && (e = tc_trace_env(t, "source_tracer_version")) && !e->is_int)
+		printf("  format: uftrace record directory (uftrace %s)\n", e->str_value);
+	else if (!strcmp(t->format, "uftrace"))
+		printf("  format: uftrace record directory\n");
+	else if (!strcmp(t->format, "lttng-legacy") && (e = tc_trace_env(t, "lttng_legacy_format")) && !e->is_int)
+		printf("  format: legacy LTTng (0.x) trace, format version %s\n", e->str_value);
 	else
-		printf("%" PRId64 ".%09" PRIu32 " s", t.sec, t.nsec);
+		printf("  format: %s\n", t->format);
+}
+
+/* Where C counts from: the Unix epoch, a CTF 2 origin by name, or unknown
+ * (trace-cmd's local clock, uftrace's monotonic one: usually the boot). */
+static const char *clock_origin(const tc_clock *c)
+{
+	if (c->origin_is_unix_epoch)
+		return "Unix epoch";
+	return c->origin_name ? c->origin_name : "unknown (not the Unix epoch)";
 }
 
 static int cmp_stats(const void *a, const void *b)
@@ -98,7 +135,7 @@ static int cmp_stats(const void *a, const void *b)
 static void print_trace_header(const tc_trace *t)
 {
 	printf("trace %s\n", t->path);
-	printf("  format: %s\n", t->format);
+	print_format(t);
 	if (t->name)
 		printf("  name: %s\n", t->name);
 	if (t->has_uuid) {
@@ -117,8 +154,9 @@ static void print_trace_header(const tc_trace *t)
 	}
 	for (size_t i = 0; i < t->clock_count; i++) {
 		const tc_clock *c = t->clocks[i];
-		printf("  clock %s: %" PRIu64 " Hz, offset %" PRId64 " s + %" PRIu64 " cycles, precision %" PRIu64 " cycles%s\n",
-		       c->name, c->freq, c->offset_s, c->offset, c->precision, c->absolute ? ", absolute" : "");
+		printf("  clock %s: %" PRIu64 " Hz, offset %" PRId64 " s + %" PRIu64 " cycles, precision %" PRIu64
+		       " cycles%s, origin: %s\n", c->name, c->freq, c->offset_s, c->offset, c->precision,
+		       c->absolute ? ", absolute" : "", clock_origin(c));
 		if (c->description)
 			printf("    description: %s\n", c->description);
 	}
@@ -259,13 +297,22 @@ static int info_input(tc_input *in, unsigned jobs)
 		size_t declared = 0;
 		for (size_t i = 0; i < tr->stream_class_count; i++)
 			declared += tr->stream_classes[i]->event_class_count;
-		printf("  event classes: %zu declared, %zu seen (count, first and last time in UTC, name)\n", declared, n);
+		bool dates = false, seconds = false;
+		for (size_t i = 0; i < n; i++) {
+			const tc_clock *c = list[i].ec->stream_class->clock;
+			dates |= list[i].has_time && c->origin_is_unix_epoch;
+			seconds |= list[i].has_time && !c->origin_is_unix_epoch;
+		}
+		printf("  event classes: %zu declared, %zu seen (count, first and last time %s, name)\n", declared, n,
+		       !seconds ? "in UTC"
+		       : !dates ? "in seconds since the clock's origin"
+		                : "in UTC, or in seconds since the clock's origin when that is not the Unix epoch");
 		for (size_t i = 0; i < n; i++) {
 			printf("    %12" PRIu64 "  ", list[i].count);
 			if (list[i].has_time) {
-				print_time(list[i].first);
+				print_time(list[i].ec->stream_class->clock, list[i].first);
 				printf("  ");
-				print_time(list[i].last);
+				print_time(list[i].ec->stream_class->clock, list[i].last);
 			}
 			printf("  %s\n", list[i].ec->name);
 			total += list[i].count;
@@ -321,9 +368,5 @@ int cli_info(int argc, char **argv)
 	}
 	cli_free_inputs(inputs, count);
 	free(paths);
-	if (fflush(stdout) != 0 && !status) {
-		fprintf(stderr, "tracecat: cannot write the output\n");
-		status = 1;
-	}
 	return status;
 }

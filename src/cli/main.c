@@ -5,6 +5,7 @@
  */
 #include "cli/cli.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <limits.h>
@@ -116,7 +117,43 @@ void cli_report_open_error(const char *command, const char *path)
 	report_with_hint(&err, right, target);
 }
 
-int main(int argc, char **argv)
+static bool stdout_failure_reported;
+
+int cli_stdout_failed(int errnum)
+{
+	/* EPIPE: the reader went away, as when `| head` has read its lines;
+	 * SIGPIPE, when not ignored, ends the command as silently. */
+	if (!stdout_failure_reported && errnum != EPIPE) {
+		fprintf(stderr, "tracecat: standard output: %s\n", strerror(errnum ? errnum : EIO));
+		fflush(stderr);
+	}
+	stdout_failure_reported = true;
+	return 1;
+}
+
+bool cli_stdout_error(const tc_error *err)
+{
+	if (err->code != TC_EIO || !ferror(stdout))
+		return false;
+	cli_stdout_failed(err->sys_errno);
+	return true;
+}
+
+/* STATUS, or 1 once a write to standard output has failed: stdio tells of
+ * a failure only when it writes, which for a short text (help, --version,
+ * info) is at the last flush, or at the close on some file systems. */
+static int close_stdout(int status)
+{
+	bool failed = fflush(stdout) != 0 || ferror(stdout);
+	int errnum = failed ? errno : 0;
+	if (fclose(stdout) != 0 && !failed) {
+		failed = true;
+		errnum = errno;
+	}
+	return failed || stdout_failure_reported ? cli_stdout_failed(errnum) : status;
+}
+
+static int run(int argc, char **argv)
 {
 	if (argc < 2) {
 		cli_help_overview(stderr);
@@ -132,7 +169,8 @@ int main(int argc, char **argv)
 			cli_help_overview(stdout);
 			return 0;
 		}
-		if (argc == 3 && cli_help(argv[2], stdout))
+		/* `help --help` and `help help` alike: the help of help. */
+		if (argc == 3 && cli_help(cli_is_help_option(argv[2]) ? "help" : argv[2], stdout))
 			return 0;
 		if (argc > 3)
 			return cli_usage_error("", "help takes one command");
@@ -158,4 +196,9 @@ int main(int argc, char **argv)
 	if (cmd[0] != '-' && !strchr(cmd, '/') && lstat(cmd, &st) < 0)
 		return cli_usage_error("", "%s: unknown command, and no file or directory of that name", cmd);
 	return cli_print(argc, argv);
+}
+
+int main(int argc, char **argv)
+{
+	return close_stdout(run(argc, argv));
 }

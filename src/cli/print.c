@@ -187,20 +187,23 @@ int cli_print(int argc, char **argv)
 	if (status)
 		cli_report_error();
 	const tc_message *msg;
-	int rc = 0;
+	int rc = 0, write_rc = 0;
 	while (!status && (rc = tc_muxer_next(mux, &msg)) > 0) {
 		if (filtering && !tc_filter_match(filter, msg))
 			continue;
-		if (tc_text_printer_print(printer, msg) < 0) {
-			rc = -1;
+		if ((write_rc = tc_text_printer_print(printer, msg)) < 0)
 			break;
-		}
 	}
+	tc_error read_error = *tc_error_last();
 	/* What was read before an error is printed before the error line. */
-	if (printer && tc_text_printer_flush(printer) < 0 && rc >= 0)
-		rc = -1;
-	if (rc < 0) {
-		cli_report_error();
+	if (printer && write_rc == 0)
+		write_rc = tc_text_printer_flush(printer);
+	if (write_rc < 0) {
+		if (!cli_stdout_error(tc_error_last()))
+			cli_report_error();
+		status = 1;
+	} else if (rc < 0) {
+		cli_report(&read_error);
 		status = 1;
 	}
 	tc_text_printer_free(printer);
@@ -214,9 +217,5 @@ int cli_print(int argc, char **argv)
 	cli_free_inputs(inputs, npaths);
 	tc_filter_free(filter);
 	free(paths);
-	if (fflush(stdout) != 0 && !status) {
-		fprintf(stderr, "tracecat: cannot write the output\n");
-		status = 1;
-	}
 	return status;
 }

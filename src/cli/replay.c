@@ -111,12 +111,11 @@ int cli_replay(int argc, char **argv)
 	o.notrace_count = nn;
 	dir = dir ? dir : "uftrace.data";
 	int rc = tc_uftrace_replay(dir, &o, stdout);
-	if (rc < 0) {
+	if (rc < 0 && cli_stdout_error(tc_error_last())) {
+		status = 1;
+	} else if (rc < 0) {
 		cli_report_open_error("replay", dir);
 		status = rc == TC_EINVAL ? 2 : 1;
-	} else if (fflush(stdout) != 0) {
-		fprintf(stderr, "tracecat: cannot write the output\n");
-		status = 1;
 	}
 out:
 	free(tids);

@@ -205,7 +205,9 @@ int cli_report_command(int argc, char **argv)
 	const char *check = getenv("TRACECAT_REPORT_CHECK");
 	o.check_fast_path = check && *check && strcmp(check, "0") != 0;
 	int rc = tracedat_report(stdout, input, &o);
-	if (rc < 0) {
+	if (rc < 0 && cli_stdout_error(tc_error_last())) {
+		status = 1;
+	} else if (rc < 0) {
 		cli_report_open_error("report", input);
 		status = rc == TC_EINVAL ? 2 : 1;
 	} else {

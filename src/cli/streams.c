@@ -51,7 +51,7 @@ int cli_read_streams(tc_input *in, unsigned jobs, int (*read)(void *state, size_
 	if (!threads || !ids) {
 		free(threads);
 		free(ids);
-		*err = (tc_error){ TC_ENOMEM, "", -1, "out of memory" };
+		*err = (tc_error){ TC_ENOMEM, "", -1, "out of memory", 0 };
 		return -1;
 	}
 	unsigned started = 1;

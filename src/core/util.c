@@ -15,7 +15,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
-static _Thread_local tc_error last_error = { TC_OK, "", -1, "no error" };
+static _Thread_local tc_error last_error = { TC_OK, "", -1, "no error", 0 };
 
 const tc_error *tc_error_last(void)
 {
@@ -38,6 +38,7 @@ int tc_vfail(int code, const char *path, int64_t offset, const char *fmt, va_lis
 	snprintf(last_error.path, sizeof last_error.path, "%s", path ? path : "");
 	last_error.offset = offset;
 	vsnprintf(last_error.message, sizeof last_error.message, fmt, ap);
+	last_error.sys_errno = 0;
 	return code;
 }
 
@@ -53,6 +54,13 @@ int tc_fail(int code, const char *path, int64_t offset, const char *fmt, ...)
 int tc_fail_nomem(void)
 {
 	return tc_fail(TC_ENOMEM, NULL, -1, "out of memory");
+}
+
+int tc_fail_write(int errnum, const char *what)
+{
+	tc_fail(TC_EIO, NULL, -1, "%s: %s", what, strerror(errnum));
+	last_error.sys_errno = errnum;
+	return TC_EIO;
 }
 
 void tc_error_restore(const tc_error *e)

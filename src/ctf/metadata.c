@@ -734,8 +734,11 @@ static int build_clock(builder *b, const ast_node *blk)
 		return berr(b, blk, "clock without a name");
 	if (ctf_find_clock(b->c.t, c->name))
 		return berr(b, blk, "clock \"%s\" declared twice", c->name);
+	/* CTF 1.8 section 8 counts offsets from the Unix epoch, but a clock
+	 * neither absolute nor given an offset (a counter from power-on, as
+	 * barectf's are) is tied to no date.  Decided before --clock-offset. */
+	c->origin_is_unix_epoch = c->absolute || c->offset_s != 0 || c->offset != 0;
 	ctf_clock_set_offset(c, c->offset, b->c.opts);
-	c->origin_is_unix_epoch = true;
 	return tc_ptr_push((void ***)&b->c.t->pub.clocks, &b->c.t->pub.clock_count, c) < 0 ? (b->c.err = TC_ENOMEM) : 0;
 }
 

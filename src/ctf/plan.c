@@ -373,7 +373,7 @@ static void detect_quirks(ctf_trace *t)
 	if (strncmp(name->str_value, "lttng", 5) == 0)
 		for (size_t i = 0; i < t->pub.clock_count; i++)
 			if (strcmp(t->pub.clocks[i]->name, "monotonic") == 0)
-				t->pub.clocks[i]->absolute = true;
+				t->pub.clocks[i]->absolute = t->pub.clocks[i]->origin_is_unix_epoch = true;
 }
 
 /* What the packet context's roles tell of every packet (CTF 2 roles may

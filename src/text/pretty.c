@@ -35,12 +35,14 @@
  * origin (babeltrace2 keeps its "no previous time" marker in the same
  * variable as the time, so a time of -1 ns reads back as "none").
  */
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "tracecat.h"
+#include "core/core.h"
 #include "format.h"
 
 #define OUTBUF_SIZE ((size_t)256 * 1024)
@@ -62,7 +64,8 @@ struct tc_text_printer {
 	char *cur;          /* end of the buffered bytes between calls */
 	unsigned long flushes;  /* buffer flushes so far: text rendered in
 	                           place is whole if this did not change */
-	int failed;         /* sticky: TC_EIO once a write came up short,
+	int failed;         /* sticky: TC_EIO once a write came up short
+	                       (recorded with the system's reason),
 	                       TC_ENOMEM once a plan could not be made */
 
 	bool ctf2;          /* the event being printed is of a CTF 2 trace */
@@ -94,13 +97,19 @@ struct tc_text_printer {
  * caller writes without further checks.
  */
 
+/* Records the failed write to SINK that set errno (tc_error.sys_errno). */
+static void write_failed(tc_text_printer *p, const FILE *sink)
+{
+	p->failed = tc_fail_write(errno, sink == p->out ? "cannot write the output" : "cannot write the error stream");
+}
+
 static char *flush_to(tc_text_printer *p, char *d)
 {
 	size_t n = (size_t)(d - p->buf);
 
 	p->flushes++;
 	if (n && !p->failed && fwrite(p->buf, 1, n, p->sink) != n)
-		p->failed = TC_EIO;
+		write_failed(p, p->sink);
 	return p->buf;
 }
 
@@ -119,7 +128,7 @@ static char *w_mem_slow(tc_text_printer *p, char *d, const char *s, size_t n)
 	if (n >= (size_t)(p->end - p->buf)) {
 		/* Larger than the whole buffer: copying it would gain nothing. */
 		if (!p->failed && fwrite(s, 1, n, p->sink) != n)
-			p->failed = TC_EIO;
+			write_failed(p, p->sink);
 		return d;
 	}
 	memcpy(d, s, n);
@@ -324,7 +333,7 @@ static void warn_negative_time(tc_text_printer *p)
 	if (p->sink == p->out)
 		p->cur = flush_to(p, p->cur);
 	if (!p->failed && fwrite(msg, 1, sizeof(msg) - 1, p->err) != sizeof(msg) - 1)
-		p->failed = TC_EIO;
+		write_failed(p, p->err);
 }
 
 /* Formats "HH:MM:SS" (after "YYYY-MM-DD " with --clock-date) for SEC
@@ -601,7 +610,7 @@ static __attribute__((noinline)) char *w_enum_labels_ctf2(tc_text_printer *p, ch
 	if (n == 0)
 		return w_unknown_label(p, d);
 	if (n > sizeof(local) / sizeof(local[0]) && !(match = malloc(n * sizeof(*match)))) {
-		p->failed = TC_ENOMEM;
+		p->failed = tc_fail_nomem();
 		return d;
 	}
 	/* Insertion by rank; equal ranks keep the labels' order. */
@@ -726,7 +735,7 @@ static const struct bitmap_plan *bitmap_plan_of(tc_text_printer *p, const tc_fie
 		return pl;
 	pl = calloc(1, sizeof(*pl) + c->label_count * sizeof(pl->flag[0]));
 	if (!pl) {
-		p->failed = TC_ENOMEM;
+		p->failed = tc_fail_nomem();
 		return NULL;
 	}
 	pl->count = c->label_count;
@@ -748,7 +757,7 @@ static const struct bitmap_plan *bitmap_plan_of(tc_text_printer *p, const tc_fie
 	}
 	qsort(pl->flag, pl->count, sizeof(pl->flag[0]), cmp_flag);
 	if (!plan_set(p, key, pl)) {
-		p->failed = TC_ENOMEM;
+		p->failed = tc_fail_nomem();
 		return NULL;
 	}
 	return pl;
@@ -925,7 +934,7 @@ static const struct struct_plan *struct_plan_of(tc_text_printer *p, const tc_fie
 		return pl;
 	pl = make_struct_plan(p, c, names);
 	if (!pl || !plan_set(p, key, pl)) {
-		p->failed = TC_ENOMEM;
+		p->failed = tc_fail_nomem();
 		return NULL;
 	}
 	return pl;
@@ -1503,17 +1512,17 @@ int tc_text_printer_new(tc_text_printer **out, const tc_text_options *opts,
 		return TC_EINVAL;
 	p = calloc(1, sizeof(*p));
 	if (!p)
-		return TC_ENOMEM;
+		return tc_fail_nomem();
 	p->buf = malloc(OUTBUF_SIZE);
 	if (!p->buf) {
 		free(p);
-		return TC_ENOMEM;
+		return tc_fail_nomem();
 	}
 	p->slots = calloc(PLAN_SLOTS_MIN, sizeof(*p->slots));
 	if (!p->slots) {
 		free(p->buf);
 		free(p);
-		return TC_ENOMEM;
+		return tc_fail_nomem();
 	}
 	p->slot_mask = PLAN_SLOTS_MIN - 1;
 	p->end = p->buf + OUTBUF_SIZE;
@@ -1576,8 +1585,10 @@ int tc_text_printer_flush(tc_text_printer *p)
 	if (!p)
 		return TC_EINVAL;
 	p->cur = flush_to(p, p->cur);
-	if ((fflush(p->out) != 0 || fflush(p->err) != 0) && !p->failed)
-		p->failed = TC_EIO;
+	if (!p->failed && fflush(p->out) != 0)
+		write_failed(p, p->out);
+	if (!p->failed && fflush(p->err) != 0)
+		write_failed(p, p->err);
 	return p->failed;
 }
 

@@ -151,7 +151,7 @@ static int rp_flush(rp *r)
 {
 	if (r->text.len && !r->write_error) {
 		if (fwrite(r->text.data, 1, r->text.len, r->out) != r->text.len)
-			r->write_error = tc_fail(TC_EIO, NULL, -1, "cannot write the report");
+			r->write_error = tc_fail_write(errno, "cannot write the report");
 	}
 	r->text.len = 0;
 	return r->write_error;
@@ -1230,7 +1230,7 @@ int tracedat_report(FILE *out, const char *path, const tracedat_report_options *
 	if (rc == 0 && wrc < 0)
 		rc = wrc;
 	if (rc == 0 && fflush(out) != 0)
-		rc = tc_fail(TC_EIO, NULL, -1, "cannot write the report");
+		rc = tc_fail_write(errno, "cannot write the report");
 	rp_free(&r);
 	return rc;
 }

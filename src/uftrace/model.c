@@ -527,7 +527,7 @@ static int uftrace_open(tc_input *in, const char *path, const tc_open_options *o
 	                  opts->clock_offset_ns;
 	if (!tc_clock_set_offset_ns(&t->clock, offset))
 		return tc_fail(TC_EINVAL, path, -1, "clock offset beyond 64-bit seconds");
-	t->clock.origin_is_unix_epoch = true;
+	t->clock.origin_is_unix_epoch = t->d->has_utc_offset;
 	tc_clock_origin_time(&t->clock, &t->origin);
 	t->sc.clock = &t->clock;
 	t->sc.trace = &t->pub;

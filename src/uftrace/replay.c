@@ -12,6 +12,7 @@
  */
 #include "uftrace/uftrace.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <regex.h>
 #include <stdio.h>
@@ -466,7 +467,7 @@ static int flush_line(replay *p)
 	size_t n = fwrite(p->line.data, 1, p->line.len, p->out);
 	bool ok = n == p->line.len;
 	p->line.len = 0;
-	return ok ? 0 : tc_fail(TC_EIO, NULL, -1, "cannot write the output");
+	return ok ? 0 : tc_fail_write(errno, "cannot write the output");
 }
 
 /* -f fields, in uftrace's order of appearance in the list. */
@@ -916,7 +917,7 @@ int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out)
 	}
 	/* what was decoded before an error is printed before it */
 	if (p.line.len && fwrite(p.line.data, 1, p.line.len, out) != p.line.len && rc == 0)
-		rc = tc_fail(TC_EIO, NULL, -1, "cannot write the output");
+		rc = tc_fail_write(errno, "cannot write the output");
 	tc_buf_free(&p.line);
 	tc_buf_free(&p.args);
 	for (size_t i = 0; p.tasks && i < p.d->task_count; i++)

@@ -1,15 +1,20 @@
 #!/usr/bin/env bash
-# cli-errors.sh - what every command says when it cannot read a path, and
-# its help: the table tests/cli/errors.txt (arguments, exit status, the one
-# stderr line) run in a work folder laid out as that file describes, plus
-# `tracecat help CMD`, `tracecat CMD --help` and `-h`, which must print the
-# same text on stdout and exit 0.
+# cli-errors.sh - what every command says when it cannot read a path or
+# write its output, or is interrupted, and its help: the table
+# tests/cli/errors.txt (how it runs, arguments, exit status, the one stderr
+# line) run in a work folder laid out as that file describes; the lines
+# tests/cli/info.txt says `tracecat info` prints; and `tracecat help CMD`,
+# `tracecat CMD --help` and `-h`, which must print the same text on stdout
+# and exit 0.
 #
 # usage (from the repository root): bash tests/live/cli-errors.sh BIN
 #
 # The permission cells need a user the files are closed to: run as root,
 # they run as user 65534 through setpriv (util-linux); run as anyone else,
-# as that user.  Protocol of tests/run.sh: PASS/FAIL/SKIP lines, exit 0.
+# as that user.  The full file system is a 16 KiB tmpfs mounted in a mount
+# namespace of its own (unshare, util-linux; a user namespace too when not
+# root).  The pipe cells run through tests/cli/run_with_pipe.py (python3).
+# Protocol of tests/run.sh: PASS/FAIL/SKIP lines, exit 0.
 set -uo pipefail
 
 bin=${1:?usage: $0 BIN}
@@ -27,7 +32,11 @@ mkdir "$work/w" "$work/w/empty" "$work/w/notrace" "$work/w/locked"
 cd "$work/w" || exit 0
 cp "$root/tests/fixtures/tracedat/top-v7-zstd.dat" trace.dat
 cp -r "$root/tests/fixtures/ctf/sample" ctf
-cp -r "$root/tests/fixtures/uftrace/args" uftrace.data
+cp -r "$root/tests/fixtures/uftrace/threads" uftrace.data
+cp -r "$root/tests/fixtures/ctf2/merged-traces" ctf2
+cp -r "$root/tests/fixtures/lttng-legacy/v26-le-lost" legacy
+cp -r "$root/tests/fixtures/ctf-valid/time-backwards" counter
+sed -i 's/ offset_s = 1600000000;//' counter/metadata
 echo "notes" >notes.txt
 cp notes.txt notrace/
 cp trace.dat locked.dat
@@ -45,6 +54,17 @@ if [ "$(id -u)" = 0 ]; then
 	fi
 fi
 
+# A tmpfs can be mounted here, in a mount namespace that ends with the
+# command: a file system that fills up under it.
+mkdir "$work/fs"
+full_fs=(unshare -m)
+[ "$(id -u)" = 0 ] || full_fs=(unshare -r -m)
+# shellcheck disable=SC2016  # expanded by the shell in the namespace
+mount_fs='mount -t tmpfs -o size=16k tracecat-full "$0" || exit 125'
+if ! "${full_fs[@]}" sh -c "$mount_fs" "$work/fs" 2>/dev/null; then
+	full_fs=(missing-mount-namespace)
+fi
+
 n=0
 while IFS= read -r line; do
 	case $line in '#'* | '') continue ;; esac
@@ -57,22 +77,45 @@ while IFS= read -r line; do
 	want_err=${rest#* | }
 	name="cli-errors/$(echo "$args" | tr ' /' '_-')"
 	run=()
-	if [ "$user" = nobody ] && [ ${#as_nobody[@]} -gt 0 ]; then
-		if [ "${as_nobody[0]}" = missing-setpriv ]; then
+	out=$work/out
+	case $user in
+	me) ;;
+	nobody)
+		if [ "${#as_nobody[@]}" -gt 0 ] && [ "${as_nobody[0]}" = missing-setpriv ]; then
 			echo "SKIP $name: setpriv (util-linux) is not installed"
 			continue
 		fi
 		run=("${as_nobody[@]}")
-	fi
+		;;
+	full) out=/dev/full ;;
+	full-fs)
+		if [ "${full_fs[0]}" = missing-mount-namespace ]; then
+			echo "SKIP full-fs:$name: cannot mount a tmpfs in a mount namespace here (unshare -m)"
+			continue
+		fi
+		# shellcheck disable=SC2016  # expanded by the inner shell
+		run=("${full_fs[@]}" sh -c "$mount_fs"'; exec "$@" >"$0/out"' "$work/fs")
+		;;
+	pipe | pipe-ignored | sigint) run=(python3 "$root/tests/cli/run_with_pipe.py" "$user") ;;
+	*)
+		echo "FAIL $name: unknown way to run \"$user\" in $table"
+		continue
+		;;
+	esac
+	[ "$user" = me ] || [ "$user" = nobody ] || name=${name/cli-errors\//cli-errors/$user:}
 	rm -rf out
+	: >"$work/out"
 	# shellcheck disable=SC2086  # the table's arguments are words
-	"${run[@]}" "$work/tracecat" $args >"$work/out" 2>"$work/err" </dev/null
+	"${run[@]}" "$work/tracecat" $args >"$out" 2>"$work/err" </dev/null
 	rc=$?
 	if [ "$rc" != "$want_rc" ]; then
 		echo "FAIL $name: exit $rc, expected $want_rc: $(head -c 300 "$work/err")"
 	elif [ -s "$work/out" ]; then
 		echo "FAIL $name: printed on stdout: $(head -c 200 "$work/out")"
-	elif [ "$(cat "$work/err")" != "$want_err" ] || [ "$(wc -l <"$work/err")" != 1 ]; then
+	elif [ "$want_err" = "(nothing)" ] && [ -s "$work/err" ]; then
+		echo "FAIL $name: stderr was: $(head -c 400 "$work/err")"
+	elif [ "$want_err" != "(nothing)" ] &&
+		{ [ "$(cat "$work/err")" != "$want_err" ] || [ "$(wc -l <"$work/err")" != 1 ]; }; then
 		echo "FAIL $name: stderr was: $(head -c 400 "$work/err")"
 	elif [ -e out ]; then
 		echo "FAIL $name: left an output directory"
@@ -81,6 +124,24 @@ while IFS= read -r line; do
 	fi
 done <"$table"
 [ "$n" -gt 50 ] || echo "FAIL cli-errors/table: only $n cases read from $table"
+
+# info: lines it must print (tests/cli/info.txt: the path in the work
+# folder, " | ", the line).
+k=0
+while IFS= read -r line; do
+	case $line in '#'* | '') continue ;; esac
+	k=$((k + 1))
+	path=${line%% | *}
+	want=${line#* | }
+	name="cli-info/$k-${path##*/}"
+	if ! "$work/tracecat" info "$path" >"$work/info" 2>"$work/err"; then
+		echo "FAIL $name: exit $?: $(head -c 300 "$work/err")"
+	elif grep -qxF -- "$want" "$work/info"; then
+		echo "PASS $name"
+	else
+		echo "FAIL $name: no line \"$want\" in: $(grep -F -- "${want%%:*}" "$work/info" | head -c 300)"
+	fi
+done <"$root/tests/cli/info.txt"
 
 # Help: the same text in every spelling, on stdout, exit 0.
 "$work/tracecat" help >"$work/help" 2>&1 || echo "FAIL cli-help/help: exit $?"
@@ -95,9 +156,9 @@ for cmd in print info report replay convert help; do
 		echo "FAIL cli-help/$cmd: tracecat help $cmd: $(head -c 200 "$work/err" "$work/help-$cmd")"
 		continue
 	fi
-	[ "$cmd" = help ] && { echo "PASS cli-help/$cmd"; continue; }
 	ok=1
 	for spelling in --help -h; do
+		# help's own: `tracecat help --help`, as `tracecat print --help`
 		"$work/tracecat" "$cmd" "$spelling" 2>&1 | cmp -s - "$work/help-$cmd" || ok=0
 	done
 	if [ $ok = 1 ]; then echo "PASS cli-help/$cmd"

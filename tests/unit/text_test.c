@@ -7,6 +7,7 @@
  * reference outputs).  One line per check: "PASS name" or
  * "FAIL name: expected ... got ..."; exit status 0 when everything passed.
  */
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1342,6 +1343,9 @@ static void test_io_error(void)
 		if (rc == TC_OK)
 			rc = tc_text_printer_flush(p);
 		check_int("io.eio", TC_EIO, rc);
+		/* The reason is recorded, for the caller to say it. */
+		check_int("io.eio_errno", ENOSPC, tc_error_last()->sys_errno);
+		check("io.eio_message", "cannot write the output: No space left on device", tc_error_last()->message);
 		check_int("io.eio_sticky", TC_EIO, tc_text_printer_print(p, &m));
 		tc_text_printer_free(p);
 	}
