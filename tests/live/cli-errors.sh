@@ -29,6 +29,8 @@ cp "$root/tests/fixtures/tracedat/top-v7-zstd.dat" trace.dat
 cp -r "$root/tests/fixtures/ctf/sample" ctf
 cp -r "$root/tests/fixtures/uftrace/args" uftrace.data
 echo "notes" >notes.txt
+ln -s trace.dat link.dat
+ln -s notes.txt link.json
 cp notes.txt notrace/
 cp trace.dat locked.dat
 cp trace.dat locked/
