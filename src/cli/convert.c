@@ -26,6 +26,7 @@
  */
 #include "cli/cli.h"
 #include "cli/output_path.h"
+#include "cli/progress.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -108,18 +109,16 @@ typedef struct convert_state {
 	size_t count;
 	tc_timeline_writer *timeline;   /* Perfetto or JSON output */
 	int ctf_version;         /* of the output: 1 or 2 */
-	/* progress on stderr */
-	bool tty;
-	struct timespec start, last;
-	bool shown;
+	cli_progress progress;
 	atomic_uint_least64_t events;
 	uint64_t bytes_copied;
+	/* The input's bytes consumed: the bytes copied, and for each stream
+	 * written once it is done, an equal share of its input's bytes (the
+	 * readers do not say how far into a stream they are).  A timeline
+	 * output merges all streams at once: no share is known before the
+	 * end, and its line shows no percentage. */
+	atomic_uint_least64_t streams_done;
 } convert_state;
-
-static double since(const struct timespec *a, const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
-}
 
 static uint64_t bytes_written(const convert_state *cs)
 {
@@ -130,20 +129,13 @@ static uint64_t bytes_written(const convert_state *cs)
 	return n;
 }
 
-/* A progress line once the work has taken a second, four times a second. */
-static void progress(convert_state *cs, bool force)
+/* The progress line; COMPLETE: the last one, of a conversion that ended well. */
+static void progress(convert_state *cs, bool force, bool complete)
 {
-	if (!cs->tty)
-		return;
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (since(&cs->start, &now) < 1.0 || (!force && since(&cs->last, &now) < 0.25))
-		return;
-	cs->last = now;
-	cs->shown = true;
-	fprintf(stderr, "\rtracecat: converting: %llu events, %.1f MB written, %.1f s ",
-	        (unsigned long long)atomic_load_explicit(&cs->events, memory_order_relaxed),
-	        (double)bytes_written(cs) / 1e6, since(&cs->start, &now));
+	uint64_t done = complete ? cs->progress.total
+	                         : cs->bytes_copied + atomic_load_explicit(&cs->streams_done, memory_order_relaxed);
+	cli_progress_draw(&cs->progress, force, atomic_load_explicit(&cs->events, memory_order_relaxed),
+	                  bytes_written(cs), done);
 }
 
 /* Counts an event in a thread's own *EVENTS, and into the total the
@@ -302,6 +294,7 @@ typedef struct stream_writer {
 	tc_input *in;
 	const tc_filter *filter;     /* NULL: keep everything */
 	bool shows_progress;         /* on one thread only */
+	uint64_t stream_share;       /* of the input's bytes (progress) */
 } stream_writer;
 
 /* Feeds the writers every message of stream S of the input of writer
@@ -320,33 +313,40 @@ static int write_stream(void *state, size_t s)
 		if (!j && !(j = job_of(cs, msg->stream->trace)))
 			return -1;
 		if (!j->writer)
-			break;   /* copied whole */
+			return 0;   /* copied whole, and counted as copied */
 		if (w->filter && !tc_filter_match((tc_filter *)w->filter, msg))
 			continue;
 		if (tc_ctf_writer_write(j->writer, msg) < 0)
 			return -1;
 		if (msg->kind == TC_MSG_EVENT && count_event(cs, &events)) {
 			if (w->shows_progress)
-				progress(cs, false);
+				progress(cs, false, false);
 			if (interrupted)
 				return -2;
 		}
 	}
 	counted_rest(cs, events);
+	atomic_fetch_add_explicit(&cs->streams_done, w->stream_share, memory_order_relaxed);
+	/* and at a stream's end, for inputs of many small streams */
+	if (w->shows_progress)
+		progress(cs, false, false);
 	return rc < 0 ? -1 : 0;
 }
 
 /* Feeds the writers every message of IN, its streams on JOBS threads:
  * 0, -1 (the error in *ERR) or -2 (interrupted). */
-static int write_input(convert_state *cs, tc_input *in, const tc_filter *filter, unsigned jobs, tc_error *err)
+static int write_input(convert_state *cs, tc_input *in, const char *path, const tc_filter *filter, unsigned jobs,
+                       tc_error *err)
 {
+	size_t streams = tc_input_stream_count(in);
+	uint64_t share = cs->progress.tty && streams ? cli_progress_input_bytes(path) / streams : 0;
 	stream_writer *writers = calloc(jobs, sizeof *writers);
 	if (!writers) {
 		*err = (tc_error){ TC_ENOMEM, "", -1, "out of memory" };
 		return -1;
 	}
 	for (unsigned k = 0; k < jobs; k++)
-		writers[k] = (stream_writer){ cs, in, filter, k == 0 };
+		writers[k] = (stream_writer){ cs, in, filter, k == 0, share };
 	int rc = cli_read_streams(in, jobs, write_stream, writers, sizeof *writers, err);
 	free(writers);
 	return rc;
@@ -437,7 +437,7 @@ static int write_timeline(convert_state *cs, tc_input **inputs, int n, tc_filter
 			break;
 		}
 		if (msg->kind == TC_MSG_EVENT && count_event(cs, &events)) {
-			progress(cs, false);
+			progress(cs, false, false);
 			if (interrupted)
 				status = 1;
 		}
@@ -447,9 +447,9 @@ static int write_timeline(convert_state *cs, tc_input **inputs, int n, tc_filter
 		status = 1, cli_report_error();
 	if (!status && tc_timeline_writer_finish(cs->timeline) < 0)
 		status = 1, report_output_error(tc_error_last(), shown, shown);
-	if (cs->shown) {
-		progress(cs, true);
-		fputc('\n', stderr);
+	if (cs->progress.shown) {
+		progress(cs, true, !status);
+		cli_progress_end(&cs->progress);
 	}
 	/* before the file is closed: after an error its thread may still be
 	 * writing to it */
@@ -587,8 +587,9 @@ int cli_convert(int argc, char **argv)
 
 	if (format != CLI_OUT_CTF) {
 		catch_signals();
-		convert_state cs = { .tty = isatty(2) };
-		clock_gettime(CLOCK_MONOTONIC, &cs.start);
+		convert_state cs = { 0 };
+		/* no size: how much of it is consumed is not known (above) */
+		cli_progress_start(&cs.progress, paths, 0);
 		int status = write_timeline(&cs, inputs, npaths, filter, filtering,
 		                            format == CLI_OUT_PERFETTO ? TC_TIMELINE_PERFETTO : TC_TIMELINE_CHROME_JSON, out,
 		                            replacing, jobs);
@@ -621,8 +622,8 @@ int cli_convert(int argc, char **argv)
 	chmod(tmp, 0777 & ~mask);
 	catch_signals();
 
-	convert_state cs = { .tty = isatty(2), .ctf_version = wo.ctf_version };
-	clock_gettime(CLOCK_MONOTONIC, &cs.start);
+	convert_state cs = { .ctf_version = wo.ctf_version };
+	cli_progress_start(&cs.progress, paths, npaths);
 	if (plan_jobs(&cs, inputs, paths, npaths, filtering, tmp) < 0) {
 		fprintf(stderr, "tracecat: %s: out of memory or paths too long\n", out);
 		status = 1;
@@ -635,7 +636,7 @@ int cli_convert(int argc, char **argv)
 		} else if (j->copy_from) {
 			if (tc_ctf_copy(j->copy_from, j->traces[0], j->dir, cs.ctf_version, &cs.bytes_copied) < 0)
 				status = 1, report_output_error(tc_error_last(), tmp, out);
-			progress(&cs, false);
+			progress(&cs, false, false);
 		} else if (tc_ctf_writer_new(&j->writer, j->dir, j->traces, j->trace_count, &wo) < 0) {
 			status = 1, report_output_error(tc_error_last(), tmp, out);
 		}
@@ -644,7 +645,7 @@ int cli_convert(int argc, char **argv)
 	}
 	for (int i = 0; i < npaths && !status; i++) {
 		tc_error err;
-		int rc = write_input(&cs, inputs[i], filtering ? filter : NULL, jobs, &err);
+		int rc = write_input(&cs, inputs[i], paths[i], filtering ? filter : NULL, jobs, &err);
 		if (rc == -1)
 			report_output_error(&err, tmp, out);
 		if (rc < 0)
@@ -653,9 +654,9 @@ int cli_convert(int argc, char **argv)
 	for (size_t i = 0; i < cs.count && !status; i++)
 		if (cs.jobs[i].writer && tc_ctf_writer_finish(cs.jobs[i].writer) < 0)
 			status = 1, report_output_error(tc_error_last(), tmp, out);
-	if (cs.shown) {
-		progress(&cs, true);
-		fputc('\n', stderr);
+	if (cs.progress.shown) {
+		progress(&cs, true, !status);
+		cli_progress_end(&cs.progress);
 	}
 	if (interrupted && status)
 		fprintf(stderr, "tracecat: interrupted; nothing written at %s\n", out);
