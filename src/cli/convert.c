@@ -48,12 +48,16 @@ static void on_signal(int sig)
 	interrupted = sig;
 }
 
+/* A signal ignored from the start stays ignored: `nohup tracecat
+ * convert` goes on after a hangup. */
 static void catch_signals(void)
 {
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
+	for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+		struct sigaction was, sa = { .sa_handler = on_signal };
+		if (sigaction(signals[i], NULL, &was) == 0 && was.sa_handler != SIG_IGN)
+			sigaction(signals[i], &sa, NULL);
+	}
 }
 
 /* Ends convert as the signal that interrupted it would have, so that the
@@ -565,6 +569,10 @@ int cli_convert(int argc, char **argv)
 	const char *replacing = NULL;
 	if (!to_stdout && cli_check_output(out, format == CLI_OUT_CTF, paths, npaths, force, &replacing))
 		return free(paths), 1;
+	/* The clock of the progress line starts with the wait; a timeline
+	 * output's line has no percentage (convert_state), so no size. */
+	cli_progress started;
+	cli_progress_start(&started, paths, format == CLI_OUT_CTF ? npaths : 0);
 	/* LTTng's kernel names are for CTF readers; Perfetto knows ftrace's */
 	oo.lttng_names = format == CLI_OUT_CTF && !ftrace_names;
 	tc_filter *filter;
@@ -587,9 +595,7 @@ int cli_convert(int argc, char **argv)
 
 	if (format != CLI_OUT_CTF) {
 		catch_signals();
-		convert_state cs = { 0 };
-		/* no size: how much of it is consumed is not known (above) */
-		cli_progress_start(&cs.progress, paths, 0);
+		convert_state cs = { .progress = started };
 		int status = write_timeline(&cs, inputs, npaths, filter, filtering,
 		                            format == CLI_OUT_PERFETTO ? TC_TIMELINE_PERFETTO : TC_TIMELINE_CHROME_JSON, out,
 		                            replacing, jobs);
@@ -608,6 +614,8 @@ int cli_convert(int argc, char **argv)
 		errno = ENAMETOOLONG;
 		status = 1;
 	}
+	/* before the work folder exists, so that no signal leaves it */
+	catch_signals();
 	/* its failure is the output's: a missing or closed folder */
 	if (status || !mkdtemp(tmp)) {
 		fprintf(stderr, "tracecat: %s: %s\n", out, strerror(errno));
@@ -620,10 +628,8 @@ int cli_convert(int argc, char **argv)
 	mode_t mask = umask(0);
 	umask(mask);
 	chmod(tmp, 0777 & ~mask);
-	catch_signals();
 
-	convert_state cs = { .ctf_version = wo.ctf_version };
-	cli_progress_start(&cs.progress, paths, npaths);
+	convert_state cs = { .ctf_version = wo.ctf_version, .progress = started };
 	if (plan_jobs(&cs, inputs, paths, npaths, filtering, tmp) < 0) {
 		fprintf(stderr, "tracecat: %s: out of memory or paths too long\n", out);
 		status = 1;
