@@ -6,10 +6,11 @@
  * Every trace read becomes an output trace.  Unfiltered CTF is copied
  * packet for packet (tc_ctf_copy); everything else goes through the
  * writer, and traces of different inputs that share a clock (and a
- * hostname) go into one writer, so into one trace; traces found in one
- * input stay apart, as they were.  With one output trace OUTDIR is that trace;
- * with several, each gets the folder it had below its input (prefixed by
- * the input's name when there are several inputs).
+ * hostname) go into one writer, so into one trace, unless they could be
+ * copied; traces found in one input stay apart, as they were.  Each gets
+ * the folder it had below its input (prefixed by the input's name when
+ * there are several inputs), copied or not: a filter never moves a trace.
+ * Where the output may go, and what --force replaces, is output_path.c's.
  *
  * Streams are read and written on -j threads at once (the writer takes
  * messages of different streams from different threads): what each
@@ -18,11 +19,14 @@
  * Nothing is written at OUTDIR until the end: the work goes into a hidden
  * folder beside it, renamed into place once complete, so an error, ^C or
  * a kill leaves no half trace.  An existing OUTDIR is replaced only with
- * --force, and only once the new trace is complete.
+ * --force, and only once the new trace is complete.  Errors name OUTDIR,
+ * never the hidden folder; after a signal, convert removes its work and
+ * dies by the signal.
  *
  * A Perfetto or JSON file holds every input on one timeline: the inputs
  * are merged by time (a muxer) into one tc_timeline_writer writing a
- * hidden file beside OUT, renamed into place the same way.
+ * hidden file beside OUT, renamed into place the same way, or to the
+ * standard output (-o -).
  */
 #include "cli/cli.h"
 #include "cli/output_path.h"
