@@ -548,7 +548,7 @@ int cli_convert(int argc, char **argv)
 	}
 	if (npaths == 0)
 		return free(paths), cli_usage_error("convert", "no input given");
-	if (!out)
+	if (!out || !*out)
 		return free(paths), cli_usage_error("convert", "no output given (-o OUT)");
 	bool to_stdout = strcmp(out, "-") == 0;
 	/* a CTF trace is a folder: standard output takes one file's bytes */

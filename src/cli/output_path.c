@@ -71,7 +71,8 @@ static bool id_of(const char *path, file_id *id, bool *is_dir)
 	struct stat st;
 	if (stat(path, &st) < 0)
 		return false;
-	*id = (file_id){ st.st_dev, st.st_ino };
+	if (id)
+		*id = (file_id){ st.st_dev, st.st_ino };
 	if (is_dir)
 		*is_dir = S_ISDIR(st.st_mode);
 	return true;
@@ -116,7 +117,7 @@ static int covers(const char *a, const char *b)
 {
 	file_id id;
 	bool a_dir, b_dir;
-	if (!id_of(a, &id, &a_dir) || !id_of(b, &(file_id){ 0 }, &b_dir))
+	if (!id_of(a, &id, &a_dir) || !id_of(b, NULL, &b_dir))
 		return 0;
 	int where = lies_in(b, &id);
 	return where == 2 && !(a_dir && b_dir) ? 0 : where;
