@@ -20,6 +20,7 @@
  */
 #include "cli/output_path.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -32,7 +33,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-const char cli_output_extensions[] = ".pftrace, .perfetto-trace, .json";
+/* known_extensions as the usage error lists them */
+const char cli_output_extensions[] = ".pftrace, .perfetto-trace, .json, .ctf";
 
 static const struct {
 	const char *ext;
@@ -41,6 +43,7 @@ static const struct {
 	{ ".pftrace", CLI_OUT_PERFETTO },
 	{ ".perfetto-trace", CLI_OUT_PERFETTO },
 	{ ".json", CLI_OUT_JSON },
+	{ ".ctf", CLI_OUT_CTF },   /* a folder named for what it holds */
 };
 
 bool cli_output_format_of_name(const char *out, cli_out_format *format)
@@ -48,9 +51,10 @@ bool cli_output_format_of_name(const char *out, cli_out_format *format)
 	*format = CLI_OUT_CTF;
 	const char *base = strrchr(out, '/');
 	base = base ? base + 1 : out;
-	/* "x/" names a folder; ".hidden" has a name, not an extension */
+	/* "x/" names a folder; ".hidden" has a name, not an extension, and
+	 * neither has "trace-2.6": an extension starts with a letter */
 	const char *dot = strrchr(base, '.');
-	if (!*base || !dot || dot == base)
+	if (!*base || !dot || dot == base || !isalpha((unsigned char)dot[1]))
 		return true;
 	for (size_t i = 0; i < sizeof known_extensions / sizeof known_extensions[0]; i++) {
 		if (strcasecmp(dot, known_extensions[i].ext) == 0) {

@@ -15,9 +15,10 @@ typedef enum cli_out_format { CLI_OUT_CTF, CLI_OUT_PERFETTO, CLI_OUT_JSON } cli_
 /* The extensions convert knows, as its usage error lists them. */
 extern const char cli_output_extensions[];
 
-/* The format OUT's name asks for: the format of its extension, matched
- * case-insensitively, or CTF (a directory) for a name without one or
- * ending in '/'.  False for an extension convert does not know. */
+/* The format OUT's name asks for: the format of its extension (the
+ * last '.' of its name and what follows, which starts with a letter),
+ * matched case-insensitively, or CTF (a directory) for a name without
+ * one or ending in '/'.  False for an extension convert does not know. */
 bool cli_output_format_of_name(const char *out, cli_out_format *format);
 
 /* Drops from PATHS (*COUNT of them) the inputs another one already

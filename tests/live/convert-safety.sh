@@ -7,7 +7,8 @@
 #     never a directory of other files, a symbolic link, or an input
 #     (the input is byte for byte what it was);
 #   - one layout: the same files whatever the filters, for a CTF input
-#     below its session folder, a trace.dat, and several inputs;
+#     below its session folder, a trace.dat, and several inputs; the
+#     output's extension matched in any case;
 #   - an input given twice is read once (no event written twice);
 #   - -o -: JSON and Perfetto on standard output, the same bytes as the
 #     file; a full standard output reported as such;
@@ -114,6 +115,16 @@ for args in "" "--events *"; do
 	fi
 done
 set +f
+
+# The extensions, in any case: a folder for .CTF, a file for .PFTRACE;
+# "trace-2.6" has none (an extension starts with a letter).
+if "$BIN" convert k.dat -o lay.CTF 2>err && [ -f lay.CTF/metadata ] &&
+	"$BIN" convert k.dat -o trace-2.6 2>>err && [ -f trace-2.6/metadata ] &&
+	"$BIN" convert k.dat -o up.PFTRACE 2>>err && [ -f up.PFTRACE ] && ! grep -q traceEvents up.PFTRACE; then
+	pass extensions-any-case
+else
+	fail extensions-any-case "$(head -c 300 err)"
+fi
 
 # ---- the same input twice: read once
 rm -rf once twice
