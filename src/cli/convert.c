@@ -598,7 +598,9 @@ int cli_convert(int argc, char **argv)
 	}
 
 	if (format != CLI_OUT_CTF) {
-		catch_signals();
+		/* standard output has nothing to clean up: a signal ends it at once */
+		if (!to_stdout)
+			catch_signals();
 		convert_state cs = { .progress = started };
 		int status = write_timeline(&cs, inputs, npaths, filter, filtering,
 		                            format == CLI_OUT_PERFETTO ? TC_TIMELINE_PERFETTO : TC_TIMELINE_CHROME_JSON, out,

@@ -233,6 +233,16 @@ for sig in INT TERM HUP KILL; do
 		find "$tmp" -maxdepth 1 -name '.*tracecat-*' -exec rm -rf {} +
 	done
 done
+# To standard output, held back by a pipe not read yet: SIGINT ends it
+# there, with its status.
+rm -f conv.pid conv.rc
+(sh -c 'echo $$ >conv.pid; exec "$0" convert --format json "$@" -o -' "$BIN" "${big[@]}" 2>/dev/null
+	echo $? >conv.rc) | (sleep 2; cat >/dev/null) &
+for _ in $(seq 1 500); do [ -s conv.pid ] && break; sleep 0.01; done
+sleep 0.3
+kill -s INT "$(cat conv.pid)"
+wait
+if [ "$(cat conv.rc)" = 130 ]; then pass signal-INT/stdout; else fail signal-INT/stdout "exit $(cat conv.rc)"; fi
 set +m
 
 # ---- progress: on a terminal only.  The line comes once the work has
