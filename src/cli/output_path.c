@@ -82,73 +82,92 @@ static bool id_of(const char *path, file_id *id, bool *is_dir)
 	return true;
 }
 
-/* Whether PATH, or a folder it lies in, is ID: 0 no, 1 PATH itself, 2 a
- * folder around it.  A PATH that does not exist yet lies where its folder
- * does. */
-static int lies_in(const char *path, const file_id *id)
+/* Where PATH lies: the identities of PATH itself and of every folder
+ * around it up to "/", nearest first.  A PATH that does not exist yet
+ * lies where its folder does: its chain starts with that folder, and
+ * `exists` is false.  An empty chain when not even the folder exists. */
+typedef struct place {
+	file_id chain[PATH_MAX / 2];
+	int depth;
+	bool exists;
+} place;
+
+static void place_of(const char *path, place *p)
 {
 	char real[PATH_MAX];
-	int self = 1;
-	if (!realpath(path, real)) {
-		/* not there yet: its folder, resolved, is where it would be */
+	p->depth = 0;
+	p->exists = realpath(path, real) != NULL;
+	if (!p->exists) {
 		char parent[PATH_MAX];
 		const char *slash = strrchr(path, '/');
 		if (snprintf(parent, sizeof parent, "%.*s", slash ? (int)(slash - path) + (slash == path) : 1,
 		             slash ? path : ".") >= (int)sizeof parent || !realpath(parent, real))
-			return 0;
-		self = 2;
+			return;
 	}
+	/* realpath() gives an absolute path: "/a/b", then "/a", then "/" */
 	for (;;) {
-		file_id here;
-		if (id_of(real, &here, NULL) && here.dev == id->dev && here.ino == id->ino)
-			return self;
+		if (id_of(real, &p->chain[p->depth], NULL))
+			p->depth++;
+		if (real[1] == '\0')
+			return;
+		/* up one folder: "/a/b" to "/a", and "/a" to "/" */
 		char *slash = strrchr(real, '/');
-		if (!slash || slash == real) {
-			if (real[1] == '\0')
-				return 0;
-			real[1] = '\0';       /* then "/" itself */
-		} else {
-			*slash = '\0';
-		}
-		self = 2;
+		slash[slash == real] = '\0';
 	}
 }
 
-/* Whether reading input A reads input B too: 0 no, 1 B is A, 2 B is a
- * folder below the folder A (an input reads every trace below its folder,
- * but a file inside it only when given). */
-static int covers(const char *a, const char *b)
+/* Whether ID is the path of P (1), a folder around it (2), or neither (0). */
+static int lies_in(const place *p, const file_id *id)
 {
-	file_id id;
-	bool a_dir, b_dir;
-	if (!id_of(a, &id, &a_dir) || !id_of(b, NULL, &b_dir))
-		return 0;
-	int where = lies_in(b, &id);
-	return where == 2 && !(a_dir && b_dir) ? 0 : where;
+	for (int i = 0; i < p->depth; i++)
+		if (p->chain[i].dev == id->dev && p->chain[i].ino == id->ino)
+			return i == 0 && p->exists ? 1 : 2;
+	return 0;
 }
 
 void cli_drop_repeated_inputs(char **paths, int *count)
 {
-	for (int j = 1; j < *count; j++) {
-		for (int i = 0; i < j; i++) {
-			int drop = j, kept = i, how = covers(paths[i], paths[j]);
-			if (!how && covers(paths[j], paths[i]) == 2)
-				drop = i, kept = j, how = 2;
-			if (!how)
-				continue;
-			if (how == 1 && strcmp(paths[i], paths[j]) == 0)
-				fprintf(stderr, "tracecat: warning: %s given twice; read once\n", paths[j]);
-			else if (how == 1)
-				fprintf(stderr, "tracecat: warning: %s and %s are the same; read once\n", paths[i], paths[j]);
-			else
-				fprintf(stderr, "tracecat: warning: %s lies inside %s, given too; read once\n", paths[drop],
-				        paths[kept]);
-			memmove(&paths[drop], &paths[drop + 1], (size_t)(*count - drop - 1) * sizeof *paths);
-			(*count)--;
-			j = 0;   /* the list changed: look again from its start */
-			break;
+	/* Each input's identity: the same one twice is one input.  A folder
+	 * input reads every trace below it, so a folder given inside another
+	 * is one too, but a file inside a folder is read only when given. */
+	int n = *count, kept = 0;
+	file_id *ids = calloc((size_t)n + 1, sizeof *ids);
+	bool *is_dir = calloc((size_t)n + 1, sizeof *is_dir), *known = calloc((size_t)n + 1, sizeof *known);
+	place *p = malloc(sizeof *p);
+	if (!ids || !is_dir || !known || !p)
+		goto done;   /* the inputs stay as given */
+	for (int i = 0; i < n; i++)
+		known[i] = id_of(paths[i], &ids[i], &is_dir[i]);
+	for (int j = 0; j < n; j++) {
+		int same = -1, inside = -1;
+		for (int i = 0; i < kept && same < 0; i++)
+			if (known[i] && known[j] && ids[i].dev == ids[j].dev && ids[i].ino == ids[j].ino)
+				same = i;
+		if (same < 0 && known[j] && is_dir[j]) {
+			place_of(paths[j], p);
+			for (int i = 0; i < n && inside < 0; i++)
+				if (i != j && known[i] && is_dir[i] && lies_in(p, &ids[i]) == 2)
+					inside = i;
 		}
+		if (same >= 0 && strcmp(paths[same], paths[j]) == 0)
+			fprintf(stderr, "tracecat: warning: %s given twice; read once\n", paths[j]);
+		else if (same >= 0)
+			fprintf(stderr, "tracecat: warning: %s and %s are the same; read once\n", paths[same], paths[j]);
+		else if (inside >= 0)
+			fprintf(stderr, "tracecat: warning: %s lies inside %s, given too; read once\n", paths[j], paths[inside]);
+		if (same >= 0 || inside >= 0)
+			continue;
+		paths[kept] = paths[j];
+		ids[kept] = ids[j];
+		is_dir[kept] = is_dir[j];
+		known[kept++] = known[j];
 	}
+	*count = kept;
+done:
+	free(ids);
+	free(is_dir);
+	free(known);
+	free(p);
 }
 
 /* Whether the file PATH starts as CTF metadata does: TSDL text (which
@@ -228,25 +247,37 @@ static const char *replaceable(const char *out, bool is_dir, const char **what)
 int cli_check_output(const char *out, bool is_dir, char **inputs, int count, bool force, const char **replacing)
 {
 	*replacing = NULL;
-	for (int i = 0; i < count; i++) {
-		file_id in, o;
-		bool out_is_dir;
+	place *out_place = malloc(sizeof *out_place), *in_place = malloc(sizeof *in_place);
+	if (!out_place || !in_place) {
+		free(out_place);
+		free(in_place);
+		fprintf(stderr, "tracecat: out of memory\n");
+		return 1;
+	}
+	place_of(out, out_place);
+	file_id o = { 0 };
+	bool out_is_dir = false, out_exists = id_of(out, &o, &out_is_dir);
+	const char *relation = NULL, *input = NULL;
+	for (int i = 0; i < count && !relation; i++) {
+		file_id in;
 		if (!id_of(inputs[i], &in, NULL))
 			continue;   /* opening it will say why */
-		int where = lies_in(out, &in);
-		if (where == 1) {
-			fprintf(stderr, "tracecat: %s: is the input %s; convert never writes over its input\n", out, inputs[i]);
-			return 1;
-		}
-		if (where == 2) {
-			fprintf(stderr, "tracecat: %s: lies inside the input %s; convert never writes into its input\n", out,
-			        inputs[i]);
-			return 1;
-		}
-		if (id_of(out, &o, &out_is_dir) && out_is_dir && lies_in(inputs[i], &o)) {
-			fprintf(stderr, "tracecat: %s: holds the input %s; convert never replaces its input\n", out, inputs[i]);
-			return 1;
-		}
+		input = inputs[i];
+		int where = lies_in(out_place, &in);
+		if (where == 1)
+			relation = "is the input %s; convert never writes over its input";
+		else if (where == 2)
+			relation = "lies inside the input %s; convert never writes into its input";
+		else if (out_exists && out_is_dir && (place_of(input, in_place), lies_in(in_place, &o)))
+			relation = "holds the input %s; convert never replaces its input";
+	}
+	free(out_place);
+	free(in_place);
+	if (relation) {
+		fprintf(stderr, "tracecat: %s: ", out);
+		fprintf(stderr, relation, input);
+		fputc('\n', stderr);
+		return 1;
 	}
 	struct stat st;
 	if (lstat(out, &st) < 0)
