@@ -28,6 +28,7 @@ build=(gcc make pkg-config libzstd-dev zlib1g-dev libtraceevent-dev libjson-c-de
 #   groff-base, mandoc   the man page lint
 #   bash-completion  the completion test
 #   binutils (nm), util-linux (setpriv, unshare, taskset), file
+#   bsdutils         script: a terminal for convert-safety.sh's progress line
 #   time             /usr/bin/time: peak memory in tests/live/ctf2-memory.sh
 #   protobuf-compiler, python3-protobuf   tests/live/perfetto.sh decodes Perfetto
 #                    output with the shared schema (protoc, /usr/bin/python3)
@@ -38,7 +39,7 @@ build=(gcc make pkg-config libzstd-dev zlib1g-dev libtraceevent-dev libjson-c-de
 #                    with Debian's
 # (timeout, stdbuf, cmp, diff, awk, find, sed come with every Debian system.)
 tests=(python3 procps trace-cmd babeltrace2 babeltrace lttng-tools liblttng-ust-dev uftrace
-	clang libclang-rt-14-dev groff-base mandoc bash-completion binutils util-linux file time
+	clang libclang-rt-14-dev groff-base mandoc bash-completion binutils util-linux bsdutils file time
 	protobuf-compiler python3-protobuf nodejs)
 command -v npm >/dev/null || tests+=(npm)
 

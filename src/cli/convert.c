@@ -6,10 +6,11 @@
  * Every trace read becomes an output trace.  Unfiltered CTF is copied
  * packet for packet (tc_ctf_copy); everything else goes through the
  * writer, and traces of different inputs that share a clock (and a
- * hostname) go into one writer, so into one trace; traces found in one
- * input stay apart, as they were.  With one output trace OUTDIR is that trace;
- * with several, each gets the folder it had below its input (prefixed by
- * the input's name when there are several inputs).
+ * hostname) go into one writer, so into one trace, unless they could be
+ * copied; traces found in one input stay apart, as they were.  Each gets
+ * the folder it had below its input (prefixed by the input's name when
+ * there are several inputs), copied or not: a filter never moves a trace.
+ * Where the output may go, and what --force replaces, is output_path.c's.
  *
  * Streams are read and written on -j threads at once (the writer takes
  * messages of different streams from different threads): what each
@@ -18,13 +19,18 @@
  * Nothing is written at OUTDIR until the end: the work goes into a hidden
  * folder beside it, renamed into place once complete, so an error, ^C or
  * a kill leaves no half trace.  An existing OUTDIR is replaced only with
- * --force, and only once the new trace is complete.
+ * --force, and only once the new trace is complete.  Errors name OUTDIR,
+ * never the hidden folder; after a signal, convert removes its work and
+ * dies by the signal.
  *
  * A Perfetto or JSON file holds every input on one timeline: the inputs
  * are merged by time (a muxer) into one tc_timeline_writer writing a
- * hidden file beside OUT, renamed into place the same way.
+ * hidden file beside OUT, renamed into place the same way, or to the
+ * standard output (-o -).
  */
 #include "cli/cli.h"
+#include "cli/output_path.h"
+#include "cli/progress.h"
 
 #include <errno.h>
 #include <ftw.h>
@@ -37,15 +43,49 @@
 #include <time.h>
 #include <unistd.h>
 
+/* The signal that asked convert to stop, 0 for none: once the half
+ * written output is removed, convert dies by it (die_by_signal). */
 static volatile sig_atomic_t interrupted;
-
-/* What convert writes: --format, else the output's extension. */
-typedef enum out_format { OUT_CTF, OUT_PERFETTO, OUT_JSON, OUT_UNSET } out_format;
 
 static void on_signal(int sig)
 {
-	(void)sig;
-	interrupted = 1;
+	interrupted = sig;
+}
+
+/* A signal ignored from the start stays ignored: `nohup tracecat
+ * convert` goes on after a hangup. */
+static void catch_signals(void)
+{
+	static const int signals[] = { SIGINT, SIGTERM, SIGHUP };
+	for (size_t i = 0; i < sizeof signals / sizeof signals[0]; i++) {
+		struct sigaction was, sa = { .sa_handler = on_signal };
+		if (sigaction(signals[i], NULL, &was) == 0 && was.sa_handler != SIG_IGN)
+			sigaction(signals[i], &sa, NULL);
+	}
+}
+
+/* Ends convert as the signal that interrupted it would have, so that the
+ * shell sees 128 + its number (130 for ^C) and a loop of conversions
+ * stops, as it does for `print`. */
+static void die_by_signal(void)
+{
+	if (!interrupted)
+		return;
+	signal(interrupted, SIG_DFL);
+	raise(interrupted);
+}
+
+/* Reports ERR; a failure of a file in WORK, a path the user never sees
+ * (the hidden work folder or file, or the writer's name for its output),
+ * is reported as one of SHOWN, the output the user named: "tracecat: OUT:
+ * No space left on device". */
+static void report_output_error(const tc_error *err, const char *work, const char *shown)
+{
+	size_t n = strlen(work);
+	if (strncmp(err->path, work, n) == 0 && (err->path[n] == '\0' || err->path[n] == '/'))
+		fprintf(stderr, "tracecat: %s: %s\n", shown, err->message);
+	else
+		cli_report(err);
 }
 
 static int remove_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
@@ -77,18 +117,16 @@ typedef struct convert_state {
 	size_t count;
 	tc_timeline_writer *timeline;   /* Perfetto or JSON output */
 	int ctf_version;         /* of the output: 1 or 2 */
-	/* progress on stderr */
-	bool tty;
-	struct timespec start, last;
-	bool shown;
+	cli_progress progress;
 	atomic_uint_least64_t events;
 	uint64_t bytes_copied;
+	/* The input's bytes consumed: the bytes copied, and for each stream
+	 * written once it is done, an equal share of its input's bytes (the
+	 * readers do not say how far into a stream they are).  A timeline
+	 * output merges all streams at once: no share is known before the
+	 * end, and its line shows no percentage. */
+	atomic_uint_least64_t streams_done;
 } convert_state;
-
-static double since(const struct timespec *a, const struct timespec *b)
-{
-	return (double)(b->tv_sec - a->tv_sec) + (double)(b->tv_nsec - a->tv_nsec) / 1e9;
-}
 
 static uint64_t bytes_written(const convert_state *cs)
 {
@@ -99,20 +137,13 @@ static uint64_t bytes_written(const convert_state *cs)
 	return n;
 }
 
-/* A progress line once the work has taken a second, four times a second. */
-static void progress(convert_state *cs, bool force)
+/* The progress line; COMPLETE: the last one, of a conversion that ended well. */
+static void progress(convert_state *cs, bool force, bool complete)
 {
-	if (!cs->tty)
-		return;
-	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (since(&cs->start, &now) < 1.0 || (!force && since(&cs->last, &now) < 0.25))
-		return;
-	cs->last = now;
-	cs->shown = true;
-	fprintf(stderr, "\rtracecat: converting: %llu events, %.1f MB written, %.1f s ",
-	        (unsigned long long)atomic_load_explicit(&cs->events, memory_order_relaxed),
-	        (double)bytes_written(cs) / 1e6, since(&cs->start, &now));
+	uint64_t done = complete ? cs->progress.total
+	                         : cs->bytes_copied + atomic_load_explicit(&cs->streams_done, memory_order_relaxed);
+	cli_progress_draw(&cs->progress, force, atomic_load_explicit(&cs->events, memory_order_relaxed),
+	                  bytes_written(cs), done);
 }
 
 /* Counts an event in a thread's own *EVENTS, and into the total the
@@ -190,16 +221,18 @@ static int plan_jobs(convert_state *cs, tc_input **inputs, char **paths, int n, 
 		for (size_t k = 0; k < tc_input_trace_count(inputs[i]); k++) {
 			tc_trace *t = tc_input_trace(inputs[i], k);
 			job *j = NULL;
-			if (!filtering && tc_ctf_can_copy(t, cs->ctf_version)) {
+			/* A trace that can be copied is a trace of its own even when
+			 * a filter has the writer encode it: a filter changes which
+			 * events are written, never where. */
+			bool copyable = tc_ctf_can_copy(t, cs->ctf_version);
+			for (size_t q = 0; q < cs->count && !j && !copyable; q++)
+				if (!tc_ctf_can_copy(cs->jobs[q].traces[0], cs->ctf_version) && cs->jobs[q].input != i &&
+				    share_clocks(cs->jobs[q].traces[0], t))
+					j = &cs->jobs[q];
+			if (!j) {
 				j = &cs->jobs[cs->count++];
-				j->copy_from = inputs[i];
-			} else {
-				for (size_t q = 0; q < cs->count && !j; q++)
-					if (!cs->jobs[q].copy_from && cs->jobs[q].input != i &&
-					    share_clocks(cs->jobs[q].traces[0], t))
-						j = &cs->jobs[q];
-				if (!j)
-					j = &cs->jobs[cs->count++];
+				if (copyable && !filtering)
+					j->copy_from = inputs[i];
 			}
 			if (add_trace(j, t) < 0)
 				return -1;
@@ -218,11 +251,12 @@ static int plan_jobs(convert_state *cs, tc_input **inputs, char **paths, int n, 
 				return -1;
 		}
 	}
-	/* One trace alone is OUTDIR itself; written ones may not share folders. */
-	if (cs->count == 1)
-		snprintf(cs->jobs[0].dir, sizeof cs->jobs[0].dir, "%s", tmp);
+	/* Traces do not share folders: of several, one that would be OUTDIR
+	 * itself (the traces of a trace.dat file and its instances, say) gets
+	 * one of its own. */
 	for (size_t a = 0; a < cs->count && cs->count > 1; a++)
-		if (!cs->jobs[a].copy_from && strcmp(cs->jobs[a].dir, tmp) == 0)
+		if (strcmp(cs->jobs[a].dir, tmp) == 0 &&
+		    (!cs->jobs[a].traces[0]->dir_in_input || !*cs->jobs[a].traces[0]->dir_in_input))
 			if (snprintf(cs->jobs[a].dir, sizeof cs->jobs[a].dir, "%s/trace-%zu", tmp, a) >= (int)sizeof cs->jobs[a].dir)
 				return -1;
 	for (size_t a = 0; a < cs->count; a++) {
@@ -268,6 +302,7 @@ typedef struct stream_writer {
 	tc_input *in;
 	const tc_filter *filter;     /* NULL: keep everything */
 	bool shows_progress;         /* on one thread only */
+	uint64_t stream_share;       /* of the input's bytes (progress) */
 } stream_writer;
 
 /* Feeds the writers every message of stream S of the input of writer
@@ -286,33 +321,40 @@ static int write_stream(void *state, size_t s)
 		if (!j && !(j = job_of(cs, msg->stream->trace)))
 			return -1;
 		if (!j->writer)
-			break;   /* copied whole */
+			return 0;   /* copied whole, and counted as copied */
 		if (w->filter && !tc_filter_match((tc_filter *)w->filter, msg))
 			continue;
 		if (tc_ctf_writer_write(j->writer, msg) < 0)
 			return -1;
 		if (msg->kind == TC_MSG_EVENT && count_event(cs, &events)) {
 			if (w->shows_progress)
-				progress(cs, false);
+				progress(cs, false, false);
 			if (interrupted)
 				return -2;
 		}
 	}
 	counted_rest(cs, events);
+	atomic_fetch_add_explicit(&cs->streams_done, w->stream_share, memory_order_relaxed);
+	/* and at a stream's end, for inputs of many small streams */
+	if (w->shows_progress)
+		progress(cs, false, false);
 	return rc < 0 ? -1 : 0;
 }
 
 /* Feeds the writers every message of IN, its streams on JOBS threads:
  * 0, -1 (the error in *ERR) or -2 (interrupted). */
-static int write_input(convert_state *cs, tc_input *in, const tc_filter *filter, unsigned jobs, tc_error *err)
+static int write_input(convert_state *cs, tc_input *in, const char *path, const tc_filter *filter, unsigned jobs,
+                       tc_error *err)
 {
+	size_t streams = tc_input_stream_count(in);
+	uint64_t share = cs->progress.tty && streams ? cli_progress_input_bytes(path) / streams : 0;
 	stream_writer *writers = calloc(jobs, sizeof *writers);
 	if (!writers) {
 		*err = (tc_error){ TC_ENOMEM, "", -1, "out of memory", 0 };
 		return -1;
 	}
 	for (unsigned k = 0; k < jobs; k++)
-		writers[k] = (stream_writer){ cs, in, filter, k == 0 };
+		writers[k] = (stream_writer){ cs, in, filter, k == 0, share };
 	int rc = cli_read_streams(in, jobs, write_stream, writers, sizeof *writers, err);
 	free(writers);
 	return rc;
@@ -344,43 +386,33 @@ static int first_time(char **paths, int n, const tc_open_options *oo, tc_filter 
 	return rc < 0 ? -1 : 0;
 }
 
-/* The format OUT's name asks for: a timeline's extension, else CTF. */
-static out_format format_of_name(const char *out)
-{
-	size_t len = strlen(out);
-	static const struct { const char *ext; out_format format; } exts[] = {
-		{ ".pftrace", OUT_PERFETTO },
-		{ ".perfetto-trace", OUT_PERFETTO },
-		{ ".json", OUT_JSON },
-	};
-	for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++) {
-		size_t n = strlen(exts[i].ext);
-		if (len > n && strcmp(out + len - n, exts[i].ext) == 0)
-			return exts[i].format;
-	}
-	return OUT_CTF;
-}
-
 /* Every input merged by time into one timeline file at OUT: a hidden
- * file beside it, renamed into place once complete.  0 or 1. */
+ * file beside it, renamed into place once complete (over the file
+ * REPLACING describes, when not NULL); or, for OUT "-", standard output.
+ * 0 or 1. */
 static int write_timeline(convert_state *cs, tc_input **inputs, int n, tc_filter *filter, bool filtering,
-                          tc_timeline_format format, const char *out, unsigned jobs)
+                          tc_timeline_format format, const char *out, const char *replacing, unsigned jobs)
 {
-	char tmp[PATH_MAX];
+	bool to_stdout = strcmp(out, "-") == 0;
+	const char *shown = to_stdout ? "standard output" : out;
+	char tmp[PATH_MAX] = "";
 	const char *base = base_name(out);
-	if (snprintf(tmp, sizeof tmp, "%.*s.%s.tracecat-XXXXXX", (int)(base - out), out, base) >= (int)sizeof tmp) {
-		fprintf(stderr, "tracecat: %s: path too long\n", out);
-		return 1;
+	int fd = STDOUT_FILENO;
+	if (!to_stdout) {
+		if (snprintf(tmp, sizeof tmp, "%.*s.%s.tracecat-XXXXXX", (int)(base - out), out, base) >= (int)sizeof tmp) {
+			fprintf(stderr, "tracecat: %s: %s\n", out, strerror(ENAMETOOLONG));
+			return 1;
+		}
+		/* its failure is the output's: a missing or closed folder */
+		if ((fd = mkstemp(tmp)) < 0) {
+			fprintf(stderr, "tracecat: %s: %s\n", out, strerror(errno));
+			return 1;
+		}
+		/* mkstemp made it private; the file gets the usual permissions */
+		mode_t mask = umask(0);
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
 	}
-	int fd = mkstemp(tmp);
-	if (fd < 0) {
-		fprintf(stderr, "tracecat: %s: cannot create a file beside it: %s\n", out, strerror(errno));
-		return 1;
-	}
-	/* mkstemp made it private; the file gets the usual permissions */
-	mode_t mask = umask(0);
-	umask(mask);
-	fchmod(fd, 0666 & ~mask);
 	size_t trace_count = 0;
 	for (int i = 0; i < n; i++)
 		trace_count += tc_input_trace_count(inputs[i]);
@@ -397,9 +429,9 @@ static int write_timeline(convert_state *cs, tc_input **inputs, int n, tc_filter
 		if (tc_muxer_add_input(mux, inputs[i]) < 0)
 			status = 1, cli_report_error();
 	}
-	if (!status && (tc_timeline_writer_new(&cs->timeline, format, fd, out, traces, trace_count) < 0 ||
+	if (!status && (tc_timeline_writer_new(&cs->timeline, format, fd, shown, traces, trace_count) < 0 ||
 	                tc_timeline_writer_set_threads(cs->timeline, jobs) < 0))
-		status = 1, cli_report_error();
+		status = 1, report_output_error(tc_error_last(), shown, shown);
 	for (size_t i = 0; !status && tc_timeline_writer_warning(cs->timeline, i); i++)
 		fprintf(stderr, "tracecat: warning: %s\n", tc_timeline_writer_warning(cs->timeline, i));
 	const tc_message *msg;
@@ -409,11 +441,11 @@ static int write_timeline(convert_state *cs, tc_input **inputs, int n, tc_filter
 		if (filtering && !tc_filter_match(filter, msg))
 			continue;
 		if (tc_timeline_writer_write(cs->timeline, msg) < 0) {
-			status = 1, cli_report_error();
+			status = 1, report_output_error(tc_error_last(), shown, shown);
 			break;
 		}
 		if (msg->kind == TC_MSG_EVENT && count_event(cs, &events)) {
-			progress(cs, false);
+			progress(cs, false, false);
 			if (interrupted)
 				status = 1;
 		}
@@ -422,28 +454,32 @@ static int write_timeline(convert_state *cs, tc_input **inputs, int n, tc_filter
 	if (rc < 0)
 		status = 1, cli_report_error();
 	if (!status && tc_timeline_writer_finish(cs->timeline) < 0)
-		status = 1, cli_report_error();
-	if (cs->shown) {
-		progress(cs, true);
-		fputc('\n', stderr);
+		status = 1, report_output_error(tc_error_last(), shown, shown);
+	if (cs->progress.shown) {
+		progress(cs, true, !status);
+		cli_progress_end(&cs->progress);
 	}
 	/* before the file is closed: after an error its thread may still be
 	 * writing to it */
 	tc_timeline_writer_free(cs->timeline);
 	cs->timeline = NULL;
-	if (close(fd) < 0 && !status) {
-		fprintf(stderr, "tracecat: %s: cannot write: %s\n", out, strerror(errno));
-		status = 1;
+	if (!to_stdout) {
+		if (close(fd) < 0 && !status) {
+			fprintf(stderr, "tracecat: %s: %s\n", out, strerror(errno));
+			status = 1;
+		}
+		if (interrupted && status)
+			fprintf(stderr, "tracecat: interrupted; nothing written at %s\n", out);
+		if (!status && replacing)
+			fprintf(stderr, "tracecat: replacing %s (%s)\n", out, replacing);
+		/* rename() replaces a file at OUT only once the new one is whole */
+		if (!status && rename(tmp, out) < 0) {
+			fprintf(stderr, "tracecat: %s: %s\n", out, strerror(errno));
+			status = 1;
+		}
+		if (status)
+			unlink(tmp);
 	}
-	if (interrupted && status)
-		fprintf(stderr, "tracecat: interrupted; nothing written at %s\n", out);
-	/* rename() replaces a file at OUT only once the new one is whole */
-	if (!status && rename(tmp, out) < 0) {
-		fprintf(stderr, "tracecat: %s: cannot create: %s\n", out, strerror(errno));
-		status = 1;
-	}
-	if (status)
-		unlink(tmp);
 	tc_muxer_free(mux);
 	free(traces);
 	return status;
@@ -455,7 +491,8 @@ int cli_convert(int argc, char **argv)
 	int npaths = 0;
 	const char *out = NULL;
 	bool force = false, gmt = false, ftrace_names = false;
-	out_format format = OUT_UNSET;
+	cli_out_format format = CLI_OUT_CTF;
+	bool format_given = false;
 	const char *ctf_only = NULL;     /* a CTF option given */
 	tc_open_options oo = { 0 };
 	tc_ctf_writer_options wo = { .ctf_version = 1 };
@@ -473,13 +510,14 @@ int cli_convert(int argc, char **argv)
 			ftrace_names = true;
 		else if (cli_opt_value(argc, argv, &i, "--format", NULL, &v)) {
 			if (!strcmp(v, "ctf"))
-				format = OUT_CTF;
+				format = CLI_OUT_CTF;
 			else if (!strcmp(v, "perfetto"))
-				format = OUT_PERFETTO;
+				format = CLI_OUT_PERFETTO;
 			else if (!strcmp(v, "json"))
-				format = OUT_JSON;
+				format = CLI_OUT_JSON;
 			else
 				return free(paths), cli_usage_error("convert", "--format expects ctf, perfetto or json, got \"%s\"", v);
+			format_given = true;
 		}
 		else if (!strcmp(a, "--clock-gmt"))
 			gmt = true;
@@ -510,15 +548,37 @@ int cli_convert(int argc, char **argv)
 	}
 	if (npaths == 0)
 		return free(paths), cli_usage_error("convert", "no input given");
-	if (!out)
+	if (!out || !*out)
 		return free(paths), cli_usage_error("convert", "no output given (-o OUT)");
-	if (format == OUT_UNSET)
-		format = format_of_name(out);
-	if (format != OUT_CTF && ctf_only)
+	bool to_stdout = strcmp(out, "-") == 0;
+	/* a CTF trace is a folder: standard output takes one file's bytes */
+	if (to_stdout && (!format_given || format == CLI_OUT_CTF))
+		return free(paths), cli_usage_error("convert", "-o - (standard output) needs --format json or --format perfetto");
+	if (!format_given && !cli_output_format_of_name(out, &format))
+		return free(paths), cli_usage_error("convert", "%s: unknown output extension %s (known: %s; none for a CTF directory)",
+		                                    out, strrchr(out, '.'), cli_output_extensions);
+	if (format != CLI_OUT_CTF && ctf_only)
 		return free(paths), cli_usage_error("convert", "%s is for CTF output, not %s", ctf_only,
-		                                    format == OUT_PERFETTO ? "Perfetto" : "JSON");
+		                                    format == CLI_OUT_PERFETTO ? "Perfetto" : "JSON");
+	cli_drop_repeated_inputs(paths, &npaths);
+	/* The output named as the user would: "out/" is the folder "out". */
+	char out_path[PATH_MAX];
+	size_t olen = strlen(out);
+	while (olen > 1 && out[olen - 1] == '/')
+		olen--;
+	if (olen >= sizeof out_path)
+		return free(paths), fprintf(stderr, "tracecat: %s: %s\n", out, strerror(ENAMETOOLONG)), 1;
+	snprintf(out_path, sizeof out_path, "%.*s", (int)olen, out);
+	out = out_path;
+	const char *replacing = NULL;
+	if (!to_stdout && cli_check_output(out, format == CLI_OUT_CTF, paths, npaths, force, &replacing))
+		return free(paths), 1;
+	/* The clock of the progress line starts with the wait; a timeline
+	 * output's line has no percentage (convert_state), so no size. */
+	cli_progress started;
+	cli_progress_start(&started, paths, format == CLI_OUT_CTF ? npaths : 0);
 	/* LTTng's kernel names are for CTF readers; Perfetto knows ftrace's */
-	oo.lttng_names = format == OUT_CTF && !ftrace_names;
+	oo.lttng_names = format == CLI_OUT_CTF && !ftrace_names;
 	tc_filter *filter;
 	if (cli_filter_build(&fa, gmt, &filter))
 		return free(paths), 2;
@@ -536,41 +596,35 @@ int cli_convert(int argc, char **argv)
 			return free(paths), 1;
 		}
 	}
-	struct stat st;
-	if (!force && lstat(out, &st) == 0) {
-		fprintf(stderr, "tracecat: %s: already exists (--force replaces it)\n", out);
-		cli_free_inputs(inputs, npaths);
-		tc_filter_free(filter);
-		return free(paths), 1;
-	}
 
-	if (format != OUT_CTF) {
-		struct sigaction sa = { .sa_handler = on_signal };
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-		sigaction(SIGHUP, &sa, NULL);
-		convert_state cs = { .tty = isatty(2) };
-		clock_gettime(CLOCK_MONOTONIC, &cs.start);
+	if (format != CLI_OUT_CTF) {
+		/* standard output has nothing to clean up: a signal ends it at once */
+		if (!to_stdout)
+			catch_signals();
+		convert_state cs = { .progress = started };
 		int status = write_timeline(&cs, inputs, npaths, filter, filtering,
-		                            format == OUT_PERFETTO ? TC_TIMELINE_PERFETTO : TC_TIMELINE_CHROME_JSON, out, jobs);
+		                            format == CLI_OUT_PERFETTO ? TC_TIMELINE_PERFETTO : TC_TIMELINE_CHROME_JSON, out,
+		                            replacing, jobs);
 		cli_free_inputs(inputs, npaths);
 		tc_filter_free(filter);
 		free(paths);
+		die_by_signal();
 		return status;
 	}
 
 	/* The hidden work folder, beside OUTDIR so that rename() moves it. */
 	char tmp[PATH_MAX];
-	size_t olen = strlen(out);
-	while (olen > 1 && out[olen - 1] == '/')
-		olen--;
-	const char *ob = out + olen;
-	while (ob > out && ob[-1] != '/')
-		ob--;
-	snprintf(tmp, sizeof tmp, "%.*s.%.*s.tracecat-XXXXXX", (int)(ob - out), out, (int)(out + olen - ob), ob);
+	const char *ob = base_name(out);
 	int status = 0;
-	if (!mkdtemp(tmp)) {
-		fprintf(stderr, "tracecat: %s: cannot create a folder beside it: %s\n", out, strerror(errno));
+	if (snprintf(tmp, sizeof tmp, "%.*s.%s.tracecat-XXXXXX", (int)(ob - out), out, ob) >= (int)sizeof tmp) {
+		errno = ENAMETOOLONG;
+		status = 1;
+	}
+	/* before the work folder exists, so that no signal leaves it */
+	catch_signals();
+	/* its failure is the output's: a missing or closed folder */
+	if (status || !mkdtemp(tmp)) {
+		fprintf(stderr, "tracecat: %s: %s\n", out, strerror(errno));
 		cli_free_inputs(inputs, npaths);
 		tc_filter_free(filter);
 		free(paths);
@@ -580,13 +634,8 @@ int cli_convert(int argc, char **argv)
 	mode_t mask = umask(0);
 	umask(mask);
 	chmod(tmp, 0777 & ~mask);
-	struct sigaction sa = { .sa_handler = on_signal };
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 
-	convert_state cs = { .tty = isatty(2), .ctf_version = wo.ctf_version };
-	clock_gettime(CLOCK_MONOTONIC, &cs.start);
+	convert_state cs = { .ctf_version = wo.ctf_version, .progress = started };
 	if (plan_jobs(&cs, inputs, paths, npaths, filtering, tmp) < 0) {
 		fprintf(stderr, "tracecat: %s: out of memory or paths too long\n", out);
 		status = 1;
@@ -594,47 +643,55 @@ int cli_convert(int argc, char **argv)
 	for (size_t i = 0; i < cs.count && !status; i++) {
 		job *j = &cs.jobs[i];
 		if (make_dirs(j->dir) < 0) {
-			fprintf(stderr, "tracecat: %s: cannot create: %s\n", j->dir, strerror(errno));
+			fprintf(stderr, "tracecat: %s: %s\n", out, strerror(errno));
 			status = 1;
 		} else if (j->copy_from) {
 			if (tc_ctf_copy(j->copy_from, j->traces[0], j->dir, cs.ctf_version, &cs.bytes_copied) < 0)
-				status = 1, cli_report_error();
-			progress(&cs, false);
+				status = 1, report_output_error(tc_error_last(), tmp, out);
+			progress(&cs, false, false);
 		} else if (tc_ctf_writer_new(&j->writer, j->dir, j->traces, j->trace_count, &wo) < 0) {
-			status = 1, cli_report_error();
+			status = 1, report_output_error(tc_error_last(), tmp, out);
 		}
 		if (interrupted)
 			status = 1;
 	}
 	for (int i = 0; i < npaths && !status; i++) {
 		tc_error err;
-		int rc = write_input(&cs, inputs[i], filtering ? filter : NULL, jobs, &err);
+		int rc = write_input(&cs, inputs[i], paths[i], filtering ? filter : NULL, jobs, &err);
 		if (rc == -1)
-			cli_report(&err);
+			report_output_error(&err, tmp, out);
 		if (rc < 0)
 			status = 1;
 	}
 	for (size_t i = 0; i < cs.count && !status; i++)
 		if (cs.jobs[i].writer && tc_ctf_writer_finish(cs.jobs[i].writer) < 0)
-			status = 1, cli_report_error();
-	if (cs.shown) {
-		progress(&cs, true);
-		fputc('\n', stderr);
+			status = 1, report_output_error(tc_error_last(), tmp, out);
+	if (cs.progress.shown) {
+		progress(&cs, true, !status);
+		cli_progress_end(&cs.progress);
 	}
 	if (interrupted && status)
 		fprintf(stderr, "tracecat: interrupted; nothing written at %s\n", out);
 
-	/* Into place: the old OUTDIR (--force) leaves only once the new one is complete. */
+	/* Into place: what --force replaces leaves only once the new trace is
+	 * complete, and comes back if the new one cannot take its place. */
 	char old[PATH_MAX] = "";
-	if (!status && force && lstat(out, &st) == 0) {
-		if (snprintf(old, sizeof old, "%s.old", tmp) >= (int)sizeof old || rename(out, old) < 0) {
-			fprintf(stderr, "tracecat: %s: cannot replace: %s\n", out, strerror(errno));
+	struct stat st;
+	if (!status && lstat(out, &st) == 0) {
+		if (!replacing) {
+			/* made while convert ran: not looked at, so not replaced */
+			fprintf(stderr, "tracecat: %s: already exists (--force replaces it)\n", out);
+			status = 1;
+		} else if (snprintf(old, sizeof old, "%s.old", tmp) >= (int)sizeof old || rename(out, old) < 0) {
+			fprintf(stderr, "tracecat: %s: cannot replace it: %s\n", out, strerror(errno));
 			status = 1;
 			old[0] = '\0';
+		} else {
+			fprintf(stderr, "tracecat: replacing %s (%s)\n", out, replacing);
 		}
 	}
 	if (!status && rename(tmp, out) < 0) {
-		fprintf(stderr, "tracecat: %s: cannot create: %s\n", out, strerror(errno));
+		fprintf(stderr, "tracecat: %s: %s\n", out, strerror(errno));
 		status = 1;
 		if (old[0] && rename(old, out) == 0)
 			old[0] = '\0';
@@ -651,5 +708,6 @@ int cli_convert(int argc, char **argv)
 	cli_free_inputs(inputs, npaths);
 	tc_filter_free(filter);
 	free(paths);
+	die_by_signal();
 	return status;
 }

@@ -78,7 +78,7 @@ static int write_all(int fd, const char *path, const char *data, size_t len)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return tc_fail(TC_EIO, path, -1, "cannot write: %s", strerror(errno));
+			return tc_fail(TC_EIO, path, -1, "%s", strerror(errno));
 		data += n;
 		len -= (size_t)n;
 	}
@@ -92,10 +92,10 @@ int ctf_write_file(const char *dir, const char *name, const void *data, size_t l
 		return tc_fail(TC_EINVAL, dir, -1, "path too long");
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (fd < 0)
-		return tc_fail(TC_EIO, path, -1, "cannot create: %s", strerror(errno));
+		return tc_fail(TC_EIO, path, -1, "%s", strerror(errno));
 	int rc = write_all(fd, path, data, len);
 	if (close(fd) < 0 && rc == 0)
-		rc = tc_fail(TC_EIO, path, -1, "cannot write: %s", strerror(errno));
+		rc = tc_fail(TC_EIO, path, -1, "%s", strerror(errno));
 	return rc;
 }
 
@@ -106,7 +106,7 @@ static int copy_file(const char *src, const char *dst, uint64_t *bytes)
 		return tc_fail(TC_EIO, src, -1, "cannot open: %s", strerror(errno));
 	int out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (out < 0) {
-		int rc = tc_fail(TC_EIO, dst, -1, "cannot create: %s", strerror(errno));
+		int rc = tc_fail(TC_EIO, dst, -1, "%s", strerror(errno));
 		close(in);
 		return rc;
 	}
@@ -141,7 +141,7 @@ static int copy_file(const char *src, const char *dst, uint64_t *bytes)
 	}
 	close(in);
 	if (close(out) < 0 && rc == 0)
-		rc = tc_fail(TC_EIO, dst, -1, "cannot write: %s", strerror(errno));
+		rc = tc_fail(TC_EIO, dst, -1, "%s", strerror(errno));
 	return rc;
 }
 
@@ -175,7 +175,7 @@ static int make_trace_dir(const char *dir, const tc_buf *meta)
 		char c = *p;
 		*p = '\0';
 		if (mkdir(path, 0755) < 0 && errno != EEXIST)
-			return tc_fail(TC_EIO, path, -1, "cannot create: %s", strerror(errno));
+			return tc_fail(TC_EIO, path, -1, "%s", strerror(errno));
 		if (!c)
 			break;
 		*p = c;

@@ -1873,7 +1873,7 @@ static int write_out(tc_ctf_writer *w, out_stream *s, const uint8_t *data, size_
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return tc_fail(TC_EIO, s->path, (int64_t)s->file_bytes, "cannot write: %s", strerror(errno));
+			return tc_fail(TC_EIO, s->path, (int64_t)s->file_bytes, "%s", strerror(errno));
 		data += n;
 		len -= (size_t)n;
 		s->file_bytes += (uint64_t)n;
@@ -2076,7 +2076,7 @@ static int stream_of(tc_ctf_writer *w, const tc_stream *src, out_stream **out)
 		i = w->stream_count - 1;
 	out_stream *s = rc == 0 ? w->streams[i] : NULL;
 	if (s && s->fd < 0 && (s->fd = open(s->path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0)
-		rc = tc_fail(TC_EIO, s->path, -1, "cannot create: %s", strerror(errno));
+		rc = tc_fail(TC_EIO, s->path, -1, "%s", strerror(errno));
 	pthread_mutex_unlock(&w->streams_lock);
 	if (rc < 0)
 		return rc;
@@ -2191,7 +2191,7 @@ int tc_ctf_writer_finish(tc_ctf_writer *w)
 			s->last_ts = end;
 		rc = close_packet(w, s);
 		if (s->fd >= 0 && close(s->fd) < 0 && rc == 0)
-			rc = tc_fail(TC_EIO, s->path, -1, "cannot write: %s", strerror(errno));
+			rc = tc_fail(TC_EIO, s->path, -1, "%s", strerror(errno));
 		s->fd = -1;
 	}
 	/* Only the event classes written are declared: Trace Compass picks

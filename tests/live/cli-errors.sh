@@ -38,6 +38,8 @@ cp -r "$root/tests/fixtures/lttng-legacy/v26-le-lost" legacy
 cp -r "$root/tests/fixtures/ctf-valid/time-backwards" counter
 sed -i 's/ offset_s = 1600000000;//' counter/metadata
 echo "notes" >notes.txt
+ln -s trace.dat link.dat
+ln -s notes.txt link.json
 cp notes.txt notrace/
 cp trace.dat locked.dat
 cp trace.dat locked/

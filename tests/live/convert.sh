@@ -20,9 +20,9 @@
 #   - the metadata carries the kernel conventions Trace Compass needs.
 # uftrace (corpus and tests/fixtures/uftrace): babeltrace2 shows what
 # `BIN print DIR` shows, babeltrace 1.5 reads it, LTTng-UST conventions.
-# Output safety: an existing OUTDIR is refused and kept; --force replaces
-# it; a write error (file size limit) and a kill leave no OUTDIR and no
-# work folder.  Prints PASS/FAIL/SKIP/NOTE lines for tests/run.sh; exits 0.
+# What convert does around the conversion (--force, signals, write
+# errors, layout, -o -, progress): convert-safety.sh.  Prints
+# PASS/FAIL/SKIP/NOTE lines for tests/run.sh; exits 0.
 set -u
 BIN=$1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -205,57 +205,4 @@ for d in "$CORPUS"/uftrace/*/ "$ROOT"/tests/fixtures/uftrace/*/; do
 	fi
 done
 
-# ---- output safety ----
-src=$ROOT/tests/fixtures/tracedat/syscalls-v7-zstd.dat
-out=$tmp/safe
-mkdir "$out" && echo keep >"$out/file"
-if "$BIN" convert "$src" -o "$out" 2>/dev/null; then
-	echo "FAIL convert-safety/existing: an existing folder was overwritten without --force"
-elif [ "$(cat "$out/file" 2>/dev/null)" != keep ]; then
-	echo "FAIL convert-safety/existing: the existing folder was changed"
-else
-	echo "PASS convert-safety/existing"
-fi
-if (umask 022 && "$BIN" convert --force "$src" -o "$out" 2>/dev/null) && [ -f "$out/metadata" ] &&
-   [ ! -e "$out/file" ] && babeltrace2 "$out" >/dev/null 2>&1; then
-	echo "PASS convert-safety/force"
-else
-	echo "FAIL convert-safety/force: --force did not replace the folder with a complete trace"
-fi
-# The trace folder gets the permissions the umask gives, not the private
-# ones of the work folder it was.
-if [ "$(stat -c %a "$out")" = 755 ]; then
-	echo "PASS convert-safety/permissions"
-else
-	echo "FAIL convert-safety/permissions: OUTDIR has mode $(stat -c %a "$out") with umask 022"
-fi
-leftovers() { find "$tmp" -maxdepth 1 -name '.*tracecat-*' | head -1; }
-rm -rf "$out"
-(ulimit -f 16; trap '' XFSZ; "$BIN" convert "$src" -o "$out" 2>"$tmp/err")
-rc=$?
-if [ $rc -eq 1 ] && [ ! -e "$out" ] && [ -z "$(leftovers)" ] && grep -q "cannot write" "$tmp/err"; then
-	echo "PASS convert-safety/write-error"
-else
-	echo "FAIL convert-safety/write-error: exit $rc, $(head -c 200 "$tmp/err"), output $(ls -d "$out" 2>/dev/null) $(leftovers)"
-fi
-for sig in TERM INT KILL; do
-	rm -rf "$out"
-	big=()
-	for i in $(seq 1 40); do big+=("$src"); done
-	"$BIN" convert "${big[@]}" -o "$out" 2>/dev/null &
-	pid=$!
-	sleep 0.05
-	kill -s $sig $pid 2>/dev/null
-	wait $pid 2>/dev/null
-	# A kill leaves the output absent or complete, never partial; only
-	# SIGKILL may leave the hidden work folder behind.
-	if [ -e "$out" ] && ! babeltrace2 "$out" >/dev/null 2>&1; then
-		echo "FAIL convert-safety/kill-$sig: a partial trace was left at OUTDIR"
-	elif [ $sig != KILL ] && [ -n "$(leftovers)" ]; then
-		echo "FAIL convert-safety/kill-$sig: the work folder $(leftovers) was left"
-	else
-		echo "PASS convert-safety/kill-$sig"
-	fi
-	find "$tmp" -maxdepth 1 -name '.*tracecat-*' -exec rm -rf {} +
-done
 exit 0
