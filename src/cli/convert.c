@@ -79,10 +79,17 @@ static void die_by_signal(void)
  * (the hidden work folder or file, or the writer's name for its output),
  * is reported as one of SHOWN, the output the user named: "tracecat: OUT:
  * No space left on device". */
+/* How errors name -o -; report_output_error() knows it by its address. */
+static const char stdout_name[] = "standard output";
+
 static void report_output_error(const tc_error *err, const char *work, const char *shown)
 {
 	size_t n = strlen(work);
-	if (strncmp(err->path, work, n) == 0 && (err->path[n] == '\0' || err->path[n] == '/'))
+	bool outputs = strncmp(err->path, work, n) == 0 && (err->path[n] == '\0' || err->path[n] == '/');
+	/* standard output's failures are told as every command tells them */
+	if (outputs && shown == stdout_name && err->sys_errno)
+		cli_stdout_failed(err->sys_errno);
+	else if (outputs)
 		fprintf(stderr, "tracecat: %s: %s\n", shown, err->message);
 	else
 		cli_report(err);
@@ -394,7 +401,7 @@ static int write_timeline(convert_state *cs, tc_input **inputs, int n, tc_filter
                           tc_timeline_format format, const char *out, const char *replacing, unsigned jobs)
 {
 	bool to_stdout = strcmp(out, "-") == 0;
-	const char *shown = to_stdout ? "standard output" : out;
+	const char *shown = to_stdout ? stdout_name : out;
 	char tmp[PATH_MAX] = "";
 	const char *base = base_name(out);
 	int fd = STDOUT_FILENO;

@@ -32,8 +32,11 @@
 int tc_fail(int code, const char *path, int64_t offset, const char *fmt, ...) TC_PRINTF(4, 5);
 int tc_vfail(int code, const char *path, int64_t offset, const char *fmt, va_list ap);
 int tc_fail_nomem(void);
-/* Records TC_EIO for a write to the caller's stream that failed with the
- * system's ERRNUM: "WHAT: strerror(ERRNUM)", and ERRNUM in sys_errno. */
+/* Records TC_EIO for a write that failed with the system's ERRNUM, kept
+ * in sys_errno so the caller can tell the user's terms apart: the message
+ * is "WHAT: strerror(ERRNUM)", or strerror(ERRNUM) alone when WHAT is
+ * NULL.  tc_fail_write() is for the caller's own stream (no path). */
+int tc_fail_write_at(int errnum, const char *path, int64_t offset, const char *what);
 int tc_fail_write(int errnum, const char *what);
 /* Makes E this thread's last error: an error met on a worker thread is
  * handed to the thread that reports it. */

@@ -56,11 +56,19 @@ int tc_fail_nomem(void)
 	return tc_fail(TC_ENOMEM, NULL, -1, "out of memory");
 }
 
-int tc_fail_write(int errnum, const char *what)
+int tc_fail_write_at(int errnum, const char *path, int64_t offset, const char *what)
 {
-	tc_fail(TC_EIO, NULL, -1, "%s: %s", what, strerror(errnum));
+	if (what)
+		tc_fail(TC_EIO, path, offset, "%s: %s", what, strerror(errnum));
+	else
+		tc_fail(TC_EIO, path, offset, "%s", strerror(errnum));
 	last_error.sys_errno = errnum;
 	return TC_EIO;
+}
+
+int tc_fail_write(int errnum, const char *what)
+{
+	return tc_fail_write_at(errnum, NULL, -1, what);
 }
 
 void tc_error_restore(const tc_error *e)

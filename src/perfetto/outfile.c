@@ -50,7 +50,9 @@ static int write_all(int fd, const uint8_t *p, size_t len, uint64_t *at)
 
 static int fail_write(tl_ctx *c, int error, uint64_t at)
 {
-	return tc_fail(TC_EIO, c->name, (int64_t)at, "%s", error > 0 ? strerror(error) : "nothing written");
+	if (error > 0)
+		return tc_fail_write_at(error, c->name, (int64_t)at, NULL);
+	return tc_fail(TC_EIO, c->name, (int64_t)at, "nothing written");
 }
 
 static void *write_run(void *arg)
