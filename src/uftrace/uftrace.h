@@ -210,7 +210,7 @@ void uft_task_reader_free(uft_task_reader *r);
  * records left out, as uftrace does). */
 typedef struct uft_perf {
 	uft_record *recs;
-	size_t count, next;
+	size_t count, next, cap;
 	uint8_t *data;             /* the file: COMM names point into it */
 } uft_perf;
 
