@@ -6,8 +6,10 @@
  * process that forked or exec'ed resolves each record in the session it
  * was in at that time.
  *
- * Maps and symbol files are read when first needed; a missing one leaves
- * addresses unresolved ("<hex>"), never an error, as in uftrace.
+ * Maps and symbol files are read when first needed.  A module without
+ * its .sym file takes its symbols from its binary (elfsyms.c), and
+ * without that either leaves addresses unresolved ("<hex>"), never an
+ * error, as in uftrace.
  */
 #include "uftrace/uftrace.h"
 
@@ -730,6 +732,25 @@ static bool sym_file_matches(const uft_module *m, const char *data, size_t len)
 	return true;
 }
 
+/* M's symbols from its binary, as uftrace reads them without a .sym
+ * file; when that fails too, its addresses stay unresolved, with a word
+ * to the caller. */
+static int load_binary_syms(uft_data *d, uft_module *m)
+{
+	const char *why;
+	int rc = uft_elf_symbols(d, m, &why);
+	if (rc <= 0 || !d->warn)
+		return rc < 0 ? rc : 0;
+	tc_buf msg = { 0 };
+	tc_buf_printf(&msg, "%s/%s.sym is missing or unreadable, and so is %s (%s): its functions are shown as addresses",
+	              d->dir, m->base, m->path, why);
+	bool told = msg.data != NULL;
+	if (told)
+		d->warn(d->warn_arg, msg.data);
+	tc_buf_free(&msg);
+	return told ? 0 : TC_ENOMEM;
+}
+
 static int load_syms(uft_data *d, uft_module *m)
 {
 	if (!m->base)
@@ -745,8 +766,11 @@ static int load_syms(uft_data *d, uft_module *m)
 		else
 			alt_sym_name(m, name, sizeof name);
 		int rc = read_text(d, name, &data, &len);
-		if (rc != 0)   /* absent or unreadable: unresolved, as in uftrace */
-			return rc == TC_ENOMEM ? rc : 0;
+		/* absent or unreadable: the binary, as in uftrace */
+		if (rc == TC_ENOMEM)
+			return rc;
+		if (rc != 0)
+			return load_binary_syms(d, m);
 		if (attempt > 0 || sym_file_matches(m, data, len))
 			break;
 		free(data);

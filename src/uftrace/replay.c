@@ -876,6 +876,10 @@ int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out)
 		rc = tc_fail(TC_ENOTFOUND, dir, -1, "a file, not a uftrace record directory");
 	else if ((rc = uft_open(&p.d, dir)) == TC_ENOTFOUND)
 		rc = tc_fail(TC_ENOTFOUND, dir, -1, "not a uftrace record directory (no info file)");
+	if (rc == 0) {
+		p.d->warn = p.o->warning;
+		p.d->warn_arg = p.o->warning_arg;
+	}
 	for (size_t i = 0; rc == 0 && p.o->tid_count && i < p.d->task_count; i++) {
 		bool keep = false;
 		for (size_t k = 0; k < p.o->tid_count; k++)
