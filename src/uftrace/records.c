@@ -75,8 +75,12 @@ int uft_task_reader_new(uft_task_reader **out, uft_data *d, uft_task *task)
 	}
 	int fd = open(r->path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		int rc = tc_fail(TC_EIO, r->path, -1, "cannot open: %s", strerror(errno));
+	int rc = 0;
+	if (fd < 0 || fstat(fd, &st) < 0)
+		rc = tc_fail(TC_EIO, r->path, -1, "cannot open: %s", strerror(errno));
+	else if (!S_ISREG(st.st_mode))   /* a directory would map as ENODEV */
+		rc = tc_fail(TC_EIO, r->path, -1, "not a regular file");
+	if (rc < 0) {
 		if (fd >= 0)
 			close(fd);
 		uft_task_reader_free(r);
@@ -86,7 +90,7 @@ int uft_task_reader_new(uft_task_reader **out, uft_data *d, uft_task *task)
 	if (r->size) {
 		void *m = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (m == MAP_FAILED) {
-			int rc = tc_fail(TC_EIO, r->path, -1, "cannot map: %s", strerror(errno));
+			rc = tc_fail(TC_EIO, r->path, -1, "cannot map: %s", strerror(errno));
 			close(fd);
 			uft_task_reader_free(r);
 			return rc;
