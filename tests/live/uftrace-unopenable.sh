@@ -46,12 +46,19 @@ if [ "$(id -u)" = 0 ]; then
 	as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 fi
 
+# trim TEXT: TEXT without its leading and trailing blanks.
+trim() {
+	local t
+	read -r t <<<"$1"
+	printf '%s' "$t"
+}
+
 rows=0
 while IFS='|' read -r fixture pattern damage args want_rc want_err; do
-	fixture=$(echo $fixture)
+	fixture=$(trim "$fixture")
 	case $fixture in '' | '#'*) continue ;; esac
 	rows=$((rows + 1))
-	pattern=$(echo $pattern) damage=$(echo $damage) args=$(echo $args) want_rc=$(echo $want_rc)
+	pattern=$(trim "$pattern") damage=$(trim "$damage") args=$(trim "$args") want_rc=$(trim "$want_rc")
 	want_err=${want_err# }
 	name="$prefix/$fixture/$pattern/$damage/${args%% *}"
 	run=()
@@ -62,8 +69,8 @@ while IFS='|' read -r fixture pattern damage args want_rc want_err; do
 		rm -rf ./rec ./out
 		cp -r "$fixtures/$fixture" rec
 		chmod -R a+rX rec
-		files=(rec/$pattern)
-		if [ ${#files[@]} != 1 ] || [ ! -e "${files[0]}" ]; then
+		mapfile -t files < <(compgen -G "rec/$pattern")
+		if [ ${#files[@]} != 1 ]; then
 			echo "FAIL $name [$b]: $pattern matches ${#files[@]} files of $fixture"
 			continue
 		fi
