@@ -15,10 +15,11 @@ PREFIX  ?= /usr/local
 CFLAGS  ?= -O2 -g
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-unused-parameter
 # libzstd and zlib inflate trace.dat sections; libtraceevent renders ftrace
-# print formats as trace-cmd does; json-c parses CTF 2 metadata.
-DEPS    := libzstd zlib libtraceevent json-c
+# print formats as trace-cmd does; json-c parses CTF 2 metadata; libelf
+# reads symbols from binaries for uftrace directories without .sym files.
+DEPS    := libzstd zlib libtraceevent json-c libelf
 DEP_CFLAGS := $(shell pkg-config --cflags $(DEPS) 2>/dev/null)
-DEP_LIBS   := $(shell pkg-config --libs $(DEPS) 2>/dev/null || echo -lzstd -lz -ltraceevent -ljson-c)
+DEP_LIBS   := $(shell pkg-config --libs $(DEPS) 2>/dev/null || echo -lzstd -lz -ltraceevent -ljson-c -lelf)
 BASEFLAGS := -std=c11 -pthread -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iinclude -Isrc $(DEP_CFLAGS) $(WARN)
 LDLIBS  := $(DEP_LIBS) -lm -pthread
 

@@ -630,6 +630,11 @@ typedef struct tc_replay_options {
 	uint64_t time_filter; /* -t, in ns: hide shorter functions (0: the recording's default.opts) */
 	bool no_args;        /* --no-args */
 	bool no_merge;       /* --no-merge: no "leaf();" lines */
+	/* told, when set, of what makes the output poorer without failing
+	 * it: one line, no newline (a module whose symbols are neither in
+	 * a .sym file nor in its binary, so its functions show as <hex>) */
+	void (*warning)(void *arg, const char *message);
+	void *warning_arg;
 } tc_replay_options;
 
 /*

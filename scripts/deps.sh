@@ -3,7 +3,7 @@
 # that are missing.
 #
 #   build  what compiling needs: gcc, make, pkg-config and the -dev packages
-#          of libzstd, zlib, libtraceevent and json-c
+#          of libzstd, zlib, libtraceevent, json-c and libelf
 #   test   build, plus every program the tests run: the peer tools they
 #          compare against (babeltrace2, babeltrace 1.5, trace-cmd, uftrace,
 #          lttng-tools with liblttng-ust-dev), clang for the fuzz targets,
@@ -16,7 +16,7 @@
 # `sudo apt-get install ...` command to run on stderr and exits 1.
 set -euo pipefail
 
-build=(gcc make pkg-config libzstd-dev zlib1g-dev libtraceevent-dev libjson-c-dev)
+build=(gcc make pkg-config libzstd-dev zlib1g-dev libtraceevent-dev libjson-c-dev libelf-dev)
 # The tests' tools beyond build, with what needs them:
 #   python3          fixture generators, damaged-input test, value checks
 #   procps           ps and pgrep, to look for leftover processes by hand

@@ -116,8 +116,10 @@ def check_trace(binary, trace, variants, rng, scratch):
                 return f"variant {i} ({rel}: {what}) {command} used {peak} MB, over {MEMORY_LIMIT_MB} MB"
             if command == "convert" and r.returncode == 1 and os.path.exists(argv[-1]):
                 return f"variant {i} ({rel}: {what}) convert failed but left {argv[-1]}"
-            # Discarded-events warnings may come first; the error is one line.
-            errors = [l for l in err.splitlines() if l.startswith("tracecat: ")]
+            # Discarded-events warnings and "tracecat: warning:" lines (replay:
+            # a module without symbols) may come first; the error is one line.
+            errors = [l for l in err.splitlines()
+                      if l.startswith("tracecat: ") and not l.startswith("tracecat: warning: ")]
             if r.returncode == 1 and len(errors) != 1:
                 return f"variant {i} ({rel}: {what}) {command}: expected one error line, got {err[-300:]}"
     return None

@@ -49,6 +49,11 @@ static bool parse_tids(const char *list, int **tids, size_t *n)
 	return true;
 }
 
+static void print_warning(void *arg, const char *message)
+{
+	fprintf(stderr, "tracecat: warning: %s\n", message);
+}
+
 int cli_replay(int argc, char **argv)
 {
 	const char *dir = NULL, *v;
@@ -109,6 +114,7 @@ int cli_replay(int argc, char **argv)
 	o.filter_count = nf;
 	o.notrace = notrace;
 	o.notrace_count = nn;
+	o.warning = print_warning;
 	dir = dir ? dir : "uftrace.data";
 	int rc = tc_uftrace_replay(dir, &o, stdout);
 	if (rc < 0 && cli_stdout_error(tc_error_last())) {

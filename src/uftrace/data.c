@@ -6,8 +6,10 @@
  * process that forked or exec'ed resolves each record in the session it
  * was in at that time.
  *
- * Maps and symbol files are read when first needed; a missing one leaves
- * addresses unresolved ("<hex>"), never an error, as in uftrace.
+ * Maps and symbol files are read when first needed.  A module without
+ * its .sym file takes its symbols from its binary (elfsyms.c), and
+ * without that either leaves addresses unresolved ("<hex>"), never an
+ * error, as in uftrace.
  */
 #include "uftrace/uftrace.h"
 
@@ -23,6 +25,8 @@
 
 #define MAX_TEXT_FILE (256u << 20)   /* info, task.txt, maps, .sym files */
 #define INFO_HEADER 40
+
+static int ensure_maps(uft_data *d, uft_session *s);
 
 static char *path_in(uft_data *d, const char *name)
 {
@@ -479,15 +483,17 @@ static int read_dbg_files(uft_data *d)
 	for (size_t i = 0; i < g.gl_pathc && rc == 0; i++) {
 		char *data;
 		size_t len;
-		if (tc_read_file(g.gl_pathv[i], MAX_TEXT_FILE, &data, &len) < 0)
-			continue;
+		/* one there but unreadable is an error: uftrace would go on
+		 * and stop later at the first record needing its specs */
+		if ((rc = tc_read_file(g.gl_pathv[i], MAX_TEXT_FILE, &data, &len)) < 0)
+			break;
 		const char *slash = strrchr(g.gl_pathv[i], '/');
 		char module[512];
 		snprintf(module, sizeof module, "%s", slash ? slash + 1 : g.gl_pathv[i]);
 		size_t ml = strlen(module);
 		if (ml > 4)
 			module[ml - 4] = '\0';
-		/* uftrace leaves out a .dbg file it cannot read; so do we */
+		/* uftrace leaves out a .dbg file it cannot parse; so do we */
 		rc = ua_specs_add_dbg(d->specs, module, data, len, g.gl_pathv[i]);
 		if (rc < 0 && rc != TC_ENOMEM)
 			rc = 0;
@@ -534,14 +540,18 @@ int uft_open(uft_data **out, const char *dir)
 		rc = read_dbg_files(d);
 	if (rc == 0)
 		rc = read_perf_files(d);
+	/* the maps now, so that one that cannot be read is an error here
+	 * rather than addresses silently left unresolved later */
+	for (size_t i = 0; i < d->session_count && rc == 0; i++)
+		rc = ensure_maps(d, d->sessions[i]);
 	for (size_t i = 0; i < d->task_count && rc == 0; i++) {
 		char name[32];
 		struct stat st;
 		snprintf(name, sizeof name, "%d.dat", d->tasks[i]->tid);
 		if (!(d->tasks[i]->data_path = path_in(d, name)))
 			rc = TC_ENOMEM;
-		else
-			d->tasks[i]->has_data = stat(d->tasks[i]->data_path, &st) == 0;
+		else   /* there unless absent: one that cannot be read is an error when read */
+			d->tasks[i]->has_data = stat(d->tasks[i]->data_path, &st) == 0 || errno != ENOENT;
 		d->tasks[i]->index = i;
 	}
 	if (rc < 0) {
@@ -730,6 +740,25 @@ static bool sym_file_matches(const uft_module *m, const char *data, size_t len)
 	return true;
 }
 
+/* M's symbols from its binary, as uftrace reads them without a .sym
+ * file; when that fails too, its addresses stay unresolved, with a word
+ * to the caller. */
+static int load_binary_syms(uft_data *d, uft_module *m)
+{
+	const char *why;
+	int rc = uft_elf_symbols(d, m, &why);
+	if (rc <= 0 || !d->warn)
+		return rc < 0 ? rc : 0;
+	tc_buf msg = { 0 };
+	tc_buf_printf(&msg, "%s/%s.sym is missing or unreadable, and so is %s (%s): its functions are shown as addresses",
+	              d->dir, m->base, m->path, why);
+	bool told = msg.data != NULL;
+	if (told)
+		d->warn(d->warn_arg, msg.data);
+	tc_buf_free(&msg);
+	return told ? 0 : TC_ENOMEM;
+}
+
 static int load_syms(uft_data *d, uft_module *m)
 {
 	if (!m->base)
@@ -745,8 +774,11 @@ static int load_syms(uft_data *d, uft_module *m)
 		else
 			alt_sym_name(m, name, sizeof name);
 		int rc = read_text(d, name, &data, &len);
-		if (rc != 0)   /* absent or unreadable: unresolved, as in uftrace */
-			return rc == TC_ENOMEM ? rc : 0;
+		/* absent or unreadable: the binary, as in uftrace */
+		if (rc == TC_ENOMEM)
+			return rc;
+		if (rc != 0)
+			return load_binary_syms(d, m);
 		if (attempt > 0 || sym_file_matches(m, data, len))
 			break;
 		free(data);

@@ -500,7 +500,9 @@ static int uftrace_open(tc_input *in, const char *path, const tc_open_options *o
 	struct stat st;
 	char info[4096];
 	snprintf(info, sizeof info, "%s/info", path);
-	if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode) || stat(info, &st) < 0)
+	/* lstat: an info that cannot be read (a symbolic link loop) is this
+	 * format's error, not another format's directory */
+	if (stat(path, &st) < 0 || !S_ISDIR(st.st_mode) || lstat(info, &st) < 0)
 		return TC_ENOTFOUND;
 	um_trace *t = calloc(1, sizeof *t);
 	if (!t)

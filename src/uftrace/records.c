@@ -67,13 +67,20 @@ int uft_task_reader_new(uft_task_reader **out, uft_data *d, uft_task *task)
 	r->d = d;
 	r->task = task;
 	r->path = task->data_path;
-	*out = r;
-	if (!task->has_data)
+	/* *OUT is set only on success: callers free what they were given */
+	*out = NULL;
+	if (!task->has_data) {
+		*out = r;
 		return 0;
+	}
 	int fd = open(r->path, O_RDONLY | O_CLOEXEC);
 	struct stat st;
-	if (fd < 0 || fstat(fd, &st) < 0) {
-		int rc = tc_fail(TC_EIO, r->path, -1, "cannot open: %s", strerror(errno));
+	int rc = 0;
+	if (fd < 0 || fstat(fd, &st) < 0)
+		rc = tc_fail(TC_EIO, r->path, -1, "cannot open: %s", strerror(errno));
+	else if (!S_ISREG(st.st_mode))   /* a directory would map as ENODEV */
+		rc = tc_fail(TC_EIO, r->path, -1, "not a regular file");
+	if (rc < 0) {
 		if (fd >= 0)
 			close(fd);
 		uft_task_reader_free(r);
@@ -83,7 +90,7 @@ int uft_task_reader_new(uft_task_reader **out, uft_data *d, uft_task *task)
 	if (r->size) {
 		void *m = mmap(NULL, r->size, PROT_READ, MAP_PRIVATE, fd, 0);
 		if (m == MAP_FAILED) {
-			int rc = tc_fail(TC_EIO, r->path, -1, "cannot map: %s", strerror(errno));
+			rc = tc_fail(TC_EIO, r->path, -1, "cannot map: %s", strerror(errno));
 			close(fd);
 			uft_task_reader_free(r);
 			return rc;
@@ -92,6 +99,7 @@ int uft_task_reader_new(uft_task_reader **out, uft_data *d, uft_task *task)
 		r->map = m;
 	}
 	close(fd);
+	*out = r;
 	return 0;
 }
 
@@ -166,6 +174,20 @@ enum { PERF_EXIT = 4, PERF_COMM = 3, PERF_FORK = 7, PERF_SWITCH = 14 };
 #define PERF_SWITCH_OUT 0x2000
 #define PERF_SWITCH_PREEMPT 0x4000
 
+static int perf_push(uft_perf *q, const uft_record *r)
+{
+	if (q->count == q->cap) {
+		size_t cap = q->cap ? q->cap * 2 : 64;
+		uft_record *more = realloc(q->recs, cap * sizeof *more);
+		if (!more)
+			return tc_fail_nomem();
+		q->recs = more;
+		q->cap = cap;
+	}
+	q->recs[q->count++] = *r;
+	return 0;
+}
+
 int uft_perf_read(uft_data *d, const char *path, uft_perf *q)
 {
 	size_t len;
@@ -175,7 +197,6 @@ int uft_perf_read(uft_data *d, const char *path, uft_perf *q)
 		return rc;
 	q->data = (uint8_t *)data;
 	bool be = d->big_endian;
-	size_t cap = 0;
 	for (size_t off = 0; off + 8 <= len;) {
 		const uint8_t *h = q->data + off;
 		uint32_t type = (uint32_t)tc_load_uint(h, 4, be);
@@ -210,14 +231,8 @@ int uft_perf_read(uft_data *d, const char *path, uft_perf *q)
 		if (!task || !task->has_data || task->excluded)
 			continue;
 		r.task = task;
-		if (q->count == cap) {
-			cap = cap ? cap * 2 : 64;
-			uft_record *more = realloc(q->recs, cap * sizeof *more);
-			if (!more)
-				return tc_fail_nomem();
-			q->recs = more;
-		}
-		q->recs[q->count++] = r;
+		if ((rc = perf_push(q, &r)) < 0)
+			return rc;
 	}
 	return 0;
 }
@@ -239,8 +254,13 @@ struct uft_merge {
 	uint64_t time_filter;
 	task_queue *tasks;
 	size_t task_count;
-	uft_perf *perf;
+	uft_perf *perf;            /* the perf-cpu*.dat files */
 	size_t perf_count;
+	/* what the merge takes perf events from: the files themselves, or,
+	 * with a time filter, one list per task (by_task) */
+	uft_perf *events;
+	size_t event_count;
+	uft_perf *by_task;
 };
 
 static int hold(task_queue *q, const uft_record *r)
@@ -258,9 +278,11 @@ static int hold(task_queue *q, const uft_record *r)
 }
 
 /* The next record of the task with functions shorter than T dropped, as
- * uftrace does while it reads (-t): an entry waits for its exit; a short
- * function's entry is deleted with its exit, and anything else (a long
- * exit, an event, the end of the data) releases what waits. */
+ * uftrace does while it reads (-t; utils/fstack.c, get_task_ustack()):
+ * an entry waits for its exit, and so do the events after it; a short
+ * function's exit deletes its entry and everything after it, and anything
+ * else (a long exit, a user event, LOST, the end of the data) releases
+ * what waits. */
 static int next_filtered(task_queue *q, uint64_t t, uft_record *out)
 {
 	for (;;) {
@@ -282,21 +304,19 @@ static int next_filtered(task_queue *q, uint64_t t, uft_record *out)
 			q->releasing = true;
 			continue;
 		}
-		if (r.type == UFT_ENTRY) {
-			if ((rc = hold(q, &r)) < 0)
-				return rc;
-			continue;
-		}
-		if (r.type == UFT_EXIT && q->held_count == 0) {
-			*out = r;
-			return 1;
-		}
-		if (r.type == UFT_EXIT && r.time - q->held[q->held_count - 1].time < t) {
-			q->held_count--;
-			continue;
+		if (r.type == UFT_EXIT) {
+			size_t k = q->held_count;
+			while (k > 0 && q->held[k - 1].type != UFT_ENTRY)
+				k--;
+			if (k > 0 && r.time - q->held[k - 1].time < t) {
+				q->held_count = k - 1;
+				continue;
+			}
 		}
 		if ((rc = hold(q, &r)) < 0)
 			return rc;
+		if (r.type == UFT_ENTRY || (r.type == UFT_EVENT && r.addr < UFT_EV_USER))
+			continue;
 		q->releasing = true;
 	}
 }
@@ -317,6 +337,48 @@ static int fill(task_queue *q, uint64_t time_filter)
 	return 0;
 }
 
+static bool is_sched_out(const uft_record *r)
+{
+	return r->addr == UFT_EV_SCHED_OUT || r->addr == UFT_EV_SCHED_OUT_PREEMPT;
+}
+
+/* With a time filter, uftrace first deals every perf event out to its
+ * task's list, in time order (lower CPU first on ties), and drops each
+ * sched-out ... sched-in span shorter than the filter together with what
+ * the list got between them (utils/perf.c, process_perf_event()). */
+static int split_by_task(uft_merge *m, uft_data *d)
+{
+	if (!(m->by_task = calloc(d->task_count ? d->task_count : 1, sizeof *m->by_task)))
+		return tc_fail_nomem();
+	m->events = m->by_task;
+	m->event_count = d->task_count;
+	for (;;) {
+		uft_perf *src = NULL;
+		for (size_t i = 0; i < m->perf_count; i++) {
+			uft_perf *p = &m->perf[i];
+			if (p->next < p->count && (!src || p->recs[p->next].time < src->recs[src->next].time))
+				src = p;
+		}
+		if (!src)
+			break;
+		const uft_record *r = &src->recs[src->next++];
+		uft_perf *q = &m->by_task[r->task->index];
+		if (r->addr == UFT_EV_SCHED_IN) {
+			size_t k = q->count;
+			while (k > 0 && !is_sched_out(&q->recs[k - 1]))
+				k--;
+			if (k > 0 && r->time - q->recs[k - 1].time < m->time_filter) {
+				q->count = k - 1;
+				continue;
+			}
+		}
+		int rc = perf_push(q, r);
+		if (rc < 0)
+			return rc;
+	}
+	return 0;
+}
+
 int uft_merge_new(uft_merge **out, uft_data *d, uint64_t time_filter)
 {
 	uft_merge *m = calloc(1, sizeof *m);
@@ -333,6 +395,10 @@ int uft_merge_new(uft_merge **out, uft_data *d, uint64_t time_filter)
 			rc = uft_task_reader_new(&m->tasks[i].reader, d, d->tasks[i]);
 	for (size_t i = 0; i < d->perf_file_count && rc == 0; i++, m->perf_count++)
 		rc = uft_perf_read(d, d->perf_files[i], &m->perf[i]);
+	m->events = m->perf;
+	m->event_count = m->perf_count;
+	if (rc == 0 && time_filter)
+		rc = split_by_task(m, d);
 	if (rc < 0) {
 		uft_merge_free(m);
 		return rc;
@@ -351,15 +417,18 @@ void uft_merge_free(uft_merge *m)
 	}
 	for (size_t i = 0; i < m->perf_count; i++)
 		uft_perf_free(&m->perf[i]);
+	for (size_t i = 0; m->by_task && i < m->event_count; i++)
+		uft_perf_free(&m->by_task[i]);
 	free(m->tasks);
 	free(m->perf);
+	free(m->by_task);
 	free(m);
 }
 
 int uft_merge_next(uft_merge *m, uft_record *rec)
 {
-	/* The smallest head wins; on ties tasks before perf CPUs, and lower
-	 * indexes first.  A LOST record's time 0 makes it win at once. */
+	/* The smallest head wins; on ties tasks before perf events, and
+	 * lower indexes first.  A LOST record's time 0 makes it win at once. */
 	task_queue *best_task = NULL;
 	uft_perf *best_perf = NULL;
 	uint64_t best = 0;
@@ -373,8 +442,8 @@ int uft_merge_next(uft_merge *m, uft_record *rec)
 			best = q->head.time;
 		}
 	}
-	for (size_t i = 0; i < m->perf_count; i++) {
-		uft_perf *q = &m->perf[i];
+	for (size_t i = 0; i < m->event_count; i++) {
+		uft_perf *q = &m->events[i];
 		if (q->next < q->count && ((!best_task && !best_perf) || q->recs[q->next].time < best)) {
 			best_perf = q;
 			best_task = NULL;

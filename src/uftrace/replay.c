@@ -70,7 +70,6 @@ typedef struct replay {
 	FILE *out;
 	tc_buf line;
 	tc_buf args;               /* an entry's argument text */
-	bool header_done;
 	bool filtering;            /* -F, -N or -D in effect */
 	bool use_filters;          /* -F or -N in effect */
 	pattern *patterns;         /* -F's, then -N's */
@@ -514,23 +513,28 @@ static int parse_fields(replay *p, const char *list)
 	return 0;
 }
 
-static void header(replay *p)
+/* uftrace prints the column titles when there is any record to replay,
+ * shown or not (cmds/replay.c, command_replay()), and otherwise an empty
+ * line in their place. */
+static int header(replay *p)
 {
-	p->header_done = true;
+	int rc = 0;
 	if (!p->field_count)
-		return;
-	tc_buf_append(&p->line, "#", 1);
-	for (size_t i = 0; i < p->field_count; i++)
-		tc_buf_printf(&p->line, "%s%s", i ? " " : "", field_headers[p->fields[i]]);
-	tc_buf_printf(&p->line, "   FUNCTION\n");
+		return 0;
+	if (peek(p, 0, &rc)) {
+		tc_buf_append(&p->line, "#", 1);
+		for (size_t i = 0; i < p->field_count; i++)
+			tc_buf_printf(&p->line, "%s%s", i ? " " : "", field_headers[p->fields[i]]);
+		tc_buf_append(&p->line, "   FUNCTION", 11);
+	}
+	tc_buf_append(&p->line, "\n", 1);
+	return rc;
 }
 
 /* Starts the line of record R: its fields, " | ", the indentation. */
 static void line_start_at(replay *p, const uft_record *r, bool has_addr, uint64_t addr, uint64_t dur, int indent)
 {
 	tc_buf *b = &p->line;
-	if (!p->header_done)
-		header(p);
 	rtask *t = rt(p, r->task);
 	for (size_t i = 0; i < p->field_count; i++) {
 		tc_buf_append(b, " ", 1);
@@ -873,6 +877,10 @@ int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out)
 		rc = tc_fail(TC_ENOTFOUND, dir, -1, "a file, not a uftrace record directory");
 	else if ((rc = uft_open(&p.d, dir)) == TC_ENOTFOUND)
 		rc = tc_fail(TC_ENOTFOUND, dir, -1, "not a uftrace record directory (no info file)");
+	if (rc == 0) {
+		p.d->warn = p.o->warning;
+		p.d->warn_arg = p.o->warning_arg;
+	}
 	for (size_t i = 0; rc == 0 && p.o->tid_count && i < p.d->task_count; i++) {
 		bool keep = false;
 		for (size_t k = 0; k < p.o->tid_count; k++)
@@ -908,13 +916,11 @@ int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out)
 			no_filter_warning(&p);
 	}
 	if (rc == 0)
+		rc = header(&p);
+	if (rc == 0)
 		rc = walk(&p);
-	if (p.d) {
-		if (rc == 0 && !p.header_done && p.field_count)
-			tc_buf_append(&p.line, "\n", 1);
-		else if (rc == 0)
-			trailer(&p);
-	}
+	if (rc == 0)
+		trailer(&p);
 	/* what was decoded before an error is printed before it */
 	if (p.line.len && fwrite(p.line.data, 1, p.line.len, out) != p.line.len && rc == 0)
 		rc = tc_fail_write(errno, "cannot write the output");

@@ -4,6 +4,7 @@
  *   data.c     the record directory: info, task.txt (sessions, tasks,
  *              dlopens), sid-*.map, *.sym, events.txt; symbol resolution
  *              by (task, time, address) as uftrace does it
+ *   elfsyms.c  a module's symbols from its binary, when its .sym is missing
  *   records.c  <tid>.dat records with their payloads, perf-cpu*.dat
  *              scheduler and task events, and the k-way merge of all of
  *              them in uftrace's order
@@ -130,6 +131,10 @@ typedef struct uft_data {
 	size_t perf_file_count;
 	ua_specs *specs;
 	uint64_t time_filter;      /* default.opts -t, ns; 0 none */
+	/* told, when set, of what degrades the output without failing (a
+	 * module without symbols); called under load_lock */
+	void (*warn)(void *arg, const char *message);
+	void *warn_arg;
 } uft_data;
 
 /* Opens the record directory DIR: info, task.txt, events.txt, specs.
@@ -176,6 +181,13 @@ const char *uft_place_name(const uft_place *pl, uint64_t addr, char *buf, size_t
 /* The printed name of event ID ("linux:schedule", "sample:step_begin"). */
 const char *uft_event_name_of(const uft_data *d, uint64_t id, char *buf, size_t size);
 
+/* ---- elfsyms.c ---- */
+
+/* M's symbols from its ELF file M->path, as uftrace reads them when the
+ * .sym file is missing: 0, 1 when the file gives none (*WHY says why),
+ * < 0 on an error. */
+int uft_elf_symbols(uft_data *d, uft_module *m, const char **why);
+
 /* ---- records.c ---- */
 
 typedef struct uft_record {
@@ -210,7 +222,7 @@ void uft_task_reader_free(uft_task_reader *r);
  * records left out, as uftrace does). */
 typedef struct uft_perf {
 	uft_record *recs;
-	size_t count, next;
+	size_t count, next, cap;
 	uint8_t *data;             /* the file: COMM names point into it */
 } uft_perf;
 

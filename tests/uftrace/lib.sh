@@ -23,17 +23,23 @@ uft_has_args() {
 	grep -a -q '^argspec:' "$1/info" 2>/dev/null
 }
 
+# uft_has_sched DIR: true when the recording has scheduler events.
+uft_has_sched() {
+	compgen -G "$1/perf-cpu*.dat" >/dev/null
+}
+
 # uft_option_sets DIR: the option sets that apply to the recording DIR, one
 # per line, tab-separated: the set's NAME as written in option-sets.txt (a
 # label that stays the same between recordings), NAME and the arguments
 # (separated by single spaces) with %TID% replaced by DIR's main thread id.
 uft_option_sets() {
-	local dir=$1 tid args=0 name scope rest
+	local dir=$1 tid args=0 sched=0 name scope rest
 	tid=$(uft_main_tid "$dir")
 	uft_has_args "$dir" && args=1
+	uft_has_sched "$dir" && sched=1
 	while read -r name scope rest; do
 		case $name in '' | '#'*) continue ;; esac
-		[ "$scope" = all ] || { [ "$scope" = args ] && [ "$args" = 1 ]; } || continue
+		case $scope:$args:$sched in all:* | args:1:* | sched:*:1) ;; *) continue ;; esac
 		# shellcheck disable=SC2086  # rest is a blank-separated list
 		set -- $rest
 		rest="$*"

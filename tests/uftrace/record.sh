@@ -5,8 +5,8 @@
 # usage: tests/uftrace/record.sh OUTDIR [NAME...]
 #
 # Builds the programs of tests/uftrace (gcc -pg -O0; -g for args.c, whose
-# argument specs come from DWARF; -pthread for threads.c) in a temporary
-# folder, records each scenario NAME (default: all of them) into
+# argument specs come from DWARF; -pthread for threads.c and lifecycle.c)
+# in a temporary folder, records each scenario NAME (default: all of them) into
 # OUTDIR/NAME with `uftrace record`, deletes the programs (so that replay
 # takes every symbol from the recording's .sym/.dbg files, as a reader
 # without the binaries must), then writes
@@ -34,6 +34,9 @@
 #   argspec     args.c    --no-libcall -A/-R explicit specs (i32, x32, u8,
 #                                           x16, s, c, i64, fparg, f64,
 #                                           e:color, retval formats)
+#   lifecycle   lifecycle.c                 sleeps from 30 us to 12 ms,
+#                                           2 threads, a fork: scheduler
+#                                           events around every -t threshold
 #
 # Needs uftrace (0.13 was used for the fixtures) and gcc.  Records as any
 # user; as root, or with a permissive kernel.perf_event_paranoid, uftrace
@@ -45,7 +48,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tests/uftrace/lib.sh
 . "$here/lib.sh"
 
-all_scenarios=(single nolibcall depth timefilter threads fork forkexec args argspec)
+all_scenarios=(single nolibcall depth timefilter threads fork forkexec args argspec lifecycle)
 
 die() {
 	echo "record.sh: $*" >&2
@@ -87,6 +90,7 @@ scenario() {
 	fork) prog=forks ;;
 	forkexec) prog=forks prog_args=(exec) ;;
 	args) prog=args rec_opts=(-a) ;;
+	lifecycle) prog=lifecycle ;;
 	argspec)
 		prog=args
 		rec_opts=(--no-libcall
@@ -108,7 +112,7 @@ for s in "${scenarios[@]}"; do
 	flags=(-pg -O0 -Wall)
 	case $prog in
 	args) flags+=(-g) ;;
-	threads) flags+=(-pthread) ;;
+	threads | lifecycle) flags+=(-pthread) ;;
 	esac
 	"$cc" "${flags[@]}" -o "$build/$prog" "$here/$prog.c" || die "cannot build $prog.c"
 	built[$prog]=1
