@@ -60,9 +60,11 @@ static int list_dir(const char *dir, char ***names, size_t *count)
 {
 	*names = NULL;
 	*count = 0;
+	/* A folder that cannot be listed may hold traces: an error, not a
+	 * folder quietly left out. */
 	DIR *d = opendir(dir);
 	if (!d)
-		return errno == EACCES ? 0 : tc_fail(TC_EIO, dir, -1, "cannot read directory: %s", strerror(errno));
+		return tc_fail(TC_EIO, dir, -1, "cannot read directory: %s", strerror(errno));
 	struct dirent *e;
 	int rc = 0;
 	while ((e = readdir(d))) {
@@ -88,14 +90,14 @@ static void free_names(char **names, size_t count)
 	free(names);
 }
 
-static bool is_regular(const char *path, off_t *size)
+/* stat() of an entry listed in a folder into *ST: 0, or an error for one
+ * that cannot be looked at (a symbolic link loop or to nothing), never an
+ * entry quietly left out. */
+static int stat_entry(const char *path, struct stat *st)
 {
-	struct stat st;
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
-		return false;
-	if (size)
-		*size = st.st_size;
-	return true;
+	if (stat(path, st) == 0)
+		return 0;
+	return tc_fail(TC_EIO, path, -1, "cannot open: %s", strerror(errno));
 }
 
 static int find_traces(dir_list *out, const char *dir, const char *rel, int depth)
@@ -103,9 +105,19 @@ static int find_traces(dir_list *out, const char *dir, const char *rel, int dept
 	char *meta = join(dir, "metadata");
 	if (!meta)
 		return tc_fail_nomem();
-	bool found = is_regular(meta, NULL);
+	struct stat st;
+	int rc = 0;
+	if (stat(meta, &st) < 0)
+		/* EACCES: the folder cannot be searched; say so of it. */
+		rc = errno == ENOENT ? TC_ENOTFOUND
+		     : errno == EACCES ? tc_fail(TC_EIO, dir, -1, "cannot read directory: %s", strerror(errno))
+		                       : tc_fail(TC_EIO, meta, -1, "cannot open: %s", strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		rc = tc_fail(TC_EFORMAT, meta, -1, "%s, not a CTF metadata file", S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
 	free(meta);
-	if (found) {
+	if (rc < 0 && rc != TC_ENOTFOUND)
+		return rc;
+	if (rc == 0) {
 		if (out->count == out->cap) {
 			size_t cap = out->cap ? out->cap * 2 : 8;
 			trace_dir *items = realloc(out->items, cap * sizeof *items);
@@ -130,14 +142,13 @@ static int find_traces(dir_list *out, const char *dir, const char *rel, int dept
 		return 0;
 	char **names;
 	size_t n;
-	int rc = list_dir(dir, &names, &n);
+	rc = list_dir(dir, &names, &n);
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		char *sub = join(dir, names[i]);
 		char *subrel = join(rel, names[i]);
-		struct stat st;
 		if (!sub || !subrel)
 			rc = tc_fail_nomem();
-		else if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode))
+		else if ((rc = stat_entry(sub, &st)) == 0 && S_ISDIR(st.st_mode))
 			rc = find_traces(out, sub, subrel, depth + 1);
 		free(sub);
 		free(subrel);
@@ -258,12 +269,14 @@ static int collect_stream_files(ctf_trace *t, const char *dir, const char *rel, 
 		if (names[i][0] == '.' || strcmp(names[i], "metadata") == 0)
 			continue;
 		char *path = join(dir, names[i]);
-		off_t size = 0;
+		struct stat st;
 		if (!path) {
 			rc = tc_fail_nomem();
 			break;
 		}
-		if (!is_regular(path, &size) || size == 0) {
+		/* Folders (LTTng's index/) and empty files hold no stream;
+		 * what cannot be looked at may. */
+		if ((rc = stat_entry(path, &st)) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
 			free(path);
 			continue;
 		}

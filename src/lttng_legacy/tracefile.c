@@ -146,7 +146,7 @@ static int add_file(found *fd, const char *path, const char *rel)
 	uint8_t probe[PROBE_SIZE];
 	int fdesc = open(path, O_RDONLY | O_CLOEXEC);
 	if (fdesc < 0)
-		return 0;
+		return tc_fail(TC_EIO, path, -1, "cannot open: %s", strerror(errno));
 	ssize_t n = pread(fdesc, probe, sizeof probe, 0);
 	close(fdesc);
 	lg_header h;
@@ -164,9 +164,11 @@ static int add_file(found *fd, const char *path, const char *rel)
 
 static int walk(found *fd, const char *dir, const char *rel, int depth)
 {
+	/* What cannot be listed or opened is an error, not a file or folder
+	 * quietly left out of the trace. */
 	DIR *d = opendir(dir);
 	if (!d)
-		return 0;
+		return tc_fail(TC_EIO, dir, -1, "cannot read directory: %s", strerror(errno));
 	int rc = 0;
 	struct dirent *e;
 	while (rc == 0 && (e = readdir(d))) {
@@ -178,9 +180,15 @@ static int walk(found *fd, const char *dir, const char *rel, int depth)
 		    snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name) >= (int)sizeof sub)
 			continue;
 		struct stat st;
-		if (stat(path, &st) < 0)
-			continue;
-		if (S_ISDIR(st.st_mode)) {
+		char channel[4096];
+		int cpu;
+		if (stat(path, &st) < 0) {
+			rc = tc_fail(TC_EIO, path, -1, "cannot open: %s", strerror(errno));
+		} else if (S_ISDIR(st.st_mode) && split_name(sub, channel, sizeof channel, &cpu)) {
+			/* Tracefiles are named CHANNEL_CPU (spec §2); folders
+			 * (control/) are not. */
+			rc = tc_fail(TC_EFORMAT, path, -1, "a directory, not a tracefile");
+		} else if (S_ISDIR(st.st_mode)) {
 			if (depth < MAX_DEPTH)
 				rc = walk(fd, path, sub, depth + 1);
 		} else if (S_ISREG(st.st_mode)) {
