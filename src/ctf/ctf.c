@@ -15,7 +15,6 @@
 #include "core/formats.h"
 #include "ctf/ctf_stream.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,60 +35,6 @@ typedef struct dir_list {
 	size_t count, cap;
 } dir_list;
 
-static char *join(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b);
-	char *s = malloc(la + lb + 2);
-	if (!s)
-		return NULL;
-	memcpy(s, a, la);
-	size_t n = la;
-	if (la && lb && a[la - 1] != '/')
-		s[n++] = '/';
-	memcpy(s + n, b, lb + 1);
-	return s;
-}
-
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sorted entry names of DIR (without . and ..). */
-static int list_dir(const char *dir, char ***names, size_t *count)
-{
-	*names = NULL;
-	*count = 0;
-	/* A folder that cannot be listed may hold traces: an error, not a
-	 * folder quietly left out. */
-	DIR *d = opendir(dir);
-	if (!d)
-		return tc_fail(TC_EIO, dir, -1, "cannot read directory: %s", strerror(errno));
-	struct dirent *e;
-	int rc = 0;
-	while ((e = readdir(d))) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		char *n = strdup(e->d_name);
-		if (!n || tc_ptr_push((void ***)names, count, n) < 0) {
-			free(n);
-			rc = tc_fail_nomem();
-			break;
-		}
-	}
-	closedir(d);
-	if (*count)
-		qsort(*names, *count, sizeof **names, cmp_names);
-	return rc;
-}
-
-static void free_names(char **names, size_t count)
-{
-	for (size_t i = 0; i < count; i++)
-		free(names[i]);
-	free(names);
-}
-
 /* stat() of an entry listed in a folder into *ST: 0, or an error for one
  * that cannot be looked at (a symbolic link loop or to nothing), never an
  * entry quietly left out. */
@@ -102,7 +47,7 @@ static int stat_entry(const char *path, struct stat *st)
 
 static int find_traces(dir_list *out, const char *dir, const char *rel, int depth)
 {
-	char *meta = join(dir, "metadata");
+	char *meta = tc_path_join(dir, "metadata");
 	if (!meta)
 		return tc_fail_nomem();
 	struct stat st;
@@ -142,10 +87,10 @@ static int find_traces(dir_list *out, const char *dir, const char *rel, int dept
 		return 0;
 	char **names;
 	size_t n;
-	rc = list_dir(dir, &names, &n);
+	rc = tc_list_dir(dir, &names, &n);
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		char *sub = join(dir, names[i]);
-		char *subrel = join(rel, names[i]);
+		char *sub = tc_path_join(dir, names[i]);
+		char *subrel = tc_path_join(rel, names[i]);
 		if (!sub || !subrel)
 			rc = tc_fail_nomem();
 		else if ((rc = stat_entry(sub, &st)) == 0 && S_ISDIR(st.st_mode))
@@ -153,7 +98,7 @@ static int find_traces(dir_list *out, const char *dir, const char *rel, int dept
 		free(sub);
 		free(subrel);
 	}
-	free_names(names, n);
+	tc_free_names(names, n);
 	return rc;
 }
 
@@ -224,7 +169,7 @@ static char *logical_cwd(void)
 static char *absolute_path(const char *path)
 {
 	char *cwd = path[0] == '/' ? strdup("") : logical_cwd();
-	char *full = cwd ? join(cwd, path) : NULL;
+	char *full = cwd ? tc_path_join(cwd, path) : NULL;
 	free(cwd);
 	if (!full)
 		return NULL;
@@ -261,14 +206,14 @@ static int collect_stream_files(ctf_trace *t, const char *dir, const char *rel, 
 		return TC_ENOMEM;
 	char **names;
 	size_t n;
-	int rc = list_dir(dir, &names, &n);
+	int rc = tc_list_dir(dir, &names, &n);
 	ctf_stream_iter scratch;
 	memset(&scratch, 0, sizeof scratch);
 	scratch.trace = t;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		if (names[i][0] == '.' || strcmp(names[i], "metadata") == 0)
 			continue;
-		char *path = join(dir, names[i]);
+		char *path = tc_path_join(dir, names[i]);
 		struct stat st;
 		if (!path) {
 			rc = tc_fail_nomem();
@@ -298,7 +243,7 @@ static int collect_stream_files(ctf_trace *t, const char *dir, const char *rel, 
 			rc = add_file(streams, nstreams, &f);
 	}
 	ctf_arena_free(&scratch.packet_arena);
-	free_names(names, n);
+	tc_free_names(names, n);
 	return rc;
 }
 
