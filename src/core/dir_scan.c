@@ -10,27 +10,28 @@
  *      `metadata` file (ctf.md 2): it must see them all at once to merge
  *      those of one UUID.
  *   2. This scan walks the rest, not looking inside CTF traces: a folder
- *      holding an `info` file is offered to the uftrace reader, and every
- *      regular file to the trace.dat reader, which takes it by its magic
- *      whatever its name.  Each takes what is its own and answers
- *      TC_ENOTFOUND for the rest.
- *   3. Only when neither found anything is the folder offered to the
- *      legacy LTTng reader, whose tracefiles (NAME_CPU, spec §2) may lie
- *      anywhere below it.
+ *      holding an `info` file is offered to the uftrace reader, every
+ *      other folder to the legacy LTTng reader (which takes one holding
+ *      tracefiles, NAME_CPU, with its subfolders: spec §2), and every
+ *      regular file outside those to the trace.dat reader, which takes
+ *      it by its magic whatever its name.  Each takes what is its own and
+ *      answers TC_ENOTFOUND for the rest.
  *
  * A trace found below the folder keeps its place in it (dir_in_input), so
  * that convert writes it at the same place below its output folder.  An
  * entry that cannot be looked at (a symbolic link loop, a folder that
- * cannot be listed) is an error, as it is for the CTF reader: it may hold
- * a trace.
+ * cannot be listed, a file that cannot be opened) is an error, as it is
+ * for the CTF reader: it may be or hold a trace.
  */
 #include "core/core.h"
 #include "core/formats.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* As deep as the CTF reader looks (ctf.c). */
 #define MAX_SCAN_DEPTH 32
@@ -68,6 +69,18 @@ static int holds(const char *dir, const char *name, mode_t mode, bool *yes)
 	return 0;
 }
 
+/* A regular file to the trace.dat reader, which would take one it cannot
+ * open for no trace at all. */
+static int offer_file(tc_input *in, const char *path, const char *rel, const tc_open_options *opts)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return tc_fail(TC_EIO, path, -1, "cannot open: %s", strerror(errno));
+	close(fd);
+	int rc = open_below(in, &tc_format_tracedat, path, rel, opts);
+	return rc == TC_ENOTFOUND ? 0 : rc;
+}
+
 static int scan(tc_input *in, const char *dir, const char *rel, int depth, const tc_open_options *opts)
 {
 	bool ctf, uftrace;
@@ -77,6 +90,8 @@ static int scan(tc_input *in, const char *dir, const char *rel, int depth, const
 	if ((rc = holds(dir, "info", S_IFREG, &uftrace)) < 0)
 		return rc;
 	if (uftrace && (rc = open_below(in, &tc_format_uftrace, dir, rel, opts)) != TC_ENOTFOUND)
+		return rc;
+	if ((rc = open_below(in, &tc_format_lttng_legacy, dir, rel, opts)) != TC_ENOTFOUND)
 		return rc;
 	if (depth >= MAX_SCAN_DEPTH)
 		return 0;
@@ -92,8 +107,8 @@ static int scan(tc_input *in, const char *dir, const char *rel, int depth, const
 			rc = tc_fail(TC_EIO, sub, -1, "cannot open: %s", strerror(errno));
 		else if (S_ISDIR(st.st_mode))
 			rc = scan(in, sub, subrel, depth + 1, opts);
-		else if (S_ISREG(st.st_mode) && (rc = open_below(in, &tc_format_tracedat, sub, subrel, opts)) == TC_ENOTFOUND)
-			rc = 0;
+		else if (S_ISREG(st.st_mode))
+			rc = offer_file(in, sub, subrel, opts);
 		free(sub);
 		free(subrel);
 	}
@@ -108,7 +123,5 @@ int tc_open_dir(tc_input *in, const char *path, const tc_open_options *opts)
 		return rc;
 	if ((rc = scan(in, path, "", 0, opts)) < 0)
 		return rc;
-	if (in->trace_count)
-		return 0;
-	return tc_format_lttng_legacy.open(in, path, opts);
+	return in->trace_count ? 0 : TC_ENOTFOUND;
 }

@@ -162,15 +162,14 @@ static int add_file(found *fd, const char *path, const char *rel)
 	return tc_ptr_push((void ***)&fd->files, &fd->count, f);
 }
 
-static int walk(found *fd, const char *dir, const char *rel, int depth)
+static int walk(found *fd, const char *dir, const char *rel, int depth);
+
+/* One pass over DIR: its tracefiles (FILES), or the folders below it. */
+static int walk_pass(found *fd, DIR *d, const char *dir, const char *rel, int depth, bool files)
 {
-	/* What cannot be listed or opened is an error, not a file or folder
-	 * quietly left out of the trace. */
-	DIR *d = opendir(dir);
-	if (!d)
-		return tc_fail(TC_EIO, dir, -1, "cannot read directory: %s", strerror(errno));
 	int rc = 0;
 	struct dirent *e;
+	rewinddir(d);
 	while (rc == 0 && (e = readdir(d))) {
 		/* LTTV skips dot-files, and eventdefs/ holds XML, not tracefiles */
 		if (e->d_name[0] == '.' || (depth == 0 && strcmp(e->d_name, "eventdefs") == 0))
@@ -184,17 +183,34 @@ static int walk(found *fd, const char *dir, const char *rel, int depth)
 		int cpu;
 		if (stat(path, &st) < 0) {
 			rc = tc_fail(TC_EIO, path, -1, "cannot open: %s", strerror(errno));
+		} else if (files) {
+			if (S_ISREG(st.st_mode))
+				rc = add_file(fd, path, sub);
 		} else if (S_ISDIR(st.st_mode) && split_name(sub, channel, sizeof channel, &cpu)) {
 			/* Tracefiles are named CHANNEL_CPU (spec §2); folders
 			 * (control/) are not. */
 			rc = tc_fail(TC_EFORMAT, path, -1, "a directory, not a tracefile");
-		} else if (S_ISDIR(st.st_mode)) {
-			if (depth < MAX_DEPTH)
-				rc = walk(fd, path, sub, depth + 1);
-		} else if (S_ISREG(st.st_mode)) {
-			rc = add_file(fd, path, sub);
+		} else if (S_ISDIR(st.st_mode) && depth < MAX_DEPTH) {
+			rc = walk(fd, path, sub, depth + 1);
 		}
 	}
+	return rc;
+}
+
+/* A trace's root holds tracefiles of its own (cpu_N, or CHANNEL_N; §2):
+ * only then are the folders below it searched, so that a folder that is
+ * no trace costs one listing, and one holding several traces is not read
+ * as one. */
+static int walk(found *fd, const char *dir, const char *rel, int depth)
+{
+	/* What cannot be listed or opened is an error, not a file or folder
+	 * quietly left out of the trace. */
+	DIR *d = opendir(dir);
+	if (!d)
+		return tc_fail(TC_EIO, dir, -1, "cannot read directory: %s", strerror(errno));
+	int rc = walk_pass(fd, d, dir, rel, depth, true);
+	if (rc == 0 && (depth > 0 || fd->count))
+		rc = walk_pass(fd, d, dir, rel, depth, false);
 	closedir(d);
 	return rc;
 }

@@ -3,11 +3,11 @@
 # mixed-folder.sh - a folder holding traces of several formats is read
 # whole (issue 21: `print DIR` printed its CTF traces only and exited 0).
 # The folder holds a trace.dat file, a uftrace record directory, two CTF
-# traces, and below a subfolder a second trace.dat file named otherwise
-# (found by its magic, not its name).  Checked:
-#   print DIR     = print of its five traces named one by one, exit 0
-#   info DIR      lists the five traces, with their formats
-#   convert DIR   writes the five, each at its place below the output
+# traces, and in a subfolder a second trace.dat file named otherwise (found
+# by its magic, not its name) and a legacy LTTng trace.  Checked:
+#   print DIR     = print of its six traces named one by one, exit 0
+#   info DIR      lists the six traces, with their formats
+#   convert DIR   writes the six, each at its place below the output
 #                 folder, and `print` of the output prints as many events
 # with BIN and, when it is built, build/sanitize/tracecat.
 #
@@ -30,7 +30,8 @@ cp "$root/tests/fixtures/tracedat/exec-comm-v6.dat" more/exec-comm.bin
 cp -r "$root/tests/fixtures/uftrace/args" uftrace.data
 cp -r "$root/tests/fixtures/ctf/sample" ctf-sample
 cp -r "$root/tests/fixtures/ctf/ust-pid" ctf-ust-pid
-paths=(ctf-sample ctf-ust-pid more/exec-comm.bin trace.dat uftrace.data)
+cp -r "$root/tests/fixtures/lttng-legacy/v21" more/legacy
+paths=(ctf-sample ctf-ust-pid more/exec-comm.bin more/legacy trace.dat uftrace.data)
 
 for b in "${bins[@]}"; do
 	case $b in */sanitize/*) tag=asan ;; *) tag=plain ;; esac
@@ -51,6 +52,7 @@ for b in "${bins[@]}"; do
 	want="trace ./ctf-sample/ust/uid/0/64-bit   format: ctf
 trace ./ctf-ust-pid/ust/pid/tc_app-17865-20261122-011024   format: ctf
 trace ./more/exec-comm.bin   format: trace.dat
+trace ./more/legacy   format: lttng-legacy
 trace ./trace.dat   format: trace.dat
 trace ./uftrace.data   format: uftrace"
 	if [ $rc != 0 ] || [ "$got" != "$want" ]; then
@@ -66,6 +68,7 @@ trace ./uftrace.data   format: uftrace"
 	if [ $rc != 0 ]; then
 		echo "FAIL mixed-folder/convert [$tag]: exit $rc: $(head -c 300 "$work/convert.err")"
 	elif ! [ -f "$work/out/trace.dat/metadata" ] || ! [ -f "$work/out/more/exec-comm.bin/metadata" ] ||
+		! [ -f "$work/out/more/legacy/metadata" ] ||
 		! [ -f "$work/out/uftrace.data/metadata" ] || ! [ -d "$work/out/ctf-sample" ] || ! [ -d "$work/out/ctf-ust-pid" ]; then
 		echo "FAIL mixed-folder/convert [$tag]: output folders: $(cd "$work/out" && find . -name metadata | sort | tr '\n' ' ')"
 	elif [ "$(cat "$work/out.count")" != "$(wc -l <"$work/dir.txt")" ]; then
