@@ -43,6 +43,11 @@ mkdir "$f/dat"
 cp "$root/tests/fixtures/tracedat/top-v7-zstd.dat" "$f/dat/trace.dat"
 cp -r "$root/tests/fixtures/lttng-legacy/v07-facilities" "$f/legacy07"
 cp -r "$root/tests/fixtures/lttng-legacy/v26-le-lost" "$f/legacy26"
+mkdir "$f/mixed"
+cp -r "$root/tests/fixtures/ctf/sample" "$f/mixed/ctf"
+cp "$root/tests/fixtures/tracedat/top-v7-zstd.dat" "$f/mixed/trace.dat"
+cp -r "$root/tests/fixtures/uftrace/args" "$f/mixed/uftrace.data"
+cp -r "$root/tests/fixtures/lttng-legacy/v21" "$f/mixed/legacy"
 chmod -R a+rX "$work/bin" "$f"
 
 as_nobody=()
