@@ -52,8 +52,8 @@ static int find_traces(dir_list *out, const char *dir, const char *rel, int dept
 		return tc_fail_nomem();
 	struct stat st;
 	int rc = 0;
+	/* EACCES: the folder cannot be searched; that is said of it. */
 	if (stat(meta, &st) < 0)
-		/* EACCES: the folder cannot be searched; say so of it. */
 		rc = errno == ENOENT ? TC_ENOTFOUND
 		     : errno == EACCES ? tc_fail(TC_EIO, dir, -1, "cannot read directory: %s", strerror(errno))
 		                       : tc_fail(TC_EIO, meta, -1, "cannot open: %s", strerror(errno));
