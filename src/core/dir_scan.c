@@ -18,7 +18,8 @@
  *      answers TC_ENOTFOUND for the rest.
  *
  * A trace found below the folder keeps its place in it (dir_in_input), so
- * that convert writes it at the same place below its output folder.  An
+ * that convert writes it at the same place below its output folder.  A
+ * folder reached again through a symbolic link is not read twice.  An
  * entry that cannot be looked at (a symbolic link loop, a folder that
  * cannot be listed, a file that cannot be opened) is an error, as it is
  * for the CTF reader: it may be or hold a trace.
@@ -81,7 +82,7 @@ static int offer_file(tc_input *in, const char *path, const char *rel, const tc_
 	return rc == TC_ENOTFOUND ? 0 : rc;
 }
 
-static int scan(tc_input *in, const char *dir, const char *rel, int depth, const tc_open_options *opts)
+static int scan(tc_input *in, tc_buf *seen, const char *dir, const char *rel, int depth, const tc_open_options *opts)
 {
 	bool ctf, uftrace;
 	int rc = holds(dir, "metadata", S_IFREG, &ctf);
@@ -105,8 +106,8 @@ static int scan(tc_input *in, const char *dir, const char *rel, int depth, const
 			rc = tc_fail_nomem();
 		else if (stat(sub, &st) < 0)
 			rc = tc_fail(TC_EIO, sub, -1, "cannot open: %s", strerror(errno));
-		else if (S_ISDIR(st.st_mode))
-			rc = scan(in, sub, subrel, depth + 1, opts);
+		else if (S_ISDIR(st.st_mode) && (rc = tc_dir_first_visit(seen, &st)) > 0)
+			rc = scan(in, seen, sub, subrel, depth + 1, opts);
 		else if (S_ISREG(st.st_mode))
 			rc = offer_file(in, sub, subrel, opts);
 		free(sub);
@@ -121,7 +122,14 @@ int tc_open_dir(tc_input *in, const char *path, const tc_open_options *opts)
 	int rc = tc_format_ctf.open(in, path, opts);
 	if (rc < 0 && rc != TC_ENOTFOUND)
 		return rc;
-	if ((rc = scan(in, path, "", 0, opts)) < 0)
+	struct stat st;
+	tc_buf seen = { 0 };
+	if (stat(path, &st) < 0)
+		return tc_fail(TC_EIO, path, -1, "%s", strerror(errno));
+	if ((rc = tc_dir_first_visit(&seen, &st)) > 0)
+		rc = scan(in, &seen, path, "", 0, opts);
+	tc_buf_free(&seen);
+	if (rc < 0)
 		return rc;
 	return in->trace_count ? 0 : TC_ENOTFOUND;
 }

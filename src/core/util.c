@@ -320,6 +320,22 @@ void tc_free_names(char **names, size_t count)
 	free(names);
 }
 
+/* A folder's identity: its device and inode numbers. */
+typedef struct dir_id {
+	dev_t dev;
+	ino_t ino;
+} dir_id;
+
+int tc_dir_first_visit(tc_buf *seen, const struct stat *st)
+{
+	const dir_id *ids = (const dir_id *)seen->data;
+	for (size_t i = 0; i < seen->len / sizeof *ids; i++)
+		if (ids[i].dev == st->st_dev && ids[i].ino == st->st_ino)
+			return 0;
+	dir_id id = { st->st_dev, st->st_ino };
+	return tc_buf_append(seen, &id, sizeof id) < 0 ? TC_ENOMEM : 1;
+}
+
 int tc_path_kind(const char *path)
 {
 	struct stat st;

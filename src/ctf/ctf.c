@@ -45,7 +45,7 @@ static int stat_entry(const char *path, struct stat *st)
 	return tc_fail(TC_EIO, path, -1, "cannot open: %s", strerror(errno));
 }
 
-static int find_traces(dir_list *out, const char *dir, const char *rel, int depth)
+static int find_traces(dir_list *out, tc_buf *seen, const char *dir, const char *rel, int depth)
 {
 	char *meta = tc_path_join(dir, "metadata");
 	if (!meta)
@@ -93,8 +93,8 @@ static int find_traces(dir_list *out, const char *dir, const char *rel, int dept
 		char *subrel = tc_path_join(rel, names[i]);
 		if (!sub || !subrel)
 			rc = tc_fail_nomem();
-		else if ((rc = stat_entry(sub, &st)) == 0 && S_ISDIR(st.st_mode))
-			rc = find_traces(out, sub, subrel, depth + 1);
+		else if ((rc = stat_entry(sub, &st)) == 0 && S_ISDIR(st.st_mode) && (rc = tc_dir_first_visit(seen, &st)) > 0)
+			rc = find_traces(out, seen, sub, subrel, depth + 1);
 		free(sub);
 		free(subrel);
 	}
@@ -363,7 +363,11 @@ static int ctf_open(tc_input *in, const char *path, const tc_open_options *opts)
 	if (!S_ISDIR(st.st_mode))
 		return TC_ENOTFOUND;
 	dir_list dirs = { 0 };
-	int rc = find_traces(&dirs, path, "", 0);
+	tc_buf seen = { 0 };
+	int rc = tc_dir_first_visit(&seen, &st);
+	if (rc > 0)
+		rc = find_traces(&dirs, &seen, path, "", 0);
+	tc_buf_free(&seen);
 	if (rc == 0 && dirs.count == 0)
 		rc = TC_ENOTFOUND;
 	for (size_t i = 0; i < dirs.count && rc == 0; i++)

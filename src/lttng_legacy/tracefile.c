@@ -115,6 +115,7 @@ typedef struct found {
 	tc_pool *pool;
 	lg_file **files;
 	size_t count;
+	tc_buf seen;  /* folders entered (tc_dir_first_visit) */
 } found;
 
 /* "kernel_0" -> channel "kernel", CPU 0; "flight-cpu_1" -> "cpu", 1. */
@@ -190,7 +191,7 @@ static int walk_pass(found *fd, DIR *d, const char *dir, const char *rel, int de
 			/* Tracefiles are named CHANNEL_CPU (spec §2); folders
 			 * (control/) are not. */
 			rc = tc_fail(TC_EFORMAT, path, -1, "a directory, not a tracefile");
-		} else if (S_ISDIR(st.st_mode) && depth < MAX_DEPTH) {
+		} else if (S_ISDIR(st.st_mode) && depth < MAX_DEPTH && (rc = tc_dir_first_visit(&fd->seen, &st)) > 0) {
 			rc = walk(fd, path, sub, depth + 1);
 		}
 	}
@@ -224,8 +225,12 @@ static int cmp_file(const void *a, const void *b)
 
 int lg_find_tracefiles(tc_pool *pool, const char *dir, lg_file ***files, size_t *count)
 {
-	found fd = { pool, NULL, 0 };
-	int rc = walk(&fd, dir, "", 0);
+	found fd = { pool, NULL, 0, { 0 } };
+	struct stat st;
+	int rc = stat(dir, &st) < 0 ? tc_fail(TC_EIO, dir, -1, "%s", strerror(errno)) : tc_dir_first_visit(&fd.seen, &st);
+	if (rc > 0)
+		rc = walk(&fd, dir, "", 0);
+	tc_buf_free(&fd.seen);
 	if (rc < 0) {
 		free(fd.files);
 		return rc;

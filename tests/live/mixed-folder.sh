@@ -4,7 +4,9 @@
 # whole (issue 21: `print DIR` printed its CTF traces only and exited 0).
 # The folder holds a trace.dat file, a uftrace record directory, two CTF
 # traces, and in a subfolder a second trace.dat file named otherwise (found
-# by its magic, not its name) and a legacy LTTng trace.  Checked:
+# by its magic, not its name) and a legacy LTTng trace; symbolic links to
+# the folder and to its subfolder's parent, which must not make the search
+# endless (two such links did) nor read a trace twice.  Checked:
 #   print DIR     = print of its six traces named one by one, exit 0
 #   info DIR      lists the six traces, with their formats
 #   convert DIR   writes the six, each at its place below the output
@@ -31,12 +33,14 @@ cp -r "$root/tests/fixtures/uftrace/args" uftrace.data
 cp -r "$root/tests/fixtures/ctf/sample" ctf-sample
 cp -r "$root/tests/fixtures/ctf/ust-pid" ctf-ust-pid
 cp -r "$root/tests/fixtures/lttng-legacy/v21" more/legacy
+ln -s . again
+ln -s .. more/up
 paths=(ctf-sample ctf-ust-pid more/exec-comm.bin more/legacy trace.dat uftrace.data)
 
 for b in "${bins[@]}"; do
 	case $b in */sanitize/*) tag=asan ;; *) tag=plain ;; esac
 	"$b" print --clock-gmt "${paths[@]}" >"$work/each.txt" 2>"$work/each.err"
-	"$b" print --clock-gmt . >"$work/dir.txt" 2>"$work/dir.err"
+	timeout 60 "$b" print --clock-gmt . >"$work/dir.txt" 2>"$work/dir.err"
 	rc=$?
 	if [ $rc != 0 ]; then
 		echo "FAIL mixed-folder/print [$tag]: exit $rc: $(head -c 300 "$work/dir.err")"
@@ -46,7 +50,7 @@ for b in "${bins[@]}"; do
 		echo "PASS mixed-folder/print [$tag]"
 	fi
 
-	"$b" info . >"$work/info.txt" 2>"$work/info.err"
+	timeout 60 "$b" info . >"$work/info.txt" 2>"$work/info.err"
 	rc=$?
 	got=$(grep -E '^trace |^  format: ' "$work/info.txt" | paste -d' ' - - | sort)
 	want="trace ./ctf-sample/ust/uid/0/64-bit   format: ctf
@@ -62,7 +66,7 @@ trace ./uftrace.data   format: uftrace"
 	fi
 
 	rm -rf "$work/out"
-	"$b" convert -o "$work/out" . >/dev/null 2>"$work/convert.err"
+	timeout 60 "$b" convert -o "$work/out" . >/dev/null 2>"$work/convert.err"
 	rc=$?
 	"$b" print "$work/out" 2>/dev/null | wc -l >"$work/out.count"
 	if [ $rc != 0 ]; then
