@@ -346,7 +346,8 @@ struct tc_trace {
 	char *path;                  /* the directory or file read */
 	char *name;                  /* babeltrace2's trace name: hostname/relative-dir */
 	/* The trace's folder relative to the path opened: "" for the path
-	 * itself, "kernel" for PATH/kernel; converted traces keep it. */
+	 * itself, "kernel" for PATH/kernel (for a trace.dat file found in a
+	 * folder, the file's path: "more/x.dat"); converted traces keep it. */
 	char *dir_in_input;
 	/* CTF: the packet header layout (magic, uuid, stream id...), NULL
 	 * when the format has none. */
