@@ -357,7 +357,8 @@ struct tc_trace {
 	char *path;                  /* the directory or file read */
 	char *name;                  /* babeltrace2's trace name: hostname/relative-dir */
 	/* The trace's folder relative to the path opened: "" for the path
-	 * itself, "kernel" for PATH/kernel; converted traces keep it. */
+	 * itself, "kernel" for PATH/kernel (for a trace.dat file found in a
+	 * folder, the file's path: "more/x.dat"); converted traces keep it. */
 	char *dir_in_input;
 	/* CTF: the packet header layout (magic, uuid, stream id...), NULL
 	 * when the format has none. */
@@ -427,11 +428,15 @@ typedef struct tc_open_options {
 typedef struct tc_input tc_input;
 
 /*
- * Opens PATH: a CTF trace directory, or a directory holding several (every
- * folder with a "metadata" file is a trace, as babeltrace2 discovers them);
- * a trace.dat file; a uftrace record directory; a legacy LTTng trace
- * directory (its metadata files are read whole here).  Metadata is parsed;
- * stream files are opened lazily.  OPTS may be NULL.
+ * Opens PATH: a trace.dat file, or a directory and every trace below it,
+ * of every format, as if each had been opened on its own: CTF traces
+ * (every folder with a "metadata" file is a trace, as babeltrace2
+ * discovers them), uftrace record directories, trace.dat files (found by
+ * their magic, whatever their name); or, when it holds none of these, a
+ * legacy LTTng trace directory (its metadata files are read whole here).
+ * A trace below PATH keeps its place in tc_trace.dir_in_input.  Metadata
+ * is parsed; stream files are opened lazily.  A file or folder below PATH
+ * that cannot be opened or listed is an error.  OPTS may be NULL.
  */
 TC_API int tc_input_open(tc_input **out, const char *path, const tc_open_options *opts);
 TC_API void tc_input_free(tc_input *in);

@@ -201,6 +201,22 @@ bool tc_uuid_parse(const char *text, uint8_t out[16]);
  * above MAX bytes. */
 int tc_read_file(const char *path, size_t max, char **data, size_t *len);
 
+/* A and B joined by one '/' (malloc'd), NULL when memory ran out. */
+char *tc_path_join(const char *a, const char *b);
+
+/* The entry names of DIR but . and .., sorted (malloc'd, freed with
+ * tc_free_names): 0, or an error when DIR cannot be listed. */
+int tc_list_dir(const char *dir, char ***names, size_t *count);
+void tc_free_names(char **names, size_t count);
+
+/* Whether the folder ST describes is new to SEEN (a list of folder
+ * identities the caller frees with tc_buf_free): 1, and it is added; 0 when
+ * it was seen already, by a symbolic link to it or to a folder above it,
+ * which a folder walk must not enter again (two links to "." would make
+ * it endless); TC_ENOMEM. */
+struct stat;
+int tc_dir_first_visit(tc_buf *seen, const struct stat *st);
+
 /* What PATH is, checked before a reader looks inside, so that the error a
  * user sees is the true one (the system's "No such file or directory" or
  * "Permission denied", an empty folder) rather than a format's "not mine".

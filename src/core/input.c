@@ -1,7 +1,8 @@
 /*
  * input.c - tc_input: what one path opened into.  Each format reader
  * registers its traces, one iterator per stream, and any state it must free;
- * tc_input_open() asks the readers in turn which one recognises the path.
+ * tc_input_open() gives a file to the trace.dat reader and a folder to
+ * tc_open_dir(), which finds every trace below it (dir_scan.c).
  * Also the small model accessors that do not belong to any one format.
  */
 #include "core/core.h"
@@ -13,13 +14,6 @@
 
 /* Messages per batch of tc_input_stream_next(). */
 #define TC_INPUT_BATCH 256
-
-static const tc_format *const formats[] = {
-	&tc_format_ctf,
-	&tc_format_tracedat,
-	&tc_format_uftrace,
-	&tc_format_lttng_legacy,
-};
 
 int tc_input_add_trace(tc_input *in, tc_trace *trace)
 {
@@ -52,9 +46,14 @@ int tc_input_open(tc_input **out, const char *path, const tc_open_options *opts)
 	tc_input *in = calloc(1, sizeof *in);
 	if (!in)
 		return tc_fail_nomem();
-	int kind = tc_path_kind(path), rc = kind < 0 ? kind : TC_ENOTFOUND;
-	for (size_t i = 0; i < sizeof formats / sizeof formats[0] && kind > 0 && rc == TC_ENOTFOUND; i++)
-		rc = formats[i]->open(in, path, opts ? opts : &no_opts);
+	int kind = tc_path_kind(path), rc = kind;
+	if (!opts)
+		opts = &no_opts;
+	/* Of the formats, only trace.dat is a single file. */
+	if (kind == TC_PATH_DIR)
+		rc = tc_open_dir(in, path, opts);
+	else if (kind == TC_PATH_FILE)
+		rc = tc_format_tracedat.open(in, path, opts);
 	if (rc == TC_ENOTFOUND && kind == TC_PATH_DIR)
 		tc_fail(TC_ENOTFOUND, path, -1, "no trace in this directory or below it (expected a CTF trace, a uftrace record directory or a legacy LTTng trace)");
 	else if (rc == TC_ENOTFOUND && kind == TC_PATH_FILE)

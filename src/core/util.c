@@ -2,7 +2,7 @@
  * util.c - the small helpers every reader leans on: per-thread error
  * records (the library never prints; the CLI reads tc_error_last()), the
  * memory pool that owns a trace's classes, growable arrays and buffers,
- * UUID text, and bounded whole-file reads.
+ * UUID text, bounded whole-file reads and sorted folder listings.
  */
 #include "core/core.h"
 
@@ -281,6 +281,75 @@ int tc_read_file(const char *path, size_t max, char **data, size_t *len)
 	*data = buf;
 	*len = n;
 	return 0;
+}
+
+char *tc_path_join(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b);
+	char *s = malloc(la + lb + 2);
+	if (!s)
+		return NULL;
+	memcpy(s, a, la);
+	size_t n = la;
+	if (la && lb && a[la - 1] != '/')
+		s[n++] = '/';
+	memcpy(s + n, b, lb + 1);
+	return s;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int tc_list_dir(const char *dir, char ***names, size_t *count)
+{
+	*names = NULL;
+	*count = 0;
+	/* A folder that cannot be listed may hold traces: an error, not a
+	 * folder quietly left out. */
+	DIR *d = opendir(dir);
+	if (!d)
+		return tc_fail(TC_EIO, dir, -1, "cannot read directory: %s", strerror(errno));
+	struct dirent *e;
+	int rc = 0;
+	while ((e = readdir(d))) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		char *n = strdup(e->d_name);
+		if (!n || tc_ptr_push((void ***)names, count, n) < 0) {
+			free(n);
+			rc = tc_fail_nomem();
+			break;
+		}
+	}
+	closedir(d);
+	if (*count)
+		qsort(*names, *count, sizeof **names, cmp_names);
+	return rc;
+}
+
+void tc_free_names(char **names, size_t count)
+{
+	for (size_t i = 0; i < count; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* A folder's identity: its device and inode numbers. */
+typedef struct dir_id {
+	dev_t dev;
+	ino_t ino;
+} dir_id;
+
+int tc_dir_first_visit(tc_buf *seen, const struct stat *st)
+{
+	const dir_id *ids = (const dir_id *)seen->data;
+	for (size_t i = 0; i < seen->len / sizeof *ids; i++)
+		if (ids[i].dev == st->st_dev && ids[i].ino == st->st_ino)
+			return 0;
+	dir_id id = { st->st_dev, st->st_ino };
+	return tc_buf_append(seen, &id, sizeof id) < 0 ? TC_ENOMEM : 1;
 }
 
 int tc_path_kind(const char *path)

@@ -15,7 +15,6 @@
 #include "core/formats.h"
 #include "ctf/ctf_stream.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,76 +35,34 @@ typedef struct dir_list {
 	size_t count, cap;
 } dir_list;
 
-static char *join(const char *a, const char *b)
+/* stat() of an entry listed in a folder into *ST: 0, or an error for one
+ * that cannot be looked at (a symbolic link loop or to nothing), never an
+ * entry quietly left out. */
+static int stat_entry(const char *path, struct stat *st)
 {
-	size_t la = strlen(a), lb = strlen(b);
-	char *s = malloc(la + lb + 2);
-	if (!s)
-		return NULL;
-	memcpy(s, a, la);
-	size_t n = la;
-	if (la && lb && a[la - 1] != '/')
-		s[n++] = '/';
-	memcpy(s + n, b, lb + 1);
-	return s;
+	if (stat(path, st) == 0)
+		return 0;
+	return tc_fail(TC_EIO, path, -1, "cannot open: %s", strerror(errno));
 }
 
-static int cmp_names(const void *a, const void *b)
+static int find_traces(dir_list *out, tc_buf *seen, const char *dir, const char *rel, int depth)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Sorted entry names of DIR (without . and ..). */
-static int list_dir(const char *dir, char ***names, size_t *count)
-{
-	*names = NULL;
-	*count = 0;
-	DIR *d = opendir(dir);
-	if (!d)
-		return errno == EACCES ? 0 : tc_fail(TC_EIO, dir, -1, "cannot read directory: %s", strerror(errno));
-	struct dirent *e;
-	int rc = 0;
-	while ((e = readdir(d))) {
-		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-			continue;
-		char *n = strdup(e->d_name);
-		if (!n || tc_ptr_push((void ***)names, count, n) < 0) {
-			free(n);
-			rc = tc_fail_nomem();
-			break;
-		}
-	}
-	closedir(d);
-	if (*count)
-		qsort(*names, *count, sizeof **names, cmp_names);
-	return rc;
-}
-
-static void free_names(char **names, size_t count)
-{
-	for (size_t i = 0; i < count; i++)
-		free(names[i]);
-	free(names);
-}
-
-static bool is_regular(const char *path, off_t *size)
-{
-	struct stat st;
-	if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
-		return false;
-	if (size)
-		*size = st.st_size;
-	return true;
-}
-
-static int find_traces(dir_list *out, const char *dir, const char *rel, int depth)
-{
-	char *meta = join(dir, "metadata");
+	char *meta = tc_path_join(dir, "metadata");
 	if (!meta)
 		return tc_fail_nomem();
-	bool found = is_regular(meta, NULL);
+	struct stat st;
+	int rc = 0;
+	/* EACCES: the folder cannot be searched; that is said of it. */
+	if (stat(meta, &st) < 0)
+		rc = errno == ENOENT ? TC_ENOTFOUND
+		     : errno == EACCES ? tc_fail(TC_EIO, dir, -1, "cannot read directory: %s", strerror(errno))
+		                       : tc_fail(TC_EIO, meta, -1, "cannot open: %s", strerror(errno));
+	else if (!S_ISREG(st.st_mode))
+		rc = tc_fail(TC_EFORMAT, meta, -1, "%s, not a CTF metadata file", S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
 	free(meta);
-	if (found) {
+	if (rc < 0 && rc != TC_ENOTFOUND)
+		return rc;
+	if (rc == 0) {
 		if (out->count == out->cap) {
 			size_t cap = out->cap ? out->cap * 2 : 8;
 			trace_dir *items = realloc(out->items, cap * sizeof *items);
@@ -130,19 +87,18 @@ static int find_traces(dir_list *out, const char *dir, const char *rel, int dept
 		return 0;
 	char **names;
 	size_t n;
-	int rc = list_dir(dir, &names, &n);
+	rc = tc_list_dir(dir, &names, &n);
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		char *sub = join(dir, names[i]);
-		char *subrel = join(rel, names[i]);
-		struct stat st;
+		char *sub = tc_path_join(dir, names[i]);
+		char *subrel = tc_path_join(rel, names[i]);
 		if (!sub || !subrel)
 			rc = tc_fail_nomem();
-		else if (stat(sub, &st) == 0 && S_ISDIR(st.st_mode))
-			rc = find_traces(out, sub, subrel, depth + 1);
+		else if ((rc = stat_entry(sub, &st)) == 0 && S_ISDIR(st.st_mode) && (rc = tc_dir_first_visit(seen, &st)) > 0)
+			rc = find_traces(out, seen, sub, subrel, depth + 1);
 		free(sub);
 		free(subrel);
 	}
-	free_names(names, n);
+	tc_free_names(names, n);
 	return rc;
 }
 
@@ -213,7 +169,7 @@ static char *logical_cwd(void)
 static char *absolute_path(const char *path)
 {
 	char *cwd = path[0] == '/' ? strdup("") : logical_cwd();
-	char *full = cwd ? join(cwd, path) : NULL;
+	char *full = cwd ? tc_path_join(cwd, path) : NULL;
 	free(cwd);
 	if (!full)
 		return NULL;
@@ -250,20 +206,22 @@ static int collect_stream_files(ctf_trace *t, const char *dir, const char *rel, 
 		return TC_ENOMEM;
 	char **names;
 	size_t n;
-	int rc = list_dir(dir, &names, &n);
+	int rc = tc_list_dir(dir, &names, &n);
 	ctf_stream_iter scratch;
 	memset(&scratch, 0, sizeof scratch);
 	scratch.trace = t;
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		if (names[i][0] == '.' || strcmp(names[i], "metadata") == 0)
 			continue;
-		char *path = join(dir, names[i]);
-		off_t size = 0;
+		char *path = tc_path_join(dir, names[i]);
+		struct stat st;
 		if (!path) {
 			rc = tc_fail_nomem();
 			break;
 		}
-		if (!is_regular(path, &size) || size == 0) {
+		/* Folders (LTTng's index/) and empty files hold no stream;
+		 * what cannot be looked at may. */
+		if ((rc = stat_entry(path, &st)) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
 			free(path);
 			continue;
 		}
@@ -285,7 +243,7 @@ static int collect_stream_files(ctf_trace *t, const char *dir, const char *rel, 
 			rc = add_file(streams, nstreams, &f);
 	}
 	ctf_arena_free(&scratch.packet_arena);
-	free_names(names, n);
+	tc_free_names(names, n);
 	return rc;
 }
 
@@ -405,7 +363,11 @@ static int ctf_open(tc_input *in, const char *path, const tc_open_options *opts)
 	if (!S_ISDIR(st.st_mode))
 		return TC_ENOTFOUND;
 	dir_list dirs = { 0 };
-	int rc = find_traces(&dirs, path, "", 0);
+	tc_buf seen = { 0 };
+	int rc = tc_dir_first_visit(&seen, &st);
+	if (rc > 0)
+		rc = find_traces(&dirs, &seen, path, "", 0);
+	tc_buf_free(&seen);
 	if (rc == 0 && dirs.count == 0)
 		rc = TC_ENOTFOUND;
 	for (size_t i = 0; i < dirs.count && rc == 0; i++)

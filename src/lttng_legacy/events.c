@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define MAX_XML_SIZE ((size_t)16 << 20)
 
@@ -272,7 +273,11 @@ static int load_facility(lg_reader *r, const lg_item *it, const char *file)
 	snprintf(path, sizeof path, "%s/eventdefs/%s%s.xml", r->path, name, suffix);
 	char *text;
 	size_t text_len;
+	struct stat st;
 	int rc = tc_read_file(path, MAX_XML_SIZE, &text, &text_len);
+	/* One that is there but cannot be read keeps tc_read_file's reason. */
+	if (rc < 0 && lstat(path, &st) == 0)
+		return rc;
 	if (rc < 0)
 		return tc_fail(rc, path, -1,
 		               "no description of facility \"%s\", which the trace loads: LTTng 0.x traces describe their "

@@ -115,6 +115,7 @@ typedef struct found {
 	tc_pool *pool;
 	lg_file **files;
 	size_t count;
+	tc_buf seen;  /* folders entered (tc_dir_first_visit) */
 } found;
 
 /* "kernel_0" -> channel "kernel", CPU 0; "flight-cpu_1" -> "cpu", 1. */
@@ -146,7 +147,7 @@ static int add_file(found *fd, const char *path, const char *rel)
 	uint8_t probe[PROBE_SIZE];
 	int fdesc = open(path, O_RDONLY | O_CLOEXEC);
 	if (fdesc < 0)
-		return 0;
+		return tc_fail(TC_EIO, path, -1, "cannot open: %s", strerror(errno));
 	ssize_t n = pread(fdesc, probe, sizeof probe, 0);
 	close(fdesc);
 	lg_header h;
@@ -162,13 +163,14 @@ static int add_file(found *fd, const char *path, const char *rel)
 	return tc_ptr_push((void ***)&fd->files, &fd->count, f);
 }
 
-static int walk(found *fd, const char *dir, const char *rel, int depth)
+static int walk(found *fd, const char *dir, const char *rel, int depth);
+
+/* One pass over DIR: its tracefiles (FILES), or the folders below it. */
+static int walk_pass(found *fd, DIR *d, const char *dir, const char *rel, int depth, bool files)
 {
-	DIR *d = opendir(dir);
-	if (!d)
-		return 0;
 	int rc = 0;
 	struct dirent *e;
+	rewinddir(d);
 	while (rc == 0 && (e = readdir(d))) {
 		/* LTTV skips dot-files, and eventdefs/ holds XML, not tracefiles */
 		if (e->d_name[0] == '.' || (depth == 0 && strcmp(e->d_name, "eventdefs") == 0))
@@ -178,15 +180,38 @@ static int walk(found *fd, const char *dir, const char *rel, int depth)
 		    snprintf(sub, sizeof sub, "%s%s%s", rel, rel[0] ? "/" : "", e->d_name) >= (int)sizeof sub)
 			continue;
 		struct stat st;
-		if (stat(path, &st) < 0)
-			continue;
-		if (S_ISDIR(st.st_mode)) {
-			if (depth < MAX_DEPTH)
-				rc = walk(fd, path, sub, depth + 1);
-		} else if (S_ISREG(st.st_mode)) {
-			rc = add_file(fd, path, sub);
+		char channel[4096];
+		int cpu;
+		if (stat(path, &st) < 0) {
+			rc = tc_fail(TC_EIO, path, -1, "cannot open: %s", strerror(errno));
+		} else if (files) {
+			if (S_ISREG(st.st_mode))
+				rc = add_file(fd, path, sub);
+		} else if (S_ISDIR(st.st_mode) && split_name(sub, channel, sizeof channel, &cpu)) {
+			/* Tracefiles are named CHANNEL_CPU (spec §2); folders
+			 * (control/) are not. */
+			rc = tc_fail(TC_EFORMAT, path, -1, "a directory, not a tracefile");
+		} else if (S_ISDIR(st.st_mode) && depth < MAX_DEPTH && (rc = tc_dir_first_visit(&fd->seen, &st)) > 0) {
+			rc = walk(fd, path, sub, depth + 1);
 		}
 	}
+	return rc;
+}
+
+/* A trace's root holds tracefiles of its own (cpu_N, or CHANNEL_N; §2):
+ * only then are the folders below it searched, so that a folder that is
+ * no trace costs one listing, and one holding several traces is not read
+ * as one. */
+static int walk(found *fd, const char *dir, const char *rel, int depth)
+{
+	/* What cannot be listed or opened is an error, not a file or folder
+	 * quietly left out of the trace. */
+	DIR *d = opendir(dir);
+	if (!d)
+		return tc_fail(TC_EIO, dir, -1, "cannot read directory: %s", strerror(errno));
+	int rc = walk_pass(fd, d, dir, rel, depth, true);
+	if (rc == 0 && (depth > 0 || fd->count))
+		rc = walk_pass(fd, d, dir, rel, depth, false);
 	closedir(d);
 	return rc;
 }
@@ -200,8 +225,12 @@ static int cmp_file(const void *a, const void *b)
 
 int lg_find_tracefiles(tc_pool *pool, const char *dir, lg_file ***files, size_t *count)
 {
-	found fd = { pool, NULL, 0 };
-	int rc = walk(&fd, dir, "", 0);
+	found fd = { pool, NULL, 0, { 0 } };
+	struct stat st;
+	int rc = stat(dir, &st) < 0 ? tc_fail(TC_EIO, dir, -1, "%s", strerror(errno)) : tc_dir_first_visit(&fd.seen, &st);
+	if (rc > 0)
+		rc = walk(&fd, dir, "", 0);
+	tc_buf_free(&fd.seen);
 	if (rc < 0) {
 		free(fd.files);
 		return rc;

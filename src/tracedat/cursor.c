@@ -208,7 +208,6 @@ static int64_t compact(tracedat_cursor *c)
 /* What is left when no whole page is: nothing, or an error. */
 static int end_of_data(tracedat_cursor *c)
 {
-	const tracedat_meta *m = &c->f->meta;
 	size_t left = data_left(c);
 	if (c->buf->compressed) {
 		if (left == 0)
@@ -216,16 +215,11 @@ static int end_of_data(tracedat_cursor *c)
 		return cfail(c, (int64_t)c->chunk_off, "the chunks end with %zu bytes, not a whole %" PRIu32 "-byte page",
 		             left, c->page_size);
 	}
-	int64_t at = (int64_t)(c->data_off + c->data_pos);
-	if (c->end_off > m->file_size && left)
-		return cfail(c, at, "the file ends %zu bytes into this page, before the end of the CPU's data at byte %" PRIu64 " (truncated file?)",
-		             left, c->end_off);
-	if (c->end_off > m->file_size)
-		return cfail(c, (int64_t)m->file_size, "the file ends here, before the end of the CPU's data at byte %" PRIu64 " (truncated file?)",
-		             c->end_off);
+	/* A file cut short was refused when it was opened (file.c,
+	 * first_cut_cpu). */
 	if (left == 0)
 		return 0;
-	return cfail(c, at, "data size %" PRIu64 " is not a whole number of %" PRIu32 "-byte pages", c->cd->size, c->page_size);
+	return cfail(c, (int64_t)(c->data_off + c->data_pos), "data size %" PRIu64 " is not a whole number of %" PRIu32 "-byte pages", c->cd->size, c->page_size);
 }
 
 /* Reads the next window of uncompressed pages. */

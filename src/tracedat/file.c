@@ -1033,6 +1033,29 @@ static int read_v7(builder *b, reader *r)
 	return 0;
 }
 
+/* The CPU whose data starts first among those running past the end of a
+ * cut file, or NULL when every CPU's data lies within the file.  Checked
+ * when the file is opened, as trace-cmd does ("File possibly truncated"),
+ * so that every command tells the same story: read page by page, each
+ * command would meet a different CPU's end first. */
+static const tracedat_cpu_data *first_cut_cpu(builder *b, const tracedat_buffer **in)
+{
+	const tracedat_meta *m = &b->f->meta;
+	const tracedat_cpu_data *first = NULL;
+	size_t n = b->buffers.len / sizeof(tracedat_buffer);
+	for (size_t i = 0; i < n; i++) {
+		const tracedat_buffer *buf = buffer_at(b, i);
+		for (size_t c = 0; c < buf->cpu_data_count; c++) {
+			const tracedat_cpu_data *cd = &buf->cpu_data[c];
+			if (cd->size && cd->offset + cd->size > m->file_size && (!first || cd->offset < first->offset)) {
+				first = cd;
+				*in = buf;
+			}
+		}
+	}
+	return first;
+}
+
 static int check_buffers(builder *b)
 {
 	const tracedat_meta *m = &b->f->meta;
@@ -1059,6 +1082,13 @@ static int check_buffers(builder *b)
 				return tc_fail(TC_EFORMAT, b->path, buf->offset, "buffer \"%s\" CPU %d: data at byte %" PRIu64 " is not aligned to its %" PRIu32 "-byte pages",
 				               buf->name, cd->cpu, cd->offset, ps);
 		}
+	}
+	const tracedat_buffer *cut_buf = NULL;
+	const tracedat_cpu_data *cut = first_cut_cpu(b, &cut_buf);
+	if (cut) {
+		const char *name = cut_buf->name;
+		return tc_fail(TC_EFORMAT, b->path, (int64_t)m->file_size, "%s%s%sCPU %d: the file ends here, before the end of the CPU's data at byte %" PRIu64 " (truncated file?)",
+		               name[0] ? "buffer \"" : "", name, name[0] ? "\", " : "", cut->cpu, cut->offset + cut->size);
 	}
 	return 0;
 }

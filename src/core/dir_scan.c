@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * dir_scan.c - every trace below a folder given to tc_input_open(), of
+ * every format, read into one input as if each had been named on the
+ * command line: a folder holding a trace.dat file, a uftrace record
+ * directory and CTF traces gives all of them, merged by time, instead of
+ * the CTF traces alone (issue 21).
+ *
+ *   1. The CTF reader finds its own traces, every folder holding a
+ *      `metadata` file (ctf.md 2): it must see them all at once to merge
+ *      those of one UUID.
+ *   2. This scan walks the rest, not looking inside CTF traces: a folder
+ *      holding an `info` file is offered to the uftrace reader, every
+ *      other folder to the legacy LTTng reader (which takes one holding
+ *      tracefiles, NAME_CPU, with its subfolders: spec §2), and every
+ *      regular file outside those to the trace.dat reader, which takes
+ *      it by its magic whatever its name.  Each takes what is its own and
+ *      answers TC_ENOTFOUND for the rest.
+ *
+ * A trace found below the folder keeps its place in it (dir_in_input), so
+ * that convert writes it at the same place below its output folder.  A
+ * folder reached again through a symbolic link is not read twice.  An
+ * entry that cannot be looked at (a symbolic link loop, a folder that
+ * cannot be listed, a file that cannot be opened) is an error, as it is
+ * for the CTF reader: it may be or hold a trace.
+ */
+#include "core/core.h"
+#include "core/formats.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* As deep as the CTF reader looks (ctf.c). */
+#define MAX_SCAN_DEPTH 32
+
+/* Opens PATH with FORMAT into IN; the traces it adds lie at REL below the
+ * folder scanned.  0, TC_ENOTFOUND when PATH is not FORMAT's, or an error. */
+static int open_below(tc_input *in, const tc_format *format, const char *path, const char *rel,
+                      const tc_open_options *opts)
+{
+	size_t first = in->trace_count;
+	int rc = format->open(in, path, opts);
+	if (rc < 0 || !rel[0])
+		return rc;
+	char *place = strdup(rel);
+	if (!place)
+		return tc_fail_nomem();
+	if ((rc = tc_input_own(in, place, free)) < 0) {
+		free(place);
+		return rc;
+	}
+	for (size_t i = first; i < in->trace_count; i++)
+		in->traces[i]->dir_in_input = place;
+	return 0;
+}
+
+/* Whether DIR holds an entry NAME of the type MODE (S_IFREG, S_IFDIR...). */
+static int holds(const char *dir, const char *name, mode_t mode, bool *yes)
+{
+	char *path = tc_path_join(dir, name);
+	if (!path)
+		return tc_fail_nomem();
+	struct stat st;
+	*yes = stat(path, &st) == 0 && (st.st_mode & S_IFMT) == mode;
+	free(path);
+	return 0;
+}
+
+/* A regular file to the trace.dat reader, which would take one it cannot
+ * open for no trace at all. */
+static int offer_file(tc_input *in, const char *path, const char *rel, const tc_open_options *opts)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return tc_fail(TC_EIO, path, -1, "cannot open: %s", strerror(errno));
+	close(fd);
+	int rc = open_below(in, &tc_format_tracedat, path, rel, opts);
+	return rc == TC_ENOTFOUND ? 0 : rc;
+}
+
+static int scan(tc_input *in, tc_buf *seen, const char *dir, const char *rel, int depth, const tc_open_options *opts)
+{
+	bool ctf, uftrace;
+	int rc = holds(dir, "metadata", S_IFREG, &ctf);
+	if (rc < 0 || ctf)
+		return rc;
+	if ((rc = holds(dir, "info", S_IFREG, &uftrace)) < 0)
+		return rc;
+	if (uftrace && (rc = open_below(in, &tc_format_uftrace, dir, rel, opts)) != TC_ENOTFOUND)
+		return rc;
+	if ((rc = open_below(in, &tc_format_lttng_legacy, dir, rel, opts)) != TC_ENOTFOUND)
+		return rc;
+	if (depth >= MAX_SCAN_DEPTH)
+		return 0;
+	char **names;
+	size_t n;
+	rc = tc_list_dir(dir, &names, &n);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char *sub = tc_path_join(dir, names[i]), *subrel = tc_path_join(rel, names[i]);
+		struct stat st;
+		if (!sub || !subrel)
+			rc = tc_fail_nomem();
+		else if (stat(sub, &st) < 0)
+			rc = tc_fail(TC_EIO, sub, -1, "cannot open: %s", strerror(errno));
+		else if (S_ISDIR(st.st_mode) && (rc = tc_dir_first_visit(seen, &st)) > 0)
+			rc = scan(in, seen, sub, subrel, depth + 1, opts);
+		else if (S_ISREG(st.st_mode))
+			rc = offer_file(in, sub, subrel, opts);
+		free(sub);
+		free(subrel);
+	}
+	tc_free_names(names, n);
+	return rc;
+}
+
+int tc_open_dir(tc_input *in, const char *path, const tc_open_options *opts)
+{
+	int rc = tc_format_ctf.open(in, path, opts);
+	if (rc < 0 && rc != TC_ENOTFOUND)
+		return rc;
+	struct stat st;
+	tc_buf seen = { 0 };
+	if (stat(path, &st) < 0)
+		return tc_fail(TC_EIO, path, -1, "%s", strerror(errno));
+	if ((rc = tc_dir_first_visit(&seen, &st)) > 0)
+		rc = scan(in, &seen, path, "", 0, opts);
+	tc_buf_free(&seen);
+	if (rc < 0)
+		return rc;
+	return in->trace_count ? 0 : TC_ENOTFOUND;
+}
