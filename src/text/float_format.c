@@ -94,7 +94,7 @@ static inline int floor_log2_pow10(int n)
  * s >= 65, 2 U is less than 2 units of a 64-bit fraction, and cutting T's
  * fraction to 64 bits loses less than one more.
  */
-static bool scale(struct binary b, int k, uint64_t *int_part, uint64_t *frac)
+static inline bool scale(struct binary b, int k, uint64_t *int_part, uint64_t *frac)
 {
 	const uint64_t *c = tc_float_pow10[k - POW10_MIN];
 	int s = 127 - floor_log2_pow10(k) - 64 - b.e;
@@ -119,7 +119,7 @@ static bool scale(struct binary b, int k, uint64_t *int_part, uint64_t *frac)
  * The powers of two must cancel exactly, and for k < 0 the odd part must
  * be a multiple of 5^-k (so -k <= 27: 5^28 > 2^64).
  */
-static bool exact_tie(struct binary b, int k)
+__attribute__((noinline)) static bool exact_tie(struct binary b, int k)
 {
 	int t = __builtin_ctzll(b.m);
 	uint64_t p5 = 1;
@@ -140,7 +140,7 @@ static bool exact_tie(struct binary b, int k)
  * to even, from scale()'s INT and FRAC when their bounds decide it or the
  * value is an exact tie; false when neither does.
  */
-static bool round_fast(struct binary b, int k, uint64_t i, uint64_t f, int tens, uint64_t *r)
+static inline bool round_fast(struct binary b, int k, uint64_t i, uint64_t f, int tens, uint64_t *r)
 {
 	uint64_t q = tens ? i / 10 : i;
 	unsigned d = (unsigned)(i - q * 10);
@@ -263,7 +263,7 @@ static size_t big_decimal(struct big *a, char *digits)
  * floor is the floor of the whole division, and the cuts tell the
  * rounding.
  */
-static size_t exact_digits(struct binary b, int k, char *digits)
+__attribute__((noinline)) static size_t exact_digits(struct binary b, int k, char *digits)
 {
 	struct big a = { { (uint32_t)b.m, (uint32_t)(b.m >> 32) }, 2 };
 	enum cut cut = CUT_ZERO;
@@ -309,12 +309,12 @@ static size_t sign_or_special(char *d, uint64_t bits, bool *done)
 
 /* The P significant digits of |v| (B) rounded, as an integer in
  * [10^(P-1), 10^P), and *EXP10 the decimal exponent of the first. */
-static uint64_t significant(struct binary b, unsigned p, int *exp10)
+__attribute__((always_inline)) static inline uint64_t significant(struct binary b, unsigned p, int *exp10)
 {
 	/* |v| lies in [2^(e+63), 2^(e+64)): its exponent is X or X + 1. */
 	int x = floor_log10_pow2(b.e + 63);
 	int k = (int)p - 1 - x;
-	uint64_t i, f, r, limit = tc_fmt_pow10[p];
+	uint64_t i = 0, f = 0, r, limit = tc_fmt_pow10[p];
 	int tens;
 
 	/* S < 10^(P+1) <= 10^18: scale() never refuses it. */
@@ -340,13 +340,102 @@ static uint64_t significant(struct binary b, unsigned p, int *exp10)
 	return r;
 }
 
+/*
+ * %g's digits as a byte string in words: byte I of the text is byte I % 8
+ * of W[I / 8] counted from the least significant end, whatever the host's
+ * byte order.  The layout stores pieces of it at the offsets it wants
+ * straight from registers: reading back bytes just written one or two at
+ * a time with a wider load stalls store-to-load forwarding, which cost a
+ * third of the conversion.
+ */
+struct digit_words {
+	uint64_t w[4];
+};
+
+static inline void store_le64(char *d, uint64_t x)
+{
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	memcpy(d, &x, 8);
+}
+
+/* The eight digits of V < 10^8 as numbers 0..9, first digit in the low
+ * byte: both four-digit halves, then all four pairs, then all eight digits
+ * split at once (lane-wise division by 100 and 10 as multiplications,
+ * exact for these ranges). */
+static inline uint64_t digit_values8(uint32_t v)
+{
+	uint64_t x = v / 10000 | (uint64_t)(v % 10000) << 32;
+	uint64_t hundreds = ((x * 5243) >> 19) & UINT64_C(0x0000007f0000007f);
+	uint64_t pairs = hundreds | (x - hundreds * 100) << 16;
+	uint64_t tens = ((pairs * 103) >> 10) & UINT64_C(0x000f000f000f000f);
+
+	return tens | (pairs - tens * 10) << 8;
+}
+
+/* 8 bytes of the string from byte OFF on. */
+static inline uint64_t digit_bytes(const struct digit_words *s, unsigned off)
+{
+	unsigned i = off / 8, shift = off % 8 * 8;
+
+	return shift ? s->w[i] >> shift | s->w[i + 1] << (64 - shift) : s->w[i];
+}
+
+/* Writes LEN bytes of the string from byte OFF on at D, in 8-byte pieces
+ * (the last one's excess is scratch); returns D + LEN. */
+static inline char *put_digits(char *d, const struct digit_words *s, unsigned off, unsigned len)
+{
+	for (unsigned i = 0; i < len; i += 8)
+		store_le64(d + i, digit_bytes(s, off + i));
+	return d + len;
+}
+
+/* Lays out %g's text at D (C11 7.21.6.1p8): the digits S, N of them up
+ * to the last non-zero one (the fraction's trailing zeros are dropped),
+ * of the value rounded to P digits, X the exponent of the first. */
+__attribute__((always_inline)) static inline char *layout_g(char *d, const struct digit_words *s, unsigned n, unsigned p, int x)
+{
+	if (x < -4 || x >= (int)p) {
+		/* Style e: d.ddde+XX, at least two exponent digits. */
+		unsigned ax = (unsigned)(x < 0 ? -x : x);
+
+		*d = (char)s->w[0];
+		if (n > 1) {
+			d[1] = '.';
+			d = put_digits(d + 2, s, 1, n - 1);
+		} else {
+			d++;
+		}
+		*d++ = 'e';
+		*d++ = x < 0 ? '-' : '+';
+		if (ax >= 100) {
+			*d++ = (char)('0' + ax / 100);
+			ax %= 100;
+		}
+		memcpy(d, &tc_fmt_digit_pairs[ax * 2], 2);
+		return d + 2;
+	}
+	if (x >= 0) {
+		/* Style f with P - 1 - X decimals: X + 1 digits before the point. */
+		unsigned whole = (unsigned)x + 1;
+
+		d = put_digits(d, s, 0, whole);
+		if (n <= whole)
+			return d;
+		*d = '.';
+		return put_digits(d + 1, s, whole, n - whole);
+	}
+	/* 0.000ddd: "0." and -X - 1 zeros before the digits. */
+	memcpy(d, "0.000000", 8);
+	return put_digits(d + 1 - x, s, 0, n);
+}
+
 size_t tc_fmt_g(char *dst, double v, unsigned precision)
 {
-	unsigned p = precision ? precision : 1;
-	uint64_t bits;
-	char digits[20];
+	unsigned p = precision ? precision : 1, n;
+	uint64_t bits, r;
 	bool done;
-	size_t n;
 	char *d;
 	int x;
 
@@ -358,43 +447,24 @@ size_t tc_fmt_g(char *dst, double v, unsigned precision)
 		*d = '0';
 		return (size_t)(d + 1 - dst);
 	}
-	tc_fmt_dec_fixed(digits, significant(decompose(bits), p, &x), p);
-	/* %g drops the fraction's trailing zeros (C11 7.21.6.1p8). */
-	n = p;
-	while (digits[n - 1] == '0')
-		n--;
-	if (x < -4 || x >= (int)p) {
-		/* Style e: d.ddde+XX, at least two exponent digits. */
-		unsigned ax = (unsigned)(x < 0 ? -x : x);
+	r = significant(decompose(bits), p, &x);
+	if (p <= 8) {
+		/* One word, and the count from its highest non-zero byte. */
+		uint64_t values = digit_values8((uint32_t)r) >> (8 * (8 - p));
+		struct digit_words s = { { values + UINT64_C(0x3030303030303030) } };
 
-		*d++ = digits[0];
-		if (n > 1) {
-			*d++ = '.';
-			memcpy(d, digits + 1, n - 1);
-			d += n - 1;
-		}
-		*d++ = 'e';
-		*d++ = x < 0 ? '-' : '+';
-		if (ax < 10)
-			*d++ = '0';
-		d += tc_fmt_u4(d, ax);
-	} else if (x >= 0) {
-		/* Style f with P - 1 - X decimals: X + 1 digits before the point. */
-		size_t whole = (size_t)x + 1;
-
-		memcpy(d, digits, whole);
-		d += whole;
-		if (n > whole) {
-			*d++ = '.';
-			memcpy(d, digits + whole, n - whole);
-			d += n - whole;
-		}
+		n = (unsigned)(71 - __builtin_clzll(values)) / 8;
+		d = layout_g(d, &s, n, p, x);
 	} else {
-		/* 0.000ddd: "0." and -X - 1 zeros before the digits. */
-		memcpy(d, "0.0000", (size_t)(1 - x));
-		d += 1 - x;
-		memcpy(d, digits, n);
-		d += n;
+		struct digit_words s = { { 0 } };
+		char text[sizeof s.w];
+
+		tc_fmt_dec_fixed(text, r, p);
+		for (n = p; text[n - 1] == '0'; n--)
+			;
+		for (unsigned i = 0; i < p; i++)
+			s.w[i / 8] |= (uint64_t)(unsigned char)text[i] << i % 8 * 8;
+		d = layout_g(d, &s, n, p, x);
 	}
 	return (size_t)(d - dst);
 }
