@@ -63,9 +63,9 @@ static struct binary decompose(uint64_t bits)
 	int shift;
 
 	if (biased)
-		m |= UINT64_C(1) << 52;
+		return (struct binary){ (m | UINT64_C(1) << 52) << 11, biased - 1075 - 11 };
 	shift = __builtin_clzll(m);
-	return (struct binary){ m << shift, (biased ? biased : 1) - 1075 - shift };
+	return (struct binary){ m << shift, 1 - 1075 - shift };
 }
 
 /* floor(N * log10 2) and floor(N * log2 10) for |N| < 1650, by fixed-point
