@@ -124,7 +124,7 @@ static void test_classes(void)
 static void test_powers_of_ten(void)
 {
 	struct group g = { 0 };
-	char text[16];
+	char text[32];
 
 	for (int j = -323; j <= 308; j++) {
 		double v;
