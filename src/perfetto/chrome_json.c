@@ -198,7 +198,7 @@ static void put_value(pb_buf *o, const tc_field *f)
 	const tc_field_class *fc = f->cls;
 	const char *s;
 	size_t len;
-	char num[40];
+	char num[TC_FMT_G_MAX];
 	if (tl_text_value(f, &s, &len)) {
 		put_string(o, s, len);
 		return;

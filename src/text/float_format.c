@@ -117,7 +117,8 @@ static inline bool scale(struct binary b, int k, uint64_t *int_part, uint64_t *f
  * Whether m 2^e 10^k lies exactly halfway between two integers: whether
  * 2 S = odd 5^k 2^(e + t + k + 1), with m = odd 2^t, is an odd integer.
  * The powers of two must cancel exactly, and for k < 0 the odd part must
- * be a multiple of 5^-k (so -k <= 27: 5^28 > 2^64).
+ * be a multiple of 5^-k (so -k <= 27: 5^28 > 2^64).  Out of line: it is
+ * seldom needed, and the fast path stays short without it.
  */
 __attribute__((noinline)) static bool exact_tie(struct binary b, int k)
 {
@@ -309,7 +310,7 @@ static size_t sign_or_special(char *d, uint64_t bits, bool *done)
 
 /* The P significant digits of |v| (B) rounded, as an integer in
  * [10^(P-1), 10^P), and *EXP10 the decimal exponent of the first. */
-__attribute__((always_inline)) static inline uint64_t significant(struct binary b, unsigned p, int *exp10)
+static inline uint64_t significant(struct binary b, unsigned p, int *exp10)
 {
 	/* |v| lies in [2^(e+63), 2^(e+64)): its exponent is X or X + 1. */
 	int x = floor_log10_pow2(b.e + 63);
@@ -394,7 +395,7 @@ static inline char *put_digits(char *d, const struct digit_words *s, unsigned of
 /* Lays out %g's text at D (C11 7.21.6.1p8): the digits S, N of them up
  * to the last non-zero one (the fraction's trailing zeros are dropped),
  * of the value rounded to P digits, X the exponent of the first. */
-__attribute__((always_inline)) static inline char *layout_g(char *d, const struct digit_words *s, unsigned n, unsigned p, int x)
+static inline char *layout_g(char *d, const struct digit_words *s, unsigned n, unsigned p, int x)
 {
 	if (x < -4 || x >= (int)p) {
 		/* Style e: d.ddde+XX, at least two exponent digits. */

@@ -24,9 +24,9 @@
 #define TC_FMT_FLOAT_MAX_PRECISION 17u
 
 /* Room tc_fmt_g() needs: its text is at most 24 bytes
- * ("-1.2345678901234567e-308"), but it moves digits in fixed-size blocks
- * and may write scratch bytes up to here. */
-#define TC_FMT_G_MAX 48u
+ * ("-1.2345678901234567e-308"), but it stores digits 8 bytes at a time,
+ * which may write scratch bytes past the text, up to 30 bytes in all. */
+#define TC_FMT_G_MAX 32u
 
 /* Room tc_fmt_f() needs: a sign, DBL_MAX's 309 digits, a point and
  * TC_FMT_FLOAT_MAX_PRECISION decimals. */

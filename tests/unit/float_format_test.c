@@ -7,8 +7,11 @@
  * the rounding digit, which glibc rounds to even), values that round up to
  * the next power of ten, millions of random bit patterns, and floats
  * (random, and a strided sweep of all their bit patterns) widened to
- * double as babeltrace2 does.  Precisions 0..17 throughout.  Each group is
- * one check; a failure names the first few values that differ.
+ * double as babeltrace2 does.  Precisions 0..17 throughout.  The text is
+ * written into heap blocks of exactly TC_FMT_G_MAX and TC_FMT_F_MAX bytes,
+ * so that the sanitizer build catches a write past the promised room.
+ * Each group is one check; a failure names the first few values that
+ * differ.
  */
 #include <float.h>
 #include <inttypes.h>
@@ -26,9 +29,13 @@ struct group {
 	char first[3][160];
 };
 
+/* Exactly the room the functions promise to need, on the heap: the
+ * sanitizer build sees any byte written past it. */
+static char *g_room, *f_room;
+
 static void compare_one(struct group *g, const char *conv, double v, unsigned precision)
 {
-	char want[400], got[TC_FMT_F_MAX + 1];
+	char want[400], *got = conv[0] == 'g' ? g_room : f_room;
 	size_t n;
 
 	if (conv[0] == 'g') {
@@ -41,16 +48,15 @@ static void compare_one(struct group *g, const char *conv, double v, unsigned pr
 		snprintf(want, sizeof want, "%#.*f", (int)precision, v);
 		n = tc_fmt_f(got, v, precision, true);
 	}
-	got[n] = '\0';
 	g->count++;
-	if (strcmp(want, got) == 0)
+	if (strlen(want) == n && memcmp(want, got, n) == 0)
 		return;
 	if (g->failed < 3) {
 		uint64_t bits;
 
 		memcpy(&bits, &v, sizeof bits);
-		snprintf(g->first[g->failed], sizeof g->first[0], "%s%u of %a (0x%016" PRIx64 "): want \"%.40s\" got \"%.40s\"",
-		         conv, precision, v, bits, want, got);
+		snprintf(g->first[g->failed], sizeof g->first[0], "%s%u of %a (0x%016" PRIx64 "): want \"%.40s\" got \"%.*s\"",
+		         conv, precision, v, bits, want, (int)(n < 40 ? n : 40), got);
 	}
 	g->failed++;
 }
@@ -263,11 +269,18 @@ int main(void)
 {
 	uint64_t rng = 0x5eed0f10a75ULL;
 
+	g_room = malloc(TC_FMT_G_MAX);
+	f_room = malloc(TC_FMT_F_MAX);
+	if (!g_room || !f_room)
+		return 1;
+
 	test_classes();
 	test_powers_of_ten();
 	test_ties(&rng);
 	test_carry_to_next_power();
 	test_random_doubles(&rng);
 	test_floats(&rng);
+	free(g_room);
+	free(f_room);
 	return n_fail != 0;
 }
