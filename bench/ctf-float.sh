@@ -14,7 +14,9 @@
 # that `tracecat print` prints exactly what babeltrace2 prints on the float
 # trace, then shows the wall time (best of BENCH_RUNS, default 3) and peak
 # RSS of
-#   tracecat print T > /dev/null    on both traces
+#   tracecat print T > /dev/null    on both traces, and with -j 1 (one
+#                                   thread: steadier on a busy machine,
+#                                   where the two-thread time swings)
 #   babeltrace2 T > /dev/null       (2.0.4, and 2.1.2 when built) on the
 #                                   float trace, once: it is slow and steady
 # with the speed ratios babeltrace2/tracecat and tracecat's float/no-float
@@ -68,6 +70,10 @@ read -r tf_s tf_m tf_rc < <(measure "$runs" "$bin" print "$with")
 row tracecat "print T-float > /dev/null" "$tf_s" "$tf_m" "$tf_rc"
 read -r tn_s tn_m tn_rc < <(measure "$runs" "$bin" print "$without")
 row tracecat "print T-nofloat > /dev/null" "$tn_s" "$tn_m" "$tn_rc"
+read -r tf1_s tf1_m tf1_rc < <(measure "$runs" "$bin" print -j 1 "$with")
+row tracecat "print -j 1 T-float > /dev/null" "$tf1_s" "$tf1_m" "$tf1_rc"
+read -r tn1_s tn1_m tn1_rc < <(measure "$runs" "$bin" print -j 1 "$without")
+row tracecat "print -j 1 T-nofloat > /dev/null" "$tn1_s" "$tn1_m" "$tn1_rc"
 read -r b_s b_m b_rc < <(measure 1 babeltrace2 "$with")
 row bt2-2.0 "T-float > /dev/null" "$b_s" "$b_m" "$b_rc"
 if [ -x "$bt21" ]; then
@@ -76,7 +82,7 @@ if [ -x "$bt21" ]; then
 fi
 
 echo
-echo "tracecat float/no-float time: x$(ratio "$tf_s" "$tn_s") (the two floats' share of printing)"
+echo "tracecat float/no-float time: x$(ratio "$tf_s" "$tn_s"), on one thread x$(ratio "$tf1_s" "$tn1_s")"
 line="speed ratio babeltrace2/tracecat on the float trace: 2.0.4 x$(ratio "$b_s" "$tf_s")"
 if [ -x "$bt21" ]; then
 	line="$line, 2.1.2 x$(ratio "$b21_s" "$tf_s")"
