@@ -23,6 +23,7 @@
  * characters as \uXXXX, bytes that are not UTF-8 as U+FFFD.
  */
 #include "perfetto/timeline.h"
+#include "text/float_format.h"
 #include "text/format.h"
 
 #include <inttypes.h>
@@ -197,7 +198,7 @@ static void put_value(pb_buf *o, const tc_field *f)
 	const tc_field_class *fc = f->cls;
 	const char *s;
 	size_t len;
-	char num[40];
+	char num[TC_FMT_G_MAX];
 	if (tl_text_value(f, &s, &len)) {
 		put_string(o, s, len);
 		return;
@@ -224,10 +225,15 @@ static void put_value(pb_buf *o, const tc_field *f)
 			PUT(o, "false");
 		return;
 	case TC_FIELD_FLOAT:
-		if (isfinite(f->v.f))
-			len = (size_t)snprintf(num, sizeof num, "%.17g", f->v.f);
-		else
-			len = (size_t)snprintf(num, sizeof num, "\"%g\"", f->v.f);
+		/* "%.17g" reads back as the same double; JSON has no
+		 * infinities or NaNs, so they go as strings ("inf", "-nan"). */
+		if (isfinite(f->v.f)) {
+			len = tc_fmt_g(num, f->v.f, 17);
+		} else {
+			num[0] = '"';
+			len = 1 + tc_fmt_g(num + 1, f->v.f, 6);
+			num[len++] = '"';
+		}
 		pb_raw(o, num, len);
 		return;
 	case TC_FIELD_STRUCT:

@@ -4,6 +4,7 @@
  * JSON writer, whose bytes go to the output file (outfile.c).
  */
 #include "perfetto/timeline.h"
+#include "text/float_format.h"
 #include "text/format.h"
 #include "tracedat/model.h"
 
@@ -318,8 +319,7 @@ void tl_render(pb_buf *out, const tc_field *f)
 		put_text(out, num);
 		return;
 	case TC_FIELD_FLOAT:
-		snprintf(num, sizeof num, "%.17g", f->v.f);
-		put_text(out, num);
+		pb_raw(out, num, tc_fmt_g(num, f->v.f, 17));
 		return;
 	case TC_FIELD_BLOB:
 		for (size_t i = 0; i < f->v.str.len; i++) {

@@ -26,6 +26,7 @@
  * from a regex or glob pattern never replaces one from an exact name.
  */
 #include "uftrace/args.h"
+#include "text/float_format.h"
 
 #include <ctype.h>
 #include <fnmatch.h>
@@ -1550,19 +1551,22 @@ static long double x87_value(const uint8_t *p, bool big_endian)
 	return copysignl(v, (se & 0x8000) ? -1.0L : 1.0L);
 }
 
+/* replay prints float arguments with "%#f"; tc_fmt_f() covers doubles
+ * (floats widened), x87 long doubles still go through printf. */
 static int format_float(tc_buf *out, uint32_t size, const uint8_t *p, bool be)
 {
+	char text[TC_FMT_F_MAX];
 	if (size == 4) {
 		uint32_t bits = (uint32_t)tc_load_uint(p, 4, be);
 		float f;
 		memcpy(&f, &bits, sizeof f);
-		return tc_buf_printf(out, "%#f", (double)f);
+		return tc_buf_append(out, text, tc_fmt_f(text, (double)f, 6, true));
 	}
 	if (size == 8) {
 		uint64_t bits = tc_load_uint(p, 8, be);
 		double d;
 		memcpy(&d, &bits, sizeof d);
-		return tc_buf_printf(out, "%#f", d);
+		return tc_buf_append(out, text, tc_fmt_f(text, d, 6, true));
 	}
 	if (size == 10)
 		return tc_buf_printf(out, "%#Lf", x87_value(p, be));

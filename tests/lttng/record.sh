@@ -22,8 +22,9 @@
 # on stderr); 1: any other failure.
 #
 # EVENTS defaults to the events the mode emits.  Environment knobs:
-#   TC_MODE         tc_app's mode: full (every tc:* event but tc:bench),
-#                   bench (tc:bench) or empty (empty strings; tc:strings and
+#   TC_MODE         tc_app's mode: full (every tc:* event but tc:bench and
+#                   tc:bench_float), bench (tc:bench), bench-float
+#                   (tc:bench_float) or empty (empty strings; tc:strings and
 #                   tc:seqs).  Default: bench if EVENTS is just tc:bench,
 #                   else full
 #   TC_SUBBUF_SIZE  sub-buffer (= packet) size; default 4096 for up to
@@ -79,7 +80,8 @@ case $TC_MODE in
 full) mode_events=(tc:ints tc:floats tc:strings tc:enums tc:arrays tc:seqs tc:empty) ;;
 empty) mode_events=(tc:strings tc:seqs) ;;
 bench) mode_events=(tc:bench) ;;
-*) echo "record.sh: TC_MODE must be full, bench or empty" >&2; exit 2 ;;
+bench-float) mode_events=(tc:bench_float) ;;
+*) echo "record.sh: TC_MODE must be full, bench, bench-float or empty" >&2; exit 2 ;;
 esac
 if [ $# -gt 0 ]; then
 	events=("$@")
@@ -87,7 +89,7 @@ else
 	events=("${mode_events[@]}")
 fi
 # bench spreads ITERATIONS over the threads, the others run it per thread.
-if [ "$TC_MODE" = bench ]; then
+if [ "$TC_MODE" = bench ] || [ "$TC_MODE" = bench-float ]; then
 	approx_events=$iterations
 else
 	approx_events=$((iterations * 2 * ${#mode_events[@]}))
@@ -151,7 +153,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM HUP
 
 "${CC:-gcc}" -std=c11 -O2 -Wall -Wextra -I"$here" -o "$work/tc_app" \
-	"$here/tc_app.c" "$here/tc_tp.c" -llttng-ust -ldl -lpthread
+	"$here/tc_app.c" "$here/tc_tp.c" -llttng-ust -ldl -lpthread -lm
 
 # The root daemon's run directory, private to this namespace.
 if [ "$in_namespace" = 1 ]; then

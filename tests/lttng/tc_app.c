@@ -2,7 +2,7 @@
  * tc_app.c - test program that fires the "tc" tracepoints (tc_tp.h) so that
  * record.sh can produce tracecat's CTF fixtures and benchmark traces.
  *
- * usage: tc_app ITERATIONS [full|bench|empty]
+ * usage: tc_app ITERATIONS [full|bench|bench-float|empty]
  *
  *   full  (default) two threads, each pinned to its own CPU so the trace gets
  *         two per-CPU stream files whose events interleave; every iteration
@@ -11,6 +11,8 @@
  *         k = 2 * iteration + thread, so two iterations already cover every
  *         table entry.
  *   bench ITERATIONS tc:bench events in total, split across the two threads.
+ *   bench-float  the same with tc:bench_float: the double is seq / 7 and the
+ *         float sqrt(seq), values that print with six rounded digits.
  *   empty like full, but only tc:strings and tc:seqs (2 events), alternating
  *         empty and non-empty strings and text sequences: see below.
  *
@@ -34,7 +36,7 @@
 #define NTHREADS 2
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-enum mode { MODE_FULL, MODE_BENCH, MODE_EMPTY };
+enum mode { MODE_FULL, MODE_BENCH, MODE_BENCH_FLOAT, MODE_EMPTY };
 
 struct worker {
 	pthread_t thread;
@@ -227,6 +229,13 @@ static void *run_worker(void *arg)
 				(uint32_t) (i * 2654435761u), "bench");
 		return NULL;
 	}
+	if (w->mode == MODE_BENCH_FLOAT) {
+		for (i = (unsigned long long) w->index; i < w->iterations; i += NTHREADS)
+			lttng_ust_tracepoint(tc, bench_float, i, w->index,
+				(uint32_t) (i * 2654435761u), "bench",
+				(double) i / 7.0, sqrtf((float) i));
+		return NULL;
+	}
 	for (i = 0; i < w->iterations; i++) {
 		/* thread 0 takes even table rows, thread 1 odd ones */
 		int k = (int) ((2 * i + (unsigned long long) w->index) % 1000000);
@@ -251,7 +260,7 @@ int main(int argc, char **argv)
 	int i;
 
 	if (argc < 2 || argc > 3) {
-		fprintf(stderr, "usage: %s ITERATIONS [full|bench|empty]\n", argv[0]);
+		fprintf(stderr, "usage: %s ITERATIONS [full|bench|bench-float|empty]\n", argv[0]);
 		return 2;
 	}
 	iterations = strtoull(argv[1], &end, 10);
@@ -262,6 +271,8 @@ int main(int argc, char **argv)
 	if (argc == 3) {
 		if (strcmp(argv[2], "bench") == 0)
 			mode = MODE_BENCH;
+		else if (strcmp(argv[2], "bench-float") == 0)
+			mode = MODE_BENCH_FLOAT;
 		else if (strcmp(argv[2], "empty") == 0)
 			mode = MODE_EMPTY;
 		else if (strcmp(argv[2], "full") != 0) {

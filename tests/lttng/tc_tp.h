@@ -178,11 +178,30 @@ LTTNG_UST_TRACEPOINT_EVENT(tc, bench,
 	)
 )
 
+/*
+ * tc:bench with a double and a float (bench/ctf-float.sh): how much the
+ * two floating-point fields add to printing; tc:bench is its twin
+ * without them.
+ */
+LTTNG_UST_TRACEPOINT_EVENT(tc, bench_float,
+	LTTNG_UST_TP_ARGS(uint64_t, seq, int32_t, worker, uint32_t, flags, const char *, tag,
+		double, ratio, float, level),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer(uint64_t, seq, seq)
+		lttng_ust_field_integer(int32_t, worker, worker)
+		lttng_ust_field_integer_hex(uint32_t, flags, flags)
+		lttng_ust_field_string(tag, tag)
+		lttng_ust_field_float(double, ratio, ratio)
+		lttng_ust_field_float(float, level, level)
+	)
+)
+
 /* Non-default log levels and an EMF URI show up with `-f all`/`-f loglevel`. */
 LTTNG_UST_TRACEPOINT_LOGLEVEL(tc, ints, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
 LTTNG_UST_TRACEPOINT_LOGLEVEL(tc, strings, LTTNG_UST_TRACEPOINT_LOGLEVEL_WARNING)
 LTTNG_UST_TRACEPOINT_LOGLEVEL(tc, empty, LTTNG_UST_TRACEPOINT_LOGLEVEL_EMERG)
 LTTNG_UST_TRACEPOINT_LOGLEVEL(tc, bench, LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG)
+LTTNG_UST_TRACEPOINT_LOGLEVEL(tc, bench_float, LTTNG_UST_TRACEPOINT_LOGLEVEL_DEBUG)
 LTTNG_UST_TRACEPOINT_MODEL_EMF_URI(tc, floats, "http://example.com/tracecat/floats")
 
 #endif /* TC_TP_H */
