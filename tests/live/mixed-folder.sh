@@ -53,12 +53,12 @@ for b in "${bins[@]}"; do
 	timeout 60 "$b" info . >"$work/info.txt" 2>"$work/info.err"
 	rc=$?
 	got=$(grep -E '^trace |^  format: ' "$work/info.txt" | paste -d' ' - - | sort)
-	want="trace ./ctf-sample/ust/uid/0/64-bit   format: ctf
-trace ./ctf-ust-pid/ust/pid/tc_app-17865-20261122-011024   format: ctf
-trace ./more/exec-comm.bin   format: trace.dat
-trace ./more/legacy   format: lttng-legacy
-trace ./trace.dat   format: trace.dat
-trace ./uftrace.data   format: uftrace"
+	want="trace ./ctf-sample/ust/uid/0/64-bit   format: CTF 1.8
+trace ./ctf-ust-pid/ust/pid/tc_app-17865-20261122-011024   format: CTF 1.8
+trace ./more/exec-comm.bin   format: trace.dat version 6
+trace ./more/legacy   format: legacy LTTng (0.x) trace, format version 2.1
+trace ./trace.dat   format: trace.dat version 7
+trace ./uftrace.data   format: uftrace record directory (uftrace v0.13)"
 	if [ $rc != 0 ] || [ "$got" != "$want" ]; then
 		echo "FAIL mixed-folder/info [$tag]: exit $rc, traces: $got $(head -c 300 "$work/info.err")"
 	else
