@@ -117,9 +117,34 @@ static int scan(tc_input *in, tc_buf *seen, const char *dir, const char *rel, in
 	return rc;
 }
 
+/* Whether DIR holds an entry NAME of any kind, a broken one included. */
+static int names_entry(const char *dir, const char *name, bool *yes)
+{
+	char *path = tc_path_join(dir, name);
+	if (!path)
+		return tc_fail_nomem();
+	struct stat st;
+	*yes = lstat(path, &st) == 0;
+	free(path);
+	return 0;
+}
+
 int tc_open_dir(tc_input *in, const char *path, const tc_open_options *opts)
 {
-	int rc = tc_format_ctf.open(in, path, opts);
+	/* A folder named on its own that holds uftrace's `info` (and no CTF
+	 * metadata) is a record directory, whatever state its files are in:
+	 * the uftrace reader says what is wrong with them, and the search
+	 * below does not walk its files (a .sym file uftrace can do without
+	 * is no error for a search that never needed it). */
+	bool ctf, uftrace = false;
+	int rc = holds(path, "metadata", S_IFREG, &ctf);
+	if (rc == 0 && !ctf)
+		rc = names_entry(path, "info", &uftrace);
+	if (rc < 0)
+		return rc;
+	if (!ctf && uftrace)
+		return tc_format_uftrace.open(in, path, opts);
+	rc = tc_format_ctf.open(in, path, opts);
 	if (rc < 0 && rc != TC_ENOTFOUND)
 		return rc;
 	struct stat st;
