@@ -148,9 +148,9 @@ static void progress(convert_state *cs, bool force, bool complete)
 	uint64_t done = cs->bytes_copied;
 	for (int i = 0; i < cs->input_count; i++)
 		done += tc_input_bytes_read(cs->inputs[i]);
-	/* What the readers count leaves out headers and metadata, and a
-	 * copied stream's first packet may be read as well as copied: the
-	 * count is only done when the conversion is. */
+	/* The count leaves out the files no reader looks at (a CTF index),
+	 * and a copied stream's first packet may be read as well as copied:
+	 * it is done when the conversion is, not before. */
 	if (complete)
 		done = cs->progress.total;
 	else if (cs->progress.total && done >= cs->progress.total)
