@@ -465,6 +465,25 @@ TC_API size_t tc_input_trace_count(const tc_input *in);
 TC_API tc_trace *tc_input_trace(const tc_input *in, size_t i);
 
 /*
+ * How far reading IN has got, in bytes of its files: for a progress
+ * figure, set against the size of the files (a trace.dat file's, or every
+ * file's below the folder opened).  What a reader reads whole at open
+ * (CTF metadata, trace.dat headers and options, legacy LTTng facility
+ * descriptions, a uftrace record's files other than its data, which are
+ * read then or later or not needed) is counted from the start; the
+ * streams' files are counted as they are read, by whichever means
+ * (tc_input_next(), tc_input_stream_next(), a muxer and its worker
+ * threads), a packet, page or chunk at a time: CTF packets, trace.dat
+ * pages (compressed data: the chunks as stored), uftrace task files a few
+ * thousand records at a time and perf files whole, legacy LTTng blocks.
+ * Read to the end, the count is the size of the files, but for files no
+ * reader looks at (a CTF index, a file beside the traces of a folder).
+ * Safe to call from any thread while others read the streams; never
+ * fails.
+ */
+TC_API uint64_t tc_input_bytes_read(const tc_input *in);
+
+/*
  * Which events' field values the caller reads; by default, every event's.
  * For the event classes WANTED answers false for, a reader may leave the
  * messages' stream event context, event context and payload NULL instead

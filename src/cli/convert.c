@@ -126,13 +126,11 @@ typedef struct convert_state {
 	int ctf_version;         /* of the output: 1 or 2 */
 	cli_progress progress;
 	atomic_uint_least64_t events;
+	/* The inputs' bytes consumed: those copied, and those the readers
+	 * have read (tc_input_bytes_read), on whatever thread. */
 	uint64_t bytes_copied;
-	/* The input's bytes consumed: the bytes copied, and for each stream
-	 * written once it is done, an equal share of its input's bytes (the
-	 * readers do not say how far into a stream they are).  A timeline
-	 * output merges all streams at once: no share is known before the
-	 * end, and its line shows no percentage. */
-	atomic_uint_least64_t streams_done;
+	tc_input **inputs;
+	int input_count;
 } convert_state;
 
 static uint64_t bytes_written(const convert_state *cs)
@@ -147,8 +145,16 @@ static uint64_t bytes_written(const convert_state *cs)
 /* The progress line; COMPLETE: the last one, of a conversion that ended well. */
 static void progress(convert_state *cs, bool force, bool complete)
 {
-	uint64_t done = complete ? cs->progress.total
-	                         : cs->bytes_copied + atomic_load_explicit(&cs->streams_done, memory_order_relaxed);
+	uint64_t done = cs->bytes_copied;
+	for (int i = 0; i < cs->input_count; i++)
+		done += tc_input_bytes_read(cs->inputs[i]);
+	/* The count leaves out the files no reader looks at (a CTF index),
+	 * and a copied stream's first packet may be read as well as copied:
+	 * it is done when the conversion is, not before. */
+	if (complete)
+		done = cs->progress.total;
+	else if (cs->progress.total && done >= cs->progress.total)
+		done = cs->progress.total - 1;
 	cli_progress_draw(&cs->progress, force, atomic_load_explicit(&cs->events, memory_order_relaxed),
 	                  bytes_written(cs), done);
 }
@@ -309,7 +315,6 @@ typedef struct stream_writer {
 	tc_input *in;
 	const tc_filter *filter;     /* NULL: keep everything */
 	bool shows_progress;         /* on one thread only */
-	uint64_t stream_share;       /* of the input's bytes (progress) */
 } stream_writer;
 
 /* Feeds the writers every message of stream S of the input of writer
@@ -341,7 +346,6 @@ static int write_stream(void *state, size_t s)
 		}
 	}
 	counted_rest(cs, events);
-	atomic_fetch_add_explicit(&cs->streams_done, w->stream_share, memory_order_relaxed);
 	/* and at a stream's end, for inputs of many small streams */
 	if (w->shows_progress)
 		progress(cs, false, false);
@@ -350,18 +354,15 @@ static int write_stream(void *state, size_t s)
 
 /* Feeds the writers every message of IN, its streams on JOBS threads:
  * 0, -1 (the error in *ERR) or -2 (interrupted). */
-static int write_input(convert_state *cs, tc_input *in, const char *path, const tc_filter *filter, unsigned jobs,
-                       tc_error *err)
+static int write_input(convert_state *cs, tc_input *in, const tc_filter *filter, unsigned jobs, tc_error *err)
 {
-	size_t streams = tc_input_stream_count(in);
-	uint64_t share = cs->progress.tty && streams ? cli_progress_input_bytes(path) / streams : 0;
 	stream_writer *writers = calloc(jobs, sizeof *writers);
 	if (!writers) {
 		*err = (tc_error){ TC_ENOMEM, "", -1, "out of memory", 0 };
 		return -1;
 	}
 	for (unsigned k = 0; k < jobs; k++)
-		writers[k] = (stream_writer){ cs, in, filter, k == 0, share };
+		writers[k] = (stream_writer){ cs, in, filter, k == 0 };
 	int rc = cli_read_streams(in, jobs, write_stream, writers, sizeof *writers, err);
 	free(writers);
 	return rc;
@@ -580,10 +581,9 @@ int cli_convert(int argc, char **argv)
 	const char *replacing = NULL;
 	if (!to_stdout && cli_check_output(out, format == CLI_OUT_CTF, paths, npaths, force, &replacing))
 		return free(paths), 1;
-	/* The clock of the progress line starts with the wait; a timeline
-	 * output's line has no percentage (convert_state), so no size. */
+	/* The clock of the progress line starts with the wait. */
 	cli_progress started;
-	cli_progress_start(&started, paths, format == CLI_OUT_CTF ? npaths : 0);
+	cli_progress_start(&started, paths, npaths);
 	/* LTTng's kernel names are for CTF readers; Perfetto knows ftrace's */
 	oo.lttng_names = format == CLI_OUT_CTF && !ftrace_names;
 	tc_filter *filter;
@@ -608,7 +608,7 @@ int cli_convert(int argc, char **argv)
 		/* standard output has nothing to clean up: a signal ends it at once */
 		if (!to_stdout)
 			catch_signals();
-		convert_state cs = { .progress = started };
+		convert_state cs = { .progress = started, .inputs = inputs, .input_count = npaths };
 		int status = write_timeline(&cs, inputs, npaths, filter, filtering,
 		                            format == CLI_OUT_PERFETTO ? TC_TIMELINE_PERFETTO : TC_TIMELINE_CHROME_JSON, out,
 		                            replacing, jobs);
@@ -642,7 +642,7 @@ int cli_convert(int argc, char **argv)
 	umask(mask);
 	chmod(tmp, 0777 & ~mask);
 
-	convert_state cs = { .ctf_version = wo.ctf_version, .progress = started };
+	convert_state cs = { .ctf_version = wo.ctf_version, .progress = started, .inputs = inputs, .input_count = npaths };
 	if (plan_jobs(&cs, inputs, paths, npaths, filtering, tmp) < 0) {
 		fprintf(stderr, "tracecat: %s: out of memory or paths too long\n", out);
 		status = 1;
@@ -664,7 +664,7 @@ int cli_convert(int argc, char **argv)
 	}
 	for (int i = 0; i < npaths && !status; i++) {
 		tc_error err;
-		int rc = write_input(&cs, inputs[i], paths[i], filtering ? filter : NULL, jobs, &err);
+		int rc = write_input(&cs, inputs[i], filtering ? filter : NULL, jobs, &err);
 		if (rc == -1)
 			report_output_error(&err, tmp, out);
 		if (rc < 0)

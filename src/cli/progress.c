@@ -33,7 +33,8 @@ static int add_file(const char *path, const struct stat *st, int flag, struct FT
 	return 0;
 }
 
-uint64_t cli_progress_input_bytes(const char *path)
+/* The bytes of input PATH's files. */
+static uint64_t input_bytes(const char *path)
 {
 	struct stat st;
 	if (stat(path, &st) < 0)
@@ -49,7 +50,7 @@ void cli_progress_start(cli_progress *p, char *const *paths, int count)
 {
 	*p = (cli_progress){ .tty = isatty(STDERR_FILENO) };
 	for (int i = 0; i < count && p->tty; i++)
-		p->total += cli_progress_input_bytes(paths[i]);
+		p->total += input_bytes(paths[i]);
 	clock_gettime(CLOCK_MONOTONIC, &p->start);
 }
 

@@ -24,9 +24,6 @@ typedef struct cli_progress {
  * inputs PATHS (every file below a directory). */
 void cli_progress_start(cli_progress *p, char *const *paths, int count);
 
-/* The bytes of input PATH's files: what cli_progress_start adds up. */
-uint64_t cli_progress_input_bytes(const char *path);
-
 /* Draws the line once the work has taken a second, four times a second
  * (or now, FORCE), for EVENTS read, WRITTEN bytes written, and DONE of
  * the inputs' bytes consumed (0 when not known). */

@@ -12,6 +12,7 @@
 #include "tracecat.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -267,7 +268,21 @@ typedef struct tc_stream_iter_ops {
 struct tc_stream_iter {
 	const tc_stream_iter_ops *ops;
 	tc_stream *stream;
+	/* Where the iterator adds the input bytes it has read, for
+	 * tc_input_bytes_read(): its input's count (tc_input_add_iter), or
+	 * NULL for an iterator of no input. */
+	atomic_uint_least64_t *bytes_read;
 };
+
+/* Adds N bytes read to the count at SINK (NULL: none).  Readers count
+ * once per packet, page or chunk: an atomic add per event would cost as
+ * much as decoding it, and relaxed order is enough for a progress
+ * figure read from another thread. */
+static inline void tc_count_read(atomic_uint_least64_t *sink, uint64_t n)
+{
+	if (sink)
+		atomic_fetch_add_explicit(sink, n, memory_order_relaxed);
+}
 
 /* tc_input_stream_next()'s state for one stream, on cache lines of its
  * own since threads write it for every message. */
@@ -290,6 +305,10 @@ struct tc_input {
 	bool taken;  /* the iterators belong to a muxer now */
 	size_t next_iter;      /* tc_input_next(): the stream being read */
 	struct tc_stream_reader *readers;  /* tc_input_stream_next(), per stream */
+	/* tc_input_bytes_read(): added to by the iterators, on whichever
+	 * thread decodes them, and by a reader's open for what it reads
+	 * whole there. */
+	atomic_uint_least64_t bytes_read;
 };
 
 int tc_input_add_trace(tc_input *in, tc_trace *trace);

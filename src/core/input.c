@@ -22,6 +22,7 @@ int tc_input_add_trace(tc_input *in, tc_trace *trace)
 
 int tc_input_add_iter(tc_input *in, tc_stream_iter *it)
 {
+	it->bytes_read = &in->bytes_read;
 	return tc_ptr_push((void ***)&in->iters, &in->iter_count, it);
 }
 
@@ -95,6 +96,11 @@ void tc_input_free(tc_input *in)
 	free(in->owned_free);
 	free(in->traces);
 	free(in);
+}
+
+uint64_t tc_input_bytes_read(const tc_input *in)
+{
+	return atomic_load_explicit(&in->bytes_read, memory_order_relaxed);
 }
 
 size_t tc_input_stream_count(const tc_input *in)

@@ -28,6 +28,7 @@ typedef struct trace_dir {
 	char *rel;                 /* relative to the path given, "" for itself */
 	ctf_trace *trace;
 	size_t group;              /* index of the first directory with the same UUID */
+	uint64_t metadata_bytes;   /* of its metadata file, read whole at open */
 } trace_dir;
 
 typedef struct dir_list {
@@ -75,6 +76,7 @@ static int find_traces(dir_list *out, tc_buf *seen, const char *dir, const char 
 		memset(td, 0, sizeof *td);
 		td->dir = strdup(dir);
 		td->rel = strdup(rel);
+		td->metadata_bytes = (uint64_t)st.st_size;
 		if (!td->dir || !td->rel) {
 			free(td->dir);
 			free(td->rel);
@@ -370,8 +372,10 @@ static int ctf_open(tc_input *in, const char *path, const tc_open_options *opts)
 	tc_buf_free(&seen);
 	if (rc == 0 && dirs.count == 0)
 		rc = TC_ENOTFOUND;
-	for (size_t i = 0; i < dirs.count && rc == 0; i++)
+	for (size_t i = 0; i < dirs.count && rc == 0; i++) {
 		rc = ctf_metadata_load(&dirs.items[i].trace, dirs.items[i].dir, opts);
+		tc_count_read(&in->bytes_read, dirs.items[i].metadata_bytes);
+	}
 	/* Group the directories of one trace; each group's richest metadata
 	 * stands for all. */
 	for (size_t i = 0; i < dirs.count && rc == 0; i++) {

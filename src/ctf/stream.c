@@ -433,6 +433,7 @@ static void close_packet(ctf_stream_iter *s)
 	s->prev_seq = p->seq;
 	s->offset += p->packet_bits / 8;
 	s->in_packet = false;
+	tc_count_read(s->base.bytes_read, p->packet_bits / 8);
 }
 
 /* The event's scopes after its header, into M; CTF_ARENA_RETRY when the

@@ -283,6 +283,7 @@ static int load_facility(lg_reader *r, const lg_item *it, const char *file)
 		               "no description of facility \"%s\", which the trace loads: LTTng 0.x traces describe their "
 		               "events in eventdefs/%s%s.xml beside the tracefiles",
 		               name, name, suffix);
+	r->xml_bytes += text_len;
 	lg_facility *fac;
 	rc = lg_facility_parse(&r->pool, path, text, text_len, &sizes, &fac);
 	free(text);
@@ -679,6 +680,8 @@ int lg_cursor_next(lg_cursor *c, lg_item *out)
 			return next_event(c, blk, out);
 		}
 		lg_file_release(f, blk);
+		/* a block the file ends in ends at the file's end */
+		tc_count_read(c->bytes_read, blk->truncated ? blk->data_end : blk->size);
 		c->block++;
 		c->in_block = false;
 		uint32_t lost = blk->events_lost - c->lost_seen;

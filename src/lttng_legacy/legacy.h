@@ -260,6 +260,9 @@ typedef struct lg_reader {
 	 * 2.3 on, and multiplies it before. */
 	double freq, freq_scale;
 	bool scale_divides_freq;
+	/* The bytes of the facilities' XML descriptions, read at open (the
+	 * tracefiles are counted as their streams read them). */
+	uint64_t xml_bytes;
 } lg_reader;
 
 /*
@@ -299,6 +302,9 @@ typedef struct lg_cursor {
 	uint32_t lost_seen;  /* events_lost of the previous block */
 	int failed;          /* sticky error */
 	lg_decoder dec;
+	/* Where each block read is counted (tc_input_bytes_read()); NULL:
+	 * nowhere. */
+	atomic_uint_least64_t *bytes_read;
 } lg_cursor;
 
 void lg_cursor_init(lg_cursor *c, const lg_reader *r, lg_file *f);

@@ -231,6 +231,8 @@ static int add_stream(tc_input *in, lm_trace *t, lg_file *f)
 	int rc = tc_input_add_iter(in, &it->base);
 	if (rc < 0)
 		iter_free(&it->base);
+	else
+		it->cursor.bytes_read = it->base.bytes_read;
 	return rc;
 }
 
@@ -250,6 +252,7 @@ static int legacy_open(tc_input *in, const char *path, const tc_open_options *op
 	}
 	tc_pool_init(&t->pool);
 	t->r = r;
+	tc_count_read(&in->bytes_read, r->xml_bytes);
 	if ((rc = tc_input_own(in, t, trace_free)) < 0) {
 		trace_free(t);
 		return rc;

@@ -75,6 +75,8 @@ struct tracedat_cursor {
 	uint64_t ts;
 	bool missed;                   /* to report with the next event */
 	uint64_t missed_count;
+	atomic_uint_least64_t *bytes_read;  /* tracedat_cursor_count_into() */
+	uint64_t counted;              /* added to it so far */
 };
 
 /* A window's bytes, freed by whoever lets them go last: the cursor or a
@@ -156,6 +158,23 @@ int tracedat_cursor_open(const tracedat_file *f, size_t buffer_index, int cpu, t
 	}
 	*out = c;
 	return 0;
+}
+
+void tracedat_cursor_count_into(tracedat_cursor *c, atomic_uint_least64_t *bytes_read)
+{
+	c->bytes_read = bytes_read;
+}
+
+/* Counts N more bytes read, up to the CPU's size as stored, which the
+ * opener counts the rest of the file against (the size of compressed
+ * data is not always the chunk list's: tracedat.h). */
+static void count_read(tracedat_cursor *c, uint64_t n)
+{
+	uint64_t room = c->cd && c->cd->size > c->counted ? c->cd->size - c->counted : 0;
+	if (n > room)
+		n = room;
+	c->counted += n;
+	tc_count_read(c->bytes_read, n);
 }
 
 void tracedat_cursor_close(tracedat_cursor *c)
@@ -272,6 +291,7 @@ static int start_chunks(tracedat_cursor *c)
 	c->chunk_count = c->chunks_left = n;
 	c->chunks_started = true;
 	c->next_off += 4;
+	count_read(c, 4);
 	return 0;
 }
 
@@ -316,6 +336,8 @@ static int fill_compressed(tracedat_cursor *c)
 	c->chunk_off = at;
 	c->next_off = at + 8 + csize;
 	c->chunks_left--;
+	/* the file's bytes, not the pages inflated from them */
+	count_read(c, 8 + (uint64_t)csize);
 	return 0;
 }
 
@@ -349,6 +371,8 @@ static int start_page(tracedat_cursor *c)
 	c->page = p;
 	c->page_off = c->buf->compressed ? c->chunk_off : c->data_off + c->data_pos;
 	c->data_pos += c->page_size;
+	if (!c->buf->compressed)
+		count_read(c, c->page_size);
 	c->ts = tracedat_read_uint(c->f, p + m->page_ts_offset, 8);
 	uint64_t commit = tracedat_read_uint(c->f, p + m->page_commit_offset, m->kernel_long_size);
 	uint32_t room = c->page_size - m->page_data_offset;
@@ -459,7 +483,11 @@ int tracedat_cursor_next(tracedat_cursor *c, tracedat_record *rec)
 	/* again on another thread, maybe (batches filled ahead, batch.c) */
 	if (c->failure.rc)
 		return tc_failure_again(&c->failure);
-	return tc_failure_keep(&c->failure, read_record(c, rec));
+	int rc = read_record(c, rec);
+	/* every byte of the CPU's size read, whatever the chunks made of it */
+	if (rc == 0)
+		count_read(c, UINT64_MAX);
+	return tc_failure_keep(&c->failure, rc);
 }
 
 /* ------------------------------------------------------------------------

@@ -192,11 +192,10 @@ static int build_streams(tc_input *in, td_trace *t, td_stream_class *sc, const c
 		st->cpu = cpus[i]->cpu;
 		st->stream_class = &sc->pub;
 		st->trace = &t->pub;
-		tc_stream_iter *it;
 		if (!st->name || tc_ptr_push((void ***)&t->pub.streams, &t->pub.stream_count, st) < 0)
 			rc = TC_ENOMEM;
-		else if ((rc = td_stream_iter_new(t, sc, st, &it)) == 0 && (rc = tc_input_add_iter(in, it)) < 0)
-			it->ops->free(it);
+		else
+			rc = td_stream_iter_add(in, t, sc, st);
 	}
 	free(cpus);
 	return rc;
@@ -222,6 +221,12 @@ static int tracedat_input_open(tc_input *in, const char *path, const tc_open_opt
 		return rc;
 	}
 	const tracedat_meta *m = tracedat_meta_of(t->file);
+	/* read here: all but the CPU data, which the cursors count */
+	uint64_t data = 0;
+	for (size_t b = 0; b < m->buffer_count; b++)
+		for (size_t i = 0; i < m->buffers[b].cpu_data_count; i++)
+			data += m->buffers[b].cpu_data[i].size;
+	tc_count_read(&in->bytes_read, m->file_size > data ? m->file_size - data : 0);
 	const char *base = strrchr(path, '/');
 	t->pub.format = "trace.dat";
 	t->pub.path = tc_pool_strdup(&t->pool, path);

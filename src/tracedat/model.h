@@ -150,7 +150,7 @@ int td_build_classes(td_trace *t);
  * a trace.dat file's trace, else NULL. */
 const char *td_saved_cmdlines(const tc_trace *trace, size_t *len);
 
-/* The iterator of one stream. */
-int td_stream_iter_new(td_trace *t, td_stream_class *sc, tc_stream *stream, tc_stream_iter **out);
+/* Adds to IN the iterator of one stream. */
+int td_stream_iter_add(tc_input *in, td_trace *t, td_stream_class *sc, tc_stream *stream);
 
 #endif /* TC_TRACEDAT_MODEL_H */

@@ -290,7 +290,7 @@ static void iter_free(tc_stream_iter *base)
 
 static const tc_stream_iter_ops td_iter_ops = { .next = iter_next, .free = iter_free };
 
-int td_stream_iter_new(td_trace *t, td_stream_class *sc, tc_stream *stream, tc_stream_iter **out)
+int td_stream_iter_add(tc_input *in, td_trace *t, td_stream_class *sc, tc_stream *stream)
 {
 	td_iter *it = calloc(1, sizeof *it);
 	if (!it)
@@ -309,10 +309,12 @@ int td_stream_iter_new(td_trace *t, td_stream_class *sc, tc_stream *stream, tc_s
 		rc = tc_fail(TC_EINVAL, t->pub.path, -1, "clock offset overflows");
 	if (rc == 0)
 		rc = tracedat_cursor_open(t->file, sc->buffer_index, stream->cpu, &it->cursor);
+	if (rc == 0)
+		rc = tc_input_add_iter(in, &it->base);
 	if (rc < 0) {
 		iter_free(&it->base);
 		return rc;
 	}
-	*out = &it->base;
+	tracedat_cursor_count_into(it->cursor, it->base.bytes_read);
 	return 0;
 }

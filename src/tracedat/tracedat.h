@@ -230,6 +230,11 @@ int tracedat_cursor_open(const tracedat_file *f, size_t buffer_index, int cpu, t
  * error, on whatever thread. */
 int tracedat_cursor_next(tracedat_cursor *c, tracedat_record *rec);
 void tracedat_cursor_close(tracedat_cursor *c);
+/* Has C add the file bytes it reads to *BYTES_READ (tc_input_bytes_read()):
+ * each page as it starts decoding it, or each compressed chunk (and the
+ * chunk count before them) as it inflates it; in all, the CPU's size as
+ * stored (tracedat_cpu_data), once it has read to the end. */
+void tracedat_cursor_count_into(tracedat_cursor *c, atomic_uint_least64_t *bytes_read);
 
 /*
  * Records that outlive the next call: the bytes the cursor's last record

@@ -369,6 +369,8 @@ static int next_record(um_iter *it, uft_record *r)
 		int rc = uft_perf_read(it->t->d, it->base.stream->name, &it->perf);
 		if (rc < 0)
 			return rc;
+		/* read whole, so counted whole */
+		tc_count_read(it->base.bytes_read, it->perf.size);
 	}
 	if (it->perf.next >= it->perf.count)
 		return 0;
@@ -492,7 +494,41 @@ static int add_stream(tc_input *in, um_trace *t, uint64_t id, const char *name, 
 		rc = tc_input_add_iter(in, &it->base);
 	if (rc < 0)
 		iter_free(&it->base);
+	else if (it->reader)
+		uft_task_reader_count_into(it->reader, it->base.bytes_read);
 	return rc;
+}
+
+/* The bytes of the file PATH; 0 for anything else. */
+static uint64_t file_bytes(const char *path)
+{
+	struct stat st;
+	return path && stat(path, &st) == 0 && S_ISREG(st.st_mode) ? (uint64_t)st.st_size : 0;
+}
+
+/* The bytes of the files of T's folder PATH that no stream reads: info,
+ * task.txt, maps, symbols, read at open, when a stream first needs them,
+ * or never.  Counted at open (tc_input_bytes_read()), so that the count
+ * ends at the folder's size. */
+static uint64_t metadata_bytes(const um_trace *t, const char *path)
+{
+	char **names;
+	size_t count;
+	uint64_t all = 0, data = 0;
+	if (tc_list_dir(path, &names, &count) < 0)
+		return 0;
+	for (size_t i = 0; i < count; i++) {
+		char *p = tc_path_join(path, names[i]);
+		all += file_bytes(p);
+		free(p);
+	}
+	tc_free_names(names, count);
+	for (size_t i = 0; i < t->d->task_count; i++)
+		if (t->d->tasks[i]->has_data)
+			data += file_bytes(t->d->tasks[i]->data_path);
+	for (size_t i = 0; i < t->d->perf_file_count; i++)
+		data += file_bytes(t->d->perf_files[i]);
+	return all > data ? all - data : 0;
 }
 
 static int uftrace_open(tc_input *in, const char *path, const tc_open_options *opts)
@@ -550,6 +586,8 @@ static int uftrace_open(tc_input *in, const char *path, const tc_open_options *o
 	}
 	for (size_t i = 0; i < t->d->perf_file_count && rc == 0; i++)
 		rc = add_stream(in, t, PERF_STREAM_BASE + i, t->d->perf_files[i], NULL);
+	if (rc == 0)
+		tc_count_read(&in->bytes_read, metadata_bytes(t, path));
 	return rc;
 }
 

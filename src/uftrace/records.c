@@ -43,6 +43,8 @@ struct uft_task_reader {
 	size_t size, pos;
 	size_t released;           /* bytes of the map given back to the kernel */
 	unsigned reads;
+	atomic_uint_least64_t *bytes_read;  /* uft_task_reader_count_into() */
+	size_t counted;            /* of the bytes read, those added to it */
 };
 
 /* Pages read long ago are given back as the reader goes, so memory stays
@@ -103,6 +105,18 @@ int uft_task_reader_new(uft_task_reader **out, uft_data *d, uft_task *task)
 	return 0;
 }
 
+void uft_task_reader_count_into(uft_task_reader *r, atomic_uint_least64_t *bytes_read)
+{
+	r->bytes_read = bytes_read;
+}
+
+/* Adds the bytes read up to UPTO to the count. */
+static void count_read(uft_task_reader *r, size_t upto)
+{
+	tc_count_read(r->bytes_read, upto - r->counted);
+	r->counted = upto;
+}
+
 void uft_task_reader_free(uft_task_reader *r)
 {
 	if (!r)
@@ -115,8 +129,10 @@ void uft_task_reader_free(uft_task_reader *r)
 int uft_task_reader_next(uft_task_reader *r, uft_record *rec)
 {
 	/* a trailing partial record is the end of the data (§5.1) */
-	if (r->size - r->pos < 16)
+	if (r->size - r->pos < 16) {
+		count_read(r, r->size);
 		return 0;
+	}
 	const uint8_t *p = r->map + r->pos;
 	bool be = r->d->big_endian;
 	uint64_t w = load_u64(p + 8, be);
@@ -132,8 +148,10 @@ int uft_task_reader_next(uft_task_reader *r, uft_record *rec)
 		               "record without its magic (control word 0x%016llx): damaged data, or the previous record's payload was sized wrongly",
 		               (unsigned long long)w);
 	r->pos += 16;
-	if ((++r->reads & 4095) == 0)
+	if ((++r->reads & 4095) == 0) {
 		release_behind(r);
+		count_read(r, r->pos);
+	}
 	if (!rec->more)
 		return 1;
 	const uint8_t *data = r->map + r->pos;
@@ -196,6 +214,7 @@ int uft_perf_read(uft_data *d, const char *path, uft_perf *q)
 	if (rc < 0)
 		return rc;
 	q->data = (uint8_t *)data;
+	q->size = len;
 	bool be = d->big_endian;
 	for (size_t off = 0; off + 8 <= len;) {
 		const uint8_t *h = q->data + off;

@@ -217,6 +217,9 @@ typedef struct uft_task_reader uft_task_reader;
 int uft_task_reader_new(uft_task_reader **out, uft_data *d, uft_task *task);
 int uft_task_reader_next(uft_task_reader *r, uft_record *rec);
 void uft_task_reader_free(uft_task_reader *r);
+/* Has R add the bytes of its file it has read to *BYTES_READ
+ * (tc_input_bytes_read()), every few thousand records and at the end. */
+void uft_task_reader_count_into(uft_task_reader *r, atomic_uint_least64_t *bytes_read);
 
 /* The events of one perf-cpu*.dat file, in file order (tasks without
  * records left out, as uftrace does). */
@@ -224,6 +227,7 @@ typedef struct uft_perf {
 	uft_record *recs;
 	size_t count, next, cap;
 	uint8_t *data;             /* the file: COMM names point into it */
+	size_t size;               /* of the file */
 } uft_perf;
 
 int uft_perf_read(uft_data *d, const char *path, uft_perf *out);

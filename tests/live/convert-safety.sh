@@ -17,8 +17,10 @@
 #   - write errors name the output, never the work folder: a file size
 #     limit, and a full file system (a 64 KiB tmpfs, mounted in a mount
 #     namespace of its own: needs root or user namespaces);
-#   - the progress line: on a terminal (a pty from script(1)) with a
-#     percentage ending at 100%, and never when standard error is a file.
+#   - the progress line: on a terminal (a pty from script(1)), for a
+#     JSON and a Perfetto output (every input merged by time), with a
+#     percentage of the input read, below 100% along the way and 100% at
+#     the end; never when standard error is a file.
 # Uses only BIN and tests/fixtures.  Prints PASS/FAIL/SKIP lines for
 # tests/run.sh; exits 0.
 set -u
@@ -253,13 +255,18 @@ slow_reader='(sleep 1.5; cat >/dev/null)'
 "$BIN" convert --format json "${big[@]}" -o - 2>err | (sleep 1.5; cat >/dev/null)
 if grep -q converting err; then fail progress-not-a-terminal "$(head -c 200 err)"; else pass progress-not-a-terminal; fi
 if command -v script >/dev/null; then
-	script -qec "'$BIN' convert --format json ${big[*]} -o - | $slow_reader" /dev/null >pty.txt 2>&1
-	last=$(tr '\r' '\n' <pty.txt | grep 'converting:' | tail -1)
-	if grep -q '^tracecat: converting: [0-9]* events, [0-9.]* MB written, [0-9.]* s *$' <<<"$last"; then
-		pass progress-terminal
-	else
-		fail progress-terminal "last line: $last"
-	fi
+	for format in json perfetto; do
+		script -qec "'$BIN' convert --format $format ${big[*]} -o - | $slow_reader" /dev/null >pty.txt 2>&1
+		lines=$(tr '\r' '\n' <pty.txt | grep 'converting:')
+		last=$(tail -1 <<<"$lines")
+		if ! grep -q '^tracecat: converting: 100%, [0-9]* events, [0-9.]* MB written, [0-9.]* s *$' <<<"$last"; then
+			fail "progress-terminal/$format" "last line: $last"
+		elif ! grep -q '^tracecat: converting: [0-9]\{1,2\}%, [0-9]* events, .* s, [0-9].* left *$' <<<"$lines"; then
+			fail "progress-terminal/$format" "no line with a percentage below 100% and the time left: $lines"
+		else
+			pass "progress-terminal/$format"
+		fi
+	done
 else
 	echo "SKIP convert-safety/progress-terminal: script (util-linux) is not installed"
 fi
