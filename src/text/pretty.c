@@ -36,7 +36,6 @@
  * variable as the time, so a time of -1 ns reads back as "none").
  */
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -681,14 +680,7 @@ static char *w_float(tc_text_printer *p, char *d, double v)
 	if (p->color)
 		d = w_str(p, d, p->c_bold);
 	d = room(p, d, TC_FMT_G_MAX);
-	if (v > -1e6 && v < 1e6 && v == (double)(int32_t)v && (v != 0 || !signbit(v))) {
-		/* %g prints a whole number below a million as its digits, and
-		 * such values are common (counters stored as doubles): this
-		 * is four times quicker than tc_fmt_g() for them. */
-		d += tc_fmt_i64(d, (int32_t)v);
-	} else {
-		d += tc_fmt_g(d, v, 6);
-	}
+	d += tc_fmt_g(d, v, 6);
 	if (p->color)
 		d = w_str(p, d, p->c_rst);
 	return d;
