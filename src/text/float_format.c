@@ -19,7 +19,11 @@
  * from m's factors of 2 and 5 alone; anything else (a value closer to a
  * half than 2^-62 but not on it, or %f of a value of 2^63 and more) takes
  * an exact big-integer computation, which only multiplies and divides by
- * 32-bit numbers.
+ * 32-bit numbers.  Before all that, %g at up to 8 digits (babeltrace2's
+ * is 6) tries the table's high word alone, one 64-bit multiplication,
+ * with a wider margin around the half (round_short()), and lays out its
+ * text with a few overlapping stores; whole numbers of up to the
+ * precision's digits are printed as integers.
  *
  * Why not Debian's libdouble-conversion: it is C++, which would make this
  * C library depend on libstdc++, and its precision conversions (ToFixed,
@@ -308,6 +312,45 @@ static size_t sign_or_special(char *d, uint64_t bits, bool *done)
 	return n;
 }
 
+/*
+ * For P <= 8 digits, S = m 2^e 10^k (TENS 0) or S / 10 (TENS 1) rounded,
+ * into *R, from one 64x64-bit product: false when that does not decide
+ * it.  The table's high word alone is short of 10^k 2^-b by less than 1,
+ * so m c[0] is short of scale()'s 128-bit T (m c / 2^64) by less than m <
+ * 2^64, of S 2^s by less than 2^64 + 1.  S >= 1 and m c[0] >= 2^126 give
+ * s >= 97 when S < 10^9 < 2^30, so a 64-bit fraction of S is at most
+ * 2^(128 - s) + 1 <= 2^31 + 1 units short: within MARGIN.  Values that
+ * close to a half (ties included) are left to scale().
+ */
+static inline bool round_short(struct binary b, int k, uint64_t limit, uint64_t *r, int *tens)
+{
+	const uint64_t margin = UINT64_C(1) << 32;
+	u128 t = (u128)b.m * tc_float_pow10[k - POW10_MIN][0];
+	unsigned sh = (unsigned)(127 - floor_log2_pow10(k) - 128 - b.e);
+	uint64_t hi = (uint64_t)(t >> 64), lo = (uint64_t)t, i, f, q, r_unit, r_tens;
+	unsigned d;
+	bool ok_unit, ok_tens;
+
+	/* s = SH + 64 lies in 97..128 (above), 128 only for S within 2^-64
+	 * of 1, which only 1 itself (a whole number, printed before) comes
+	 * near; the shifts below want SH < 64 all the same. */
+	if (sh > 63)
+		return false;
+	i = hi >> sh;
+	f = hi << (64 - sh) | lo >> sh;
+	/* Both roundings, then a choice without a branch: which one applies
+	 * is as good as random from one value to the next. */
+	q = i / 10;
+	d = (unsigned)(i - q * 10);
+	r_unit = i + (f > HALF);
+	r_tens = q + (d > 5 || (d == 5 && f != 0));
+	ok_unit = f > HALF || f <= HALF - margin;
+	ok_tens = d != 5 ? d != 4 || f <= UINT64_MAX - margin : f != 0;
+	*tens = i >= limit;
+	*r = *tens ? r_tens : r_unit;
+	return *tens ? ok_tens : ok_unit;
+}
+
 /* The P significant digits of |v| (B) rounded, as an integer in
  * [10^(P-1), 10^P), and *EXP10 the decimal exponent of the first. */
 static inline uint64_t significant(struct binary b, unsigned p, int *exp10)
@@ -432,7 +475,72 @@ static inline char *layout_g(char *d, const struct digit_words *s, unsigned n, u
 	return put_digits(d + 1 - x, s, 0, n);
 }
 
-size_t tc_fmt_g(char *dst, double v, unsigned precision)
+/*
+ * layout_g()'s style f for a text of at most 8 digits, the word W (byte I
+ * digit I, N of them up to the last non-zero one), X in -4..7: overlapping
+ * 8-byte stores and a length computed without a branch, where layout_g()
+ * chooses between pieces by the digit count, which changes from one value
+ * to the next and so is mispredicted.
+ */
+static inline char *layout_f8(char *d, uint64_t w, unsigned n, int x)
+{
+	unsigned whole;
+
+	if (x < 0) {
+		/* 0.000ddd: "0." and -X - 1 zeros before the digits. */
+		memcpy(d, "0.000000", 8);
+		store_le64(d + 1 - x, w);
+		return d + 1 - x + n;
+	}
+	/* X + 1 digits, the point, the others; the point and what follows
+	 * it are overwritten or left past the end when there are no others.
+	 * (WHOLE may be 8: the shift is split.) */
+	whole = (unsigned)x + 1;
+	store_le64(d, w);
+	d[whole] = '.';
+	store_le64(d + whole + 1, w >> (8 * whole - 8) >> 8);
+	return d + (n > whole ? n + 1 : whole);
+}
+
+/*
+ * tc_fmt_g() of normal doubles at precisions up to 8 (babeltrace2 prints
+ * with 6), or 0 when round_short() cannot decide: the common case without
+ * g_general()'s slower paths, which keeps it short enough to need few
+ * registers.
+ */
+static inline size_t g_short(char *dst, uint64_t bits, unsigned p)
+{
+	struct binary b = decompose(bits);
+	int x = floor_log10_pow2(b.e + 63), tens;
+	uint64_t r, values, limit = tc_fmt_pow10[p];
+	char *d = dst + (bits >> 63);
+	unsigned n;
+
+	if (!round_short(b, (int)p - 1 - x, limit, &r, &tens))
+		return 0;
+	x += tens;
+	/* Rounded up to 10^P: one more digit before the point. */
+	if (r == limit) {
+		r /= 10;
+		x++;
+	}
+	/* One word, and the count from its highest non-zero byte. */
+	values = digit_values8((uint32_t)r) >> (8 * (8 - p));
+	n = (unsigned)(71 - __builtin_clzll(values)) / 8;
+	values += UINT64_C(0x3030303030303030);
+	*dst = '-';
+	if (x >= -4 && x < (int)p) {
+		d = layout_f8(d, values, n, x);
+	} else {
+		struct digit_words s = { { values } };
+
+		d = layout_g(d, &s, n, p, x);
+	}
+	return (size_t)(d - dst);
+}
+
+/* tc_fmt_g() of everything g_short() leaves. */
+static __attribute__((noinline)) size_t g_general(char *dst, double v, unsigned precision)
 {
 	unsigned p = precision ? precision : 1, n;
 	uint64_t bits, r;
@@ -468,6 +576,33 @@ size_t tc_fmt_g(char *dst, double v, unsigned precision)
 		d = layout_g(d, &s, n, p, x);
 	}
 	return (size_t)(d - dst);
+}
+
+size_t tc_fmt_g(char *dst, double v, unsigned precision)
+{
+	unsigned p = precision ? precision : 1, e2;
+	uint64_t bits, whole;
+	size_t n;
+
+	memcpy(&bits, &v, sizeof bits);
+	/* 2^E2 <= |v| < 2^(E2 + 1) for normal values: whole when E2 < 53
+	 * and none of the mantissa's bits is below the point. */
+	e2 = (unsigned)((bits >> 52) & 0x7ff) - 1023;
+	if (e2 < 53 && !(bits << 12 << e2)) {
+		/* Whole numbers below 10^P print as their digits, and such
+		 * values are common (counters stored as doubles): an integer
+		 * conversion is four times quicker than the rest. */
+		whole = ((bits & ((UINT64_C(1) << 52) - 1)) | UINT64_C(1) << 52) >> (52 - e2);
+		if (whole < tc_fmt_pow10[p]) {
+			n = bits >> 63;
+			*dst = '-';
+			return n + tc_fmt_u64(dst + n, whole);
+		}
+	}
+	/* Biased exponent 1..2046: normal. */
+	if (p <= 8 && ((bits >> 52) & 0x7ff) - 1 < 0x7fe && (n = g_short(dst, bits, p)))
+		return n;
+	return g_general(dst, v, precision);
 }
 
 size_t tc_fmt_f(char *dst, double v, unsigned precision, bool alt)

@@ -36,7 +36,6 @@
  * variable as the time, so a time of -1 ns reads back as "none").
  */
 #include <errno.h>
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -676,19 +675,18 @@ static char *w_string_value(tc_text_printer *p, char *d, const tc_field *f)
 }
 
 /* babeltrace2 prints real fields with "%g" (floats widened to double). */
+static inline char *w_g(tc_text_printer *p, char *d, double v)
+{
+	d = room(p, d, TC_FMT_G_MAX);
+	return d + tc_fmt_g(d, v, 6);
+}
+
+/* A real field, bold when coloured. */
 static char *w_float(tc_text_printer *p, char *d, double v)
 {
 	if (p->color)
 		d = w_str(p, d, p->c_bold);
-	d = room(p, d, TC_FMT_G_MAX);
-	if (v > -1e6 && v < 1e6 && v == (double)(int32_t)v && (v != 0 || !signbit(v))) {
-		/* %g prints a whole number below a million as its digits, and
-		 * such values are common (counters stored as doubles): this
-		 * is four times quicker than tc_fmt_g() for them. */
-		d += tc_fmt_i64(d, (int32_t)v);
-	} else {
-		d += tc_fmt_g(d, v, 6);
-	}
+	d = w_g(p, d, v);
 	if (p->color)
 		d = w_str(p, d, p->c_rst);
 	return d;
@@ -847,7 +845,8 @@ static inline char *w_value(tc_text_printer *p, char *d, const tc_field *f,
 	case HOW_STRING:
 		return w_quoted(p, d, f->v.str.ptr, f->v.str.ptr ? f->v.str.len : 0);
 	case HOW_FLOAT:
-		return w_float(p, d, f->v.f);
+		/* uncoloured (value_how()): no w_float() around it */
+		return w_g(p, d, f->v.f);
 	default:
 		return w_field(p, d, f, names);
 	}

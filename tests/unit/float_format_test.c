@@ -5,9 +5,9 @@
  * class of double (zeros, infinities, NaNs, subnormals, the limits), every
  * power of ten and its neighbours, ties built on purpose (exact halves at
  * the rounding digit, which glibc rounds to even), values that round up to
- * the next power of ten, millions of random bit patterns, and floats
- * (random, and a strided sweep of all their bit patterns) widened to
- * double as babeltrace2 does.  Precisions 0..17 throughout.  The text is
+ * the next power of ten, values a hair from a half, whole numbers,
+ * millions of random bit patterns, and floats (random, and a strided
+ * sweep of all their bit patterns) widened to double as babeltrace2 does.  Precisions 0..17 throughout.  The text is
  * written into heap blocks of exactly TC_FMT_G_MAX and TC_FMT_F_MAX bytes,
  * so that the sanitizer build catches a write past the promised room.
  * Each group is one check; a failure names the first few values that
@@ -215,6 +215,68 @@ static void test_carry_to_next_power(void)
 	report("values rounding up to the next power of ten", &g);
 }
 
+/* Values within an ulp or two of a half at the rounding digit, at the
+ * precisions of tc_fmt_g()'s one-multiplication path (up to 8): its
+ * truncated 10^k leaves a fraction that close to a half undecided, for
+ * the longer paths to settle.  The nearest double to a decimal half lies
+ * within about 2^-53 of it relatively, which for P + 1 digits is well
+ * inside that path's margin. */
+static void test_near_halves(uint64_t *rng)
+{
+	struct group g = { 0 };
+	char text[48];
+
+	for (unsigned p = 1; p <= 8; p++) {
+		for (int i = 0; i < 20000; i++) {
+			uint64_t r = check_random(rng), lo = (uint64_t)pow(10, p - 1);
+			uint64_t a = lo + r % (9 * lo);
+			double v;
+
+			/* A P-digit integer then a 5, at any magnitude. */
+			snprintf(text, sizeof text, "%" PRIu64 "5e%d", a, (int)((r >> 32) % 600) - 300);
+			v = strtod(text, NULL);
+			compare_one(&g, "g", v, p);
+			compare_one(&g, "g", nextafter(v, 0), p);
+			compare_one(&g, "g", nextafter(v, INFINITY), p);
+			compare_one(&g, "g", -v, p);
+		}
+	}
+	report("near halves at precisions 1..8, every magnitude", &g);
+}
+
+/* Whole numbers, which tc_fmt_g() prints with an integer conversion when
+ * they have at most P digits, and the edges of that: 10^P and its
+ * neighbours, 2^52 and 2^53, halves next to them. */
+static void test_whole_numbers(uint64_t *rng)
+{
+	struct group g = { 0 };
+
+	for (int i = 0; i < 100000; i++) {
+		uint64_t r = check_random(rng);
+		double v = (double)(r >> (11 + r % 53));
+
+		compare_one(&g, "g", v, 6);
+		compare_one(&g, "g", -v, 6);
+		compare_one(&g, "g", v, (unsigned)((r >> 8) % 18));
+	}
+	for (unsigned j = 0; j <= 22; j++) {
+		double t = pow(10, j);
+
+		compare_all(&g, t);
+		compare_all(&g, t - 1);
+		compare_all(&g, t + 1);
+		compare_all(&g, -t);
+		compare_all(&g, t - 0.5);
+	}
+	for (int j = 0; j < 64; j++) {
+		compare_all(&g, ldexp(1, j));
+		compare_all(&g, ldexp(1, j) - 1);
+		compare_all(&g, ldexp(1, j) + 1);
+		compare_all(&g, -ldexp(1, j));
+	}
+	report("whole numbers: random, 10^j and 2^j and their neighbours", &g);
+}
+
 static void test_random_doubles(uint64_t *rng)
 {
 	struct group g = { 0 }, f = { 0 };
@@ -278,6 +340,8 @@ int main(void)
 	test_powers_of_ten();
 	test_ties(&rng);
 	test_carry_to_next_power();
+	test_near_halves(&rng);
+	test_whole_numbers(&rng);
 	test_random_doubles(&rng);
 	test_floats(&rng);
 	free(g_room);
