@@ -33,6 +33,9 @@
 int tc_fail(int code, const char *path, int64_t offset, const char *fmt, ...) TC_PRINTF(4, 5);
 int tc_vfail(int code, const char *path, int64_t offset, const char *fmt, va_list ap);
 int tc_fail_nomem(void);
+/* Records TC_EIO "cannot open: strerror(errno)" for PATH, from the errno
+ * of the call that just failed; returns TC_EIO. */
+int tc_fail_open(const char *path);
 /* Records TC_EIO for a write that failed with the system's ERRNUM, kept
  * in sys_errno so the caller can tell the user's terms apart: the message
  * is "WHAT: strerror(ERRNUM)", or strerror(ERRNUM) alone when WHAT is
@@ -89,6 +92,11 @@ char *tc_pool_strndup(tc_pool *pool, const char *s, size_t n);
 
 /* Appends ITEM to *ARRAY (of *COUNT items); returns 0 or TC_ENOMEM. */
 int tc_ptr_push(void ***array, size_t *count, void *item);
+
+/* Room in *ITEMS (void ** in disguise: the address of a T *) for one
+ * more item of SIZE bytes after COUNT, doubling *CAP from FIRST; returns
+ * 0 or TC_ENOMEM (recorded), *ITEMS untouched then. */
+int tc_array_reserve(void *items, size_t *cap, size_t count, size_t size, size_t first);
 
 /* ---- byte buffer ---- */
 
@@ -202,6 +210,18 @@ bool tc_uuid_parse(const char *text, uint8_t out[16]);
  * above MAX bytes. */
 int tc_read_file(const char *path, size_t max, char **data, size_t *len);
 
+/* How many folder levels a search for traces goes down (the CTF reader's
+ * and the folder scan's alike): deeper than any trace layout, shallow
+ * enough that a runaway walk ends. */
+#define TC_MAX_DIR_DEPTH 32
+
+struct stat;
+
+/* stat() of PATH, an entry listed in a folder, into *ST: 0, or TC_EIO
+ * recorded for one that cannot be looked at (a symbolic link loop or to
+ * nothing): a folder walk reports it rather than quietly leave it out. */
+int tc_stat_entry(const char *path, struct stat *st);
+
 /* A and B joined by one '/' (malloc'd), NULL when memory ran out. */
 char *tc_path_join(const char *a, const char *b);
 
@@ -215,7 +235,6 @@ void tc_free_names(char **names, size_t count);
  * it was seen already, by a symbolic link to it or to a folder above it,
  * which a folder walk must not enter again (two links to "." would make
  * it endless); TC_ENOMEM. */
-struct stat;
 int tc_dir_first_visit(tc_buf *seen, const struct stat *st);
 
 /* What PATH is, checked before a reader looks inside, so that the error a

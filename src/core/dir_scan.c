@@ -34,9 +34,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* As deep as the CTF reader looks (ctf.c). */
-#define MAX_SCAN_DEPTH 32
-
 /* Opens PATH with FORMAT into IN; the traces it adds lie at REL below the
  * folder scanned.  0, TC_ENOTFOUND when PATH is not FORMAT's, or an error. */
 static int open_below(tc_input *in, const tc_format *format, const char *path, const char *rel,
@@ -58,14 +55,16 @@ static int open_below(tc_input *in, const tc_format *format, const char *path, c
 	return 0;
 }
 
-/* Whether DIR holds an entry NAME of the type MODE (S_IFREG, S_IFDIR...). */
-static int holds(const char *dir, const char *name, mode_t mode, bool *yes)
+/* The type (S_IFREG, S_IFDIR...) of DIR's entry NAME into *TYPE, 0 when
+ * there is none; FOLLOW: of what a symbolic link leads to (0 for a broken
+ * one), else of the entry itself.  0 or TC_ENOMEM. */
+static int entry_type(const char *dir, const char *name, bool follow, mode_t *type)
 {
 	char *path = tc_path_join(dir, name);
 	if (!path)
 		return tc_fail_nomem();
 	struct stat st;
-	*yes = stat(path, &st) == 0 && (st.st_mode & S_IFMT) == mode;
+	*type = (follow ? stat(path, &st) : lstat(path, &st)) == 0 ? st.st_mode & S_IFMT : 0;
 	free(path);
 	return 0;
 }
@@ -76,7 +75,7 @@ static int offer_file(tc_input *in, const char *path, const char *rel, const tc_
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return tc_fail(TC_EIO, path, -1, "cannot open: %s", strerror(errno));
+		return tc_fail_open(path);
 	close(fd);
 	int rc = open_below(in, &tc_format_tracedat, path, rel, opts);
 	return rc == TC_ENOTFOUND ? 0 : rc;
@@ -84,17 +83,17 @@ static int offer_file(tc_input *in, const char *path, const char *rel, const tc_
 
 static int scan(tc_input *in, tc_buf *seen, const char *dir, const char *rel, int depth, const tc_open_options *opts)
 {
-	bool ctf, uftrace;
-	int rc = holds(dir, "metadata", S_IFREG, &ctf);
-	if (rc < 0 || ctf)
+	mode_t metadata, info;
+	int rc = entry_type(dir, "metadata", true, &metadata);
+	if (rc < 0 || metadata == S_IFREG)
 		return rc;
-	if ((rc = holds(dir, "info", S_IFREG, &uftrace)) < 0)
+	if ((rc = entry_type(dir, "info", true, &info)) < 0)
 		return rc;
-	if (uftrace && (rc = open_below(in, &tc_format_uftrace, dir, rel, opts)) != TC_ENOTFOUND)
+	if (info == S_IFREG && (rc = open_below(in, &tc_format_uftrace, dir, rel, opts)) != TC_ENOTFOUND)
 		return rc;
 	if ((rc = open_below(in, &tc_format_lttng_legacy, dir, rel, opts)) != TC_ENOTFOUND)
 		return rc;
-	if (depth >= MAX_SCAN_DEPTH)
+	if (depth >= TC_MAX_DIR_DEPTH)
 		return 0;
 	char **names;
 	size_t n;
@@ -104,29 +103,16 @@ static int scan(tc_input *in, tc_buf *seen, const char *dir, const char *rel, in
 		struct stat st;
 		if (!sub || !subrel)
 			rc = tc_fail_nomem();
-		else if (stat(sub, &st) < 0)
-			rc = tc_fail(TC_EIO, sub, -1, "cannot open: %s", strerror(errno));
-		else if (S_ISDIR(st.st_mode) && (rc = tc_dir_first_visit(seen, &st)) > 0)
+		else if ((rc = tc_stat_entry(sub, &st)) == 0 && S_ISDIR(st.st_mode) &&
+		         (rc = tc_dir_first_visit(seen, &st)) > 0)
 			rc = scan(in, seen, sub, subrel, depth + 1, opts);
-		else if (S_ISREG(st.st_mode))
+		else if (rc == 0 && S_ISREG(st.st_mode))
 			rc = offer_file(in, sub, subrel, opts);
 		free(sub);
 		free(subrel);
 	}
 	tc_free_names(names, n);
 	return rc;
-}
-
-/* Whether DIR holds an entry NAME of any kind, a broken one included. */
-static int names_entry(const char *dir, const char *name, bool *yes)
-{
-	char *path = tc_path_join(dir, name);
-	if (!path)
-		return tc_fail_nomem();
-	struct stat st;
-	*yes = lstat(path, &st) == 0;
-	free(path);
-	return 0;
 }
 
 int tc_open_dir(tc_input *in, const char *path, const tc_open_options *opts)
@@ -136,13 +122,13 @@ int tc_open_dir(tc_input *in, const char *path, const tc_open_options *opts)
 	 * the uftrace reader says what is wrong with them, and the search
 	 * below does not walk its files (a .sym file uftrace can do without
 	 * is no error for a search that never needed it). */
-	bool ctf, uftrace = false;
-	int rc = holds(path, "metadata", S_IFREG, &ctf);
-	if (rc == 0 && !ctf)
-		rc = names_entry(path, "info", &uftrace);
+	mode_t metadata, info = 0;
+	int rc = entry_type(path, "metadata", true, &metadata);
+	if (rc == 0 && metadata != S_IFREG)
+		rc = entry_type(path, "info", false, &info);
 	if (rc < 0)
 		return rc;
-	if (!ctf && uftrace)
+	if (info)
 		return tc_format_uftrace.open(in, path, opts);
 	rc = tc_format_ctf.open(in, path, opts);
 	if (rc < 0 && rc != TC_ENOTFOUND)

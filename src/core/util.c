@@ -56,6 +56,11 @@ int tc_fail_nomem(void)
 	return tc_fail(TC_ENOMEM, NULL, -1, "out of memory");
 }
 
+int tc_fail_open(const char *path)
+{
+	return tc_fail(TC_EIO, path, -1, "cannot open: %s", strerror(errno));
+}
+
 int tc_fail_write_at(int errnum, const char *path, int64_t offset, const char *what)
 {
 	if (what)
@@ -157,6 +162,20 @@ char *tc_pool_strdup(tc_pool *pool, const char *s)
 
 /* ---- arrays and buffers ---- */
 
+int tc_array_reserve(void *items, size_t *cap, size_t count, size_t size, size_t first)
+{
+	void **p = items;
+	if (count < *cap)
+		return 0;
+	size_t n = *cap ? *cap * 2 : first;
+	void *more = n <= SIZE_MAX / size ? realloc(*p, n * size) : NULL;
+	if (!more)
+		return tc_fail_nomem();
+	*p = more;
+	*cap = n;
+	return 0;
+}
+
 int tc_ptr_push(void ***array, size_t *count, void *item)
 {
 	size_t n = *count;
@@ -254,7 +273,7 @@ int tc_read_file(const char *path, size_t max, char **data, size_t *len)
 {
 	FILE *f = fopen(path, "rb");
 	if (!f)
-		return tc_fail(TC_EIO, path, -1, "cannot open: %s", strerror(errno));
+		return tc_fail_open(path);
 	struct stat st;
 	if (fstat(fileno(f), &st) < 0 || !S_ISREG(st.st_mode)) {
 		fclose(f);
@@ -281,6 +300,11 @@ int tc_read_file(const char *path, size_t max, char **data, size_t *len)
 	*data = buf;
 	*len = n;
 	return 0;
+}
+
+int tc_stat_entry(const char *path, struct stat *st)
+{
+	return stat(path, st) == 0 ? 0 : tc_fail_open(path);
 }
 
 char *tc_path_join(const char *a, const char *b)

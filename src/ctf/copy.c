@@ -103,7 +103,7 @@ static int copy_file(const char *src, const char *dst, uint64_t *bytes)
 {
 	int in = open(src, O_RDONLY | O_CLOEXEC);
 	if (in < 0)
-		return tc_fail(TC_EIO, src, -1, "cannot open: %s", strerror(errno));
+		return tc_fail_open(src);
 	int out = open(dst, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
 	if (out < 0) {
 		int rc = tc_fail(TC_EIO, dst, -1, "%s", strerror(errno));

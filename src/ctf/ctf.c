@@ -21,8 +21,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#define MAX_DIR_DEPTH 32
-
 typedef struct trace_dir {
 	char *dir;
 	char *rel;                 /* relative to the path given, "" for itself */
@@ -36,16 +34,6 @@ typedef struct dir_list {
 	size_t count, cap;
 } dir_list;
 
-/* stat() of an entry listed in a folder into *ST: 0, or an error for one
- * that cannot be looked at (a symbolic link loop or to nothing), never an
- * entry quietly left out. */
-static int stat_entry(const char *path, struct stat *st)
-{
-	if (stat(path, st) == 0)
-		return 0;
-	return tc_fail(TC_EIO, path, -1, "cannot open: %s", strerror(errno));
-}
-
 static int find_traces(dir_list *out, tc_buf *seen, const char *dir, const char *rel, int depth)
 {
 	char *meta = tc_path_join(dir, "metadata");
@@ -57,7 +45,7 @@ static int find_traces(dir_list *out, tc_buf *seen, const char *dir, const char 
 	if (stat(meta, &st) < 0)
 		rc = errno == ENOENT ? TC_ENOTFOUND
 		     : errno == EACCES ? tc_fail(TC_EIO, dir, -1, "cannot read directory: %s", strerror(errno))
-		                       : tc_fail(TC_EIO, meta, -1, "cannot open: %s", strerror(errno));
+		                       : tc_fail_open(meta);
 	else if (!S_ISREG(st.st_mode))
 		rc = tc_fail(TC_EFORMAT, meta, -1, "%s, not a CTF metadata file", S_ISDIR(st.st_mode) ? "a directory" : "not a regular file");
 	free(meta);
@@ -85,7 +73,7 @@ static int find_traces(dir_list *out, tc_buf *seen, const char *dir, const char 
 		out->count++;
 		return 0;
 	}
-	if (depth >= MAX_DIR_DEPTH)
+	if (depth >= TC_MAX_DIR_DEPTH)
 		return 0;
 	char **names;
 	size_t n;
@@ -95,7 +83,7 @@ static int find_traces(dir_list *out, tc_buf *seen, const char *dir, const char 
 		char *subrel = tc_path_join(rel, names[i]);
 		if (!sub || !subrel)
 			rc = tc_fail_nomem();
-		else if ((rc = stat_entry(sub, &st)) == 0 && S_ISDIR(st.st_mode) && (rc = tc_dir_first_visit(seen, &st)) > 0)
+		else if ((rc = tc_stat_entry(sub, &st)) == 0 && S_ISDIR(st.st_mode) && (rc = tc_dir_first_visit(seen, &st)) > 0)
 			rc = find_traces(out, seen, sub, subrel, depth + 1);
 		free(sub);
 		free(subrel);
@@ -223,7 +211,7 @@ static int collect_stream_files(ctf_trace *t, const char *dir, const char *rel, 
 		}
 		/* Folders (LTTng's index/) and empty files hold no stream;
 		 * what cannot be looked at may. */
-		if ((rc = stat_entry(path, &st)) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
+		if ((rc = tc_stat_entry(path, &st)) < 0 || !S_ISREG(st.st_mode) || st.st_size == 0) {
 			free(path);
 			continue;
 		}

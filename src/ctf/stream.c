@@ -69,7 +69,7 @@ static int map_file(ctf_stream_iter *s, ctf_file *f)
 	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0) {
 		free(m);
-		return tc_fail(TC_EIO, f->path, -1, "cannot open: %s", strerror(errno));
+		return tc_fail_open(f->path);
 	}
 	struct stat st;
 	if (fstat(fd, &st) < 0) {

@@ -147,7 +147,7 @@ static int add_file(found *fd, const char *path, const char *rel)
 	uint8_t probe[PROBE_SIZE];
 	int fdesc = open(path, O_RDONLY | O_CLOEXEC);
 	if (fdesc < 0)
-		return tc_fail(TC_EIO, path, -1, "cannot open: %s", strerror(errno));
+		return tc_fail_open(path);
 	ssize_t n = pread(fdesc, probe, sizeof probe, 0);
 	close(fdesc);
 	lg_header h;
@@ -182,9 +182,9 @@ static int walk_pass(found *fd, DIR *d, const char *dir, const char *rel, int de
 		struct stat st;
 		char channel[4096];
 		int cpu;
-		if (stat(path, &st) < 0) {
-			rc = tc_fail(TC_EIO, path, -1, "cannot open: %s", strerror(errno));
-		} else if (files) {
+		if ((rc = tc_stat_entry(path, &st)) < 0)
+			break;
+		if (files) {
 			if (S_ISREG(st.st_mode))
 				rc = add_file(fd, path, sub);
 		} else if (S_ISDIR(st.st_mode) && split_name(sub, channel, sizeof channel, &cpu)) {
@@ -325,7 +325,7 @@ int lg_file_load(lg_file *f)
 	f->loaded = true;
 	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
-		return tc_fail(TC_EIO, f->path, -1, "cannot open: %s", strerror(errno));
+		return tc_fail_open(f->path);
 	struct stat st;
 	if (fstat(fd, &st) < 0) {
 		close(fd);

@@ -102,14 +102,9 @@ typedef struct item_vec {
 
 static int vec_push(item_vec *vec, const ua_item *it)
 {
-	if (vec->n == vec->cap) {
-		size_t cap = vec->cap ? vec->cap * 2 : 8;
-		ua_item *v = realloc(vec->v, cap * sizeof *v);
-		if (!v)
-			return tc_fail_nomem();
-		vec->v = v;
-		vec->cap = cap;
-	}
+	int rc = tc_array_reserve(&vec->v, &vec->cap, vec->n, sizeof *vec->v, 8);
+	if (rc < 0)
+		return rc;
 	vec->v[vec->n++] = *it;
 	return 0;
 }

@@ -50,14 +50,9 @@ typedef struct sym_list {
 
 static int add_sym(uft_data *d, sym_list *l, uint64_t addr, uint64_t size, char type, const char *name)
 {
-	if (l->count == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 256;
-		read_sym *more = realloc(l->syms, cap * sizeof *more);
-		if (!more)
-			return tc_fail_nomem();
-		l->syms = more;
-		l->cap = cap;
-	}
+	int rc = tc_array_reserve(&l->syms, &l->cap, l->count, sizeof *l->syms, 256);
+	if (rc < 0)
+		return rc;
 	size_t len = strlen(name);
 	const char *copy = tc_pool_strndup(&d->pool, name, len);
 	if (!copy)

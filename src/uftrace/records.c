@@ -79,7 +79,7 @@ int uft_task_reader_new(uft_task_reader **out, uft_data *d, uft_task *task)
 	struct stat st;
 	int rc = 0;
 	if (fd < 0 || fstat(fd, &st) < 0)
-		rc = tc_fail(TC_EIO, r->path, -1, "cannot open: %s", strerror(errno));
+		rc = tc_fail_open(r->path);
 	else if (!S_ISREG(st.st_mode))   /* a directory would map as ENODEV */
 		rc = tc_fail(TC_EIO, r->path, -1, "not a regular file");
 	if (rc < 0) {
@@ -194,14 +194,9 @@ enum { PERF_EXIT = 4, PERF_COMM = 3, PERF_FORK = 7, PERF_SWITCH = 14 };
 
 static int perf_push(uft_perf *q, const uft_record *r)
 {
-	if (q->count == q->cap) {
-		size_t cap = q->cap ? q->cap * 2 : 64;
-		uft_record *more = realloc(q->recs, cap * sizeof *more);
-		if (!more)
-			return tc_fail_nomem();
-		q->recs = more;
-		q->cap = cap;
-	}
+	int rc = tc_array_reserve(&q->recs, &q->cap, q->count, sizeof *q->recs, 64);
+	if (rc < 0)
+		return rc;
 	q->recs[q->count++] = *r;
 	return 0;
 }
@@ -284,14 +279,9 @@ struct uft_merge {
 
 static int hold(task_queue *q, const uft_record *r)
 {
-	if (q->held_count == q->held_cap) {
-		size_t cap = q->held_cap ? q->held_cap * 2 : 64;
-		uft_record *more = realloc(q->held, cap * sizeof *more);
-		if (!more)
-			return tc_fail_nomem();
-		q->held = more;
-		q->held_cap = cap;
-	}
+	int rc = tc_array_reserve(&q->held, &q->held_cap, q->held_count, sizeof *q->held, 64);
+	if (rc < 0)
+		return rc;
 	q->held[q->held_count++] = *r;
 	return 0;
 }

@@ -47,14 +47,9 @@ chmod -R a+rX .
 chmod 600 locked.dat
 chmod 700 locked
 
-as_nobody=()
-if [ "$(id -u)" = 0 ]; then
-	if command -v setpriv >/dev/null; then
-		as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-	else
-		as_nobody=(missing-setpriv)
-	fi
-fi
+# shellcheck source=tests/lib.sh
+. "$root/tests/lib.sh"
+live_as_nobody
 
 # A tmpfs can be mounted here, in a mount namespace that ends with the
 # command: a file system that fills up under it.

@@ -17,14 +17,9 @@
 # Protocol of tests/run.sh: PASS/FAIL lines, exit 0.
 set -uo pipefail
 
-bin=${1:?usage: $0 BIN}
-root=$(pwd)
-case $bin in /*) ;; *) bin=$root/$bin ;; esac
-bins=("$bin")
-[ -x "$root/build/sanitize/tracecat" ] && bins+=("$root/build/sanitize/tracecat")
-export TZ=UTC ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
-work=$(mktemp -d "${TMPDIR:-/tmp}/tc-mixed.XXXXXX")
-trap 'rm -rf "$work"' EXIT
+# shellcheck source=tests/lib.sh
+. "$(dirname "$0")/../lib.sh"
+live_setup mixed "${1:?usage: $0 BIN}"
 mkdir -p "$work/mix/more"
 cd "$work/mix" || exit 0
 cp "$root/tests/fixtures/tracedat/top-v7-zstd.dat" trace.dat

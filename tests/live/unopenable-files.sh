@@ -50,14 +50,9 @@ cp -r "$root/tests/fixtures/uftrace/args" "$f/mixed/uftrace.data"
 cp -r "$root/tests/fixtures/lttng-legacy/v21" "$f/mixed/legacy"
 chmod -R a+rX "$work/bin" "$f"
 
-as_nobody=()
-if [ "$(id -u)" = 0 ]; then
-	if command -v setpriv >/dev/null; then
-		as_nobody=(setpriv --reuid=65534 --regid=65534 --clear-groups)
-	else
-		as_nobody=(missing-setpriv)
-	fi
-fi
+# shellcheck source=tests/lib.sh
+. "$root/tests/lib.sh"
+live_as_nobody
 
 n=0
 while IFS= read -r line; do
