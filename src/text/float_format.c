@@ -20,10 +20,10 @@
  * half than 2^-62 but not on it, or %f of a value of 2^63 and more) takes
  * an exact big-integer computation, which only multiplies and divides by
  * 32-bit numbers.  Before all that, %g at up to 8 digits (babeltrace2's
- * is 6) tries the table's high word alone, one 64-bit multiplication,
- * with a wider margin around the half (round_short()), and lays out its
- * text with a few overlapping stores; whole numbers of up to the
- * precision's digits are printed as integers.
+ * is 6) tries one double multiplication by the nearest double to 10^k,
+ * whose error is small enough for 8 digits away from a half
+ * (round_double()), and lays out its text with a few overlapping stores;
+ * whole numbers of up to the precision's digits are printed as integers.
  *
  * Why not Debian's libdouble-conversion: it is C++, which would make this
  * C library depend on libstdc++, and its precision conversions (ToFixed,
@@ -36,6 +36,7 @@
  */
 #include "text/float_format.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -48,6 +49,10 @@ typedef unsigned __int128 u128;
  * exponent, maybe one low) from -324 to 307 and P up to 17 digits, so
  * -307..340; %f asks for its precision. */
 #define POW10_MIN (-307)
+
+/* The k of tc_float_pow10_double[0] and of its last entry. */
+#define POW10_DOUBLE_MIN (-307)
+#define POW10_DOUBLE_MAX 308
 
 /* A half, in units of 2^-64. */
 #define HALF (UINT64_C(1) << 63)
@@ -313,42 +318,44 @@ static size_t sign_or_special(char *d, uint64_t bits, bool *done)
 }
 
 /*
- * For P <= 8 digits, S = m 2^e 10^k (TENS 0) or S / 10 (TENS 1) rounded,
- * into *R, from one 64x64-bit product: false when that does not decide
- * it.  The table's high word alone is short of 10^k 2^-b by less than 1,
- * so m c[0] is short of scale()'s 128-bit T (m c / 2^64) by less than m <
- * 2^64, of S 2^s by less than 2^64 + 1.  S >= 1 and m c[0] >= 2^126 give
- * s >= 97 when S < 10^9 < 2^30, so a 64-bit fraction of S is at most
- * 2^(128 - s) + 1 <= 2^31 + 1 units short: within MARGIN.  Values that
- * close to a half (ties included) are left to scale().
+ * For P <= 8 digits, the P significant digits of normal |V| (bit pattern
+ * BITS) rounded, into *R, and the decimal exponent X of the first, into
+ * *X, with one double multiplication: false when that does not decide.
+ *
+ * With 2^E2 <= |V| < 2^(E2 + 1), X is floor(E2 log10 2) or one more,
+ * told by comparing |V| with the double nearest to the next power of ten.
+ * Then S = |V| 10^k, k = P - 1 - X, lies in [10^(P-1), 10^P), and its
+ * double S' = fl(|V| fl(10^k)), two roundings to nearest (IEEE 754
+ * binary64, C11 F.3), is S (1 + d) with |d| < 2^-52 + 2^-106: as S < 10^8
+ * < 2^27, S' is within 2^-25 of S, and rounds the same unless it lies
+ * within that of a half (margin 2^-20).  The comparison misjudges X only
+ * for |V| between a power of ten and its double, which puts S within
+ * 2^-52 S of 10^(P-1) or 10^P: its integer part then falls outside the
+ * range (refused) or gives 10^(P-1) or 10^P, the right digits either way
+ * once 10^P is carried into the exponent by the caller.
  */
-static inline bool round_short(struct binary b, int k, uint64_t limit, uint64_t *r, int *tens)
+static inline bool round_double(double v, uint64_t bits, unsigned p, uint64_t *r, int *x)
 {
-	const uint64_t margin = UINT64_C(1) << 32;
-	u128 t = (u128)b.m * tc_float_pow10[k - POW10_MIN][0];
-	unsigned sh = (unsigned)(127 - floor_log2_pow10(k) - 128 - b.e);
-	uint64_t hi = (uint64_t)(t >> 64), lo = (uint64_t)t, i, f, q, r_unit, r_tens;
-	unsigned d;
-	bool ok_unit, ok_tens;
+	const double *pow10 = tc_float_pow10_double - POW10_DOUBLE_MIN;
+	double a = fabs(v), s, frac;
+	int x10 = floor_log10_pow2((int)((bits >> 52) & 0x7ff) - 1023);
+	uint64_t i, lo = tc_fmt_pow10[p - 1];
 
-	/* s = SH + 64 lies in 97..128 (above), 128 only for S within 2^-64
-	 * of 1, which only 1 itself (a whole number, printed before) comes
-	 * near; the shifts below want SH < 64 all the same. */
-	if (sh > 63)
+	/* Both 10^(X + 1) and 10^k in the table (P <= 8 makes the first
+	 * bound the tighter above). */
+	if ((unsigned)(x10 - ((int)p - 1 - POW10_DOUBLE_MAX)) > (unsigned)(POW10_DOUBLE_MAX - 1 - ((int)p - 1 - POW10_DOUBLE_MAX)))
 		return false;
-	i = hi >> sh;
-	f = hi << (64 - sh) | lo >> sh;
-	/* Both roundings, then a choice without a branch: which one applies
-	 * is as good as random from one value to the next. */
-	q = i / 10;
-	d = (unsigned)(i - q * 10);
-	r_unit = i + (f > HALF);
-	r_tens = q + (d > 5 || (d == 5 && f != 0));
-	ok_unit = f > HALF || f <= HALF - margin;
-	ok_tens = d != 5 ? d != 4 || f <= UINT64_MAX - margin : f != 0;
-	*tens = i >= limit;
-	*r = *tens ? r_tens : r_unit;
-	return *tens ? ok_tens : ok_unit;
+	x10 += a >= pow10[x10 + 1];
+	/* (k = P - 1 - X is now in range: X went up by at most one.) */
+	s = a * pow10[(int)p - 1 - x10];
+	/* (S' < 2^31: the signed conversion, one instruction on x86-64.) */
+	i = (uint64_t)(int64_t)s;
+	frac = s - (double)i;
+	if (i - lo >= tc_fmt_pow10[p] - lo || fabs(frac - 0.5) <= 0x1p-20)
+		return false;
+	*r = i + (frac > 0.5);
+	*x = x10;
+	return true;
 }
 
 /* The P significant digits of |v| (B) rounded, as an integer in
@@ -502,53 +509,87 @@ static inline char *layout_f8(char *d, uint64_t w, unsigned n, int x)
 	return d + (n > whole ? n + 1 : whole);
 }
 
-/*
- * tc_fmt_g() of normal doubles at precisions up to 8 (babeltrace2 prints
- * with 6), or 0 when round_short() cannot decide: the common case without
- * g_general()'s slower paths, which keeps it short enough to need few
- * registers.
- */
-static inline size_t g_short(char *dst, uint64_t bits, unsigned p)
+/* "000".."999" as words (byte I the digit I, counted from the least
+ * significant end): %g's six digits in two loads. */
+#define TRIPLE(a, b, c) (UINT32_C(0x303030) + (a) + ((b) << 8) + ((uint32_t)(c) << 16))
+#define TRIPLES10(a, b)                                                                             \
+	TRIPLE(a, b, 0), TRIPLE(a, b, 1), TRIPLE(a, b, 2), TRIPLE(a, b, 3), TRIPLE(a, b, 4),        \
+	TRIPLE(a, b, 5), TRIPLE(a, b, 6), TRIPLE(a, b, 7), TRIPLE(a, b, 8), TRIPLE(a, b, 9)
+#define TRIPLES100(a)                                                                               \
+	TRIPLES10(a, 0), TRIPLES10(a, 1), TRIPLES10(a, 2), TRIPLES10(a, 3), TRIPLES10(a, 4),        \
+	TRIPLES10(a, 5), TRIPLES10(a, 6), TRIPLES10(a, 7), TRIPLES10(a, 8), TRIPLES10(a, 9)
+static const uint32_t digit_triples[1000] = {
+	TRIPLES100(0), TRIPLES100(1), TRIPLES100(2), TRIPLES100(3), TRIPLES100(4),
+	TRIPLES100(5), TRIPLES100(6), TRIPLES100(7), TRIPLES100(8), TRIPLES100(9),
+};
+
+/* The precision g_six() is for: printf's default, babeltrace2's. */
+#define SIX 6
+
+/* layout_g() of six digits W at D, the text starting at DST; returns its
+ * length.  Out of line, as the style e is rare, and called last, so that
+ * g_six() needs neither a stack frame nor saved registers. */
+static __attribute__((noinline)) size_t layout_e6(char *dst, char *d, uint64_t w, unsigned n, int x)
 {
-	struct binary b = decompose(bits);
-	int x = floor_log10_pow2(b.e + 63), tens;
-	uint64_t r, values, limit = tc_fmt_pow10[p];
-	char *d = dst + (bits >> 63);
-	unsigned n;
+	struct digit_words s = { { w } };
 
-	if (!round_short(b, (int)p - 1 - x, limit, &r, &tens))
-		return 0;
-	x += tens;
-	/* Rounded up to 10^P: one more digit before the point. */
-	if (r == limit) {
-		r /= 10;
-		x++;
-	}
-	/* One word, and the count from its highest non-zero byte. */
-	values = digit_values8((uint32_t)r) >> (8 * (8 - p));
-	n = (unsigned)(71 - __builtin_clzll(values)) / 8;
-	values += UINT64_C(0x3030303030303030);
-	*dst = '-';
-	if (x >= -4 && x < (int)p) {
-		d = layout_f8(d, values, n, x);
-	} else {
-		struct digit_words s = { { values } };
-
-		d = layout_g(d, &s, n, p, x);
-	}
-	return (size_t)(d - dst);
+	return (size_t)(layout_g(d, &s, n, SIX, x) - dst);
 }
 
-/* tc_fmt_g() of everything g_short() leaves. */
-static __attribute__((noinline)) size_t g_general(char *dst, double v, unsigned precision)
+/*
+ * tc_fmt_g() of normal doubles at precision 6, or 0 when round_double()
+ * cannot decide: the common case without g_general()'s slower paths, its
+ * digits from two table loads, short enough to need few registers.
+ */
+__attribute__((always_inline)) static inline size_t g_six(char *dst, double v, uint64_t bits)
 {
-	unsigned p = precision ? precision : 1, n;
-	uint64_t bits, r;
+	uint64_t r, hi, w;
+	char *d = dst + (bits >> 63);
+	unsigned n;
+	int x;
+
+	if (!round_double(v, bits, SIX, &r, &x))
+		return 0;
+	/* Rounded up to 10^6: one more digit before the point. */
+	if (r == 1000000) {
+		r = 100000;
+		x++;
+	}
+	hi = r / 1000;
+	w = digit_triples[hi] | (uint64_t)digit_triples[r - hi * 1000] << 24;
+	/* The count, up to the last non-zero digit: the first is not zero. */
+	n = (unsigned)(71 - __builtin_clzll(w - UINT64_C(0x303030303030))) / 8;
+	*dst = '-';
+	if (x >= -4 && x < SIX)
+		return (size_t)(layout_f8(d, w, n, x) - dst);
+	return layout_e6(dst, d, w, n, x);
+}
+
+/* tc_fmt_g() of everything g_six() leaves, V's bit pattern BITS. */
+static __attribute__((noinline)) size_t g_general(char *dst, uint64_t bits, unsigned precision)
+{
+	unsigned p = precision ? precision : 1, n, e2;
+	uint64_t r;
 	bool done;
 	char *d;
 	int x;
 
-	memcpy(&bits, &v, sizeof bits);
+	/* 2^E2 <= |v| < 2^(E2 + 1) for normal values: whole when E2 < 53
+	 * and none of the mantissa's bits is below the point. */
+	e2 = (unsigned)((bits >> 52) & 0x7ff) - 1023;
+	if (e2 < 53 && !(bits << 12 << e2)) {
+		/* Whole numbers below 10^P print as their digits, and such
+		 * values are common (counters stored as doubles, which "%.17g"
+		 * prints): an integer conversion is four times quicker than
+		 * the rest. */
+		uint64_t whole = ((bits & ((UINT64_C(1) << 52) - 1)) | UINT64_C(1) << 52) >> (52 - e2);
+
+		if (whole < tc_fmt_pow10[p]) {
+			n = (unsigned)(bits >> 63);
+			*dst = '-';
+			return n + tc_fmt_u64(dst + n, whole);
+		}
+	}
 	d = dst + sign_or_special(dst, bits, &done);
 	if (done)
 		return (size_t)(d - dst);
@@ -580,29 +621,15 @@ static __attribute__((noinline)) size_t g_general(char *dst, double v, unsigned 
 
 size_t tc_fmt_g(char *dst, double v, unsigned precision)
 {
-	unsigned p = precision ? precision : 1, e2;
-	uint64_t bits, whole;
+	uint64_t bits;
 	size_t n;
 
 	memcpy(&bits, &v, sizeof bits);
-	/* 2^E2 <= |v| < 2^(E2 + 1) for normal values: whole when E2 < 53
-	 * and none of the mantissa's bits is below the point. */
-	e2 = (unsigned)((bits >> 52) & 0x7ff) - 1023;
-	if (e2 < 53 && !(bits << 12 << e2)) {
-		/* Whole numbers below 10^P print as their digits, and such
-		 * values are common (counters stored as doubles): an integer
-		 * conversion is four times quicker than the rest. */
-		whole = ((bits & ((UINT64_C(1) << 52) - 1)) | UINT64_C(1) << 52) >> (52 - e2);
-		if (whole < tc_fmt_pow10[p]) {
-			n = bits >> 63;
-			*dst = '-';
-			return n + tc_fmt_u64(dst + n, whole);
-		}
-	}
-	/* Biased exponent 1..2046: normal. */
-	if (p <= 8 && ((bits >> 52) & 0x7ff) - 1 < 0x7fe && (n = g_short(dst, bits, p)))
+	/* The quick path for the one precision that is common.  Biased
+	 * exponent 1..2046: normal. */
+	if (precision == SIX && ((bits >> 52) & 0x7ff) - 1 < 0x7fe && (n = g_six(dst, v, bits)))
 		return n;
-	return g_general(dst, v, precision);
+	return g_general(dst, bits, precision);
 }
 
 size_t tc_fmt_f(char *dst, double v, unsigned precision, bool alt)

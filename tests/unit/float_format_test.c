@@ -244,6 +244,35 @@ static void test_near_halves(uint64_t *rng)
 	report("near halves at precisions 1..8, every magnitude", &g);
 }
 
+/* %g at 6 digits first tries one double multiplication, trusted only
+ * where the scaled value lies further than 2^-20 from a half: values
+ * placed at distances from 2^-26 to 2^-14 of a half (either side), at the
+ * magnitudes that path takes, and the smallest and largest it takes. */
+static void test_six_digit_margin(uint64_t *rng)
+{
+	struct group g = { 0 };
+
+	for (int i = 0; i < 200000; i++) {
+		uint64_t r = check_random(rng);
+		/* A six-digit integer and a half, off by +-2^-D. */
+		double half = (double)(100000 + r % 900000) + 0.5;
+		int dist = 14 + (int)((r >> 20) % 13), e = (int)((r >> 32) % 600) - 300;
+		double scaled = half + ((r >> 40) & 1 ? 1 : -1) * ldexp(1, -dist);
+		double v = scaled * pow(10, e - 5);
+
+		compare_one(&g, "g", v, 6);
+		compare_one(&g, "g", nextafter(v, 0), 6);
+		compare_one(&g, "g", -nextafter(v, INFINITY), 6);
+	}
+	for (int e = -309; e <= 308; e++) {
+		double v = 1.234567 * pow(10, e);
+
+		compare_one(&g, "g", v, 6);
+		compare_one(&g, "g", 9.999995 * pow(10, e), 6);
+	}
+	report("precision 6: a hair (2^-26..2^-14) from a half, every magnitude", &g);
+}
+
 /* Whole numbers, which tc_fmt_g() prints with an integer conversion when
  * they have at most P digits, and the edges of that: 10^P and its
  * neighbours, 2^52 and 2^53, halves next to them. */
@@ -341,6 +370,7 @@ int main(void)
 	test_ties(&rng);
 	test_carry_to_next_power();
 	test_near_halves(&rng);
+	test_six_digit_margin(&rng);
 	test_whole_numbers(&rng);
 	test_random_doubles(&rng);
 	test_floats(&rng);
