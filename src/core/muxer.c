@@ -212,6 +212,29 @@ static mux_entry *second_of(const tc_muxer *m)
 	return m->heap[2];
 }
 
+/* How many bytes of a message's fields prefetch_message() asks for: the
+ * slots of an event of a dozen or so fields. */
+#define PREFETCH_FIELD_BYTES 384
+
+/*
+ * Asks the caches for message M and the first PREFETCH_FIELD_BYTES of its
+ * fields, while the message before it is being formatted.  A worker
+ * thread decoded them (prefetch.c), so they sit in another core's cache,
+ * and the first touch of each line waited for it: a tenth of `print -j 2`
+ * on an LTTng-UST trace.  Every batch reader lays out an event's fields
+ * together, contexts first, in the order it decodes them.
+ */
+static inline void prefetch_message(const tc_message *m)
+{
+	const char *f = (const char *)(m->stream_event_context ? m->stream_event_context
+	                               : m->event_context      ? m->event_context
+	                                                       : m->payload);
+	__builtin_prefetch(m + 1);
+	if (f)
+		for (int i = 0; i < PREFETCH_FIELD_BYTES; i += 64)
+			__builtin_prefetch(f + i);
+}
+
 /* Fetches E's next message; returns 1 (E now has one), 0 (stream ended) or < 0. */
 static int entry_advance(tc_muxer *m, mux_entry *e)
 {
@@ -222,6 +245,8 @@ static int entry_advance(tc_muxer *m, mux_entry *e)
 		e->next = 0;
 	}
 	e->msg = &e->batch->msgs[e->next++];
+	if (e->next < e->batch->count)
+		prefetch_message(&e->batch->msgs[e->next]);
 	/* A message without a time sorts as if it came right now. */
 	e->key = e->msg->has_time ? e->msg->time : m->last_time;
 	return 1;

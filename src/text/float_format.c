@@ -36,6 +36,7 @@
  */
 #include "text/float_format.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -319,43 +320,56 @@ static size_t sign_or_special(char *d, uint64_t bits, bool *done)
 
 /*
  * For P <= 8 digits, the P significant digits of normal |V| (bit pattern
- * BITS) rounded, into *R, and the decimal exponent X of the first, into
- * *X, with one double multiplication: false when that does not decide.
+ * BITS) rounded, into *R in [10^(P-1), 10^P] (10^P for the caller to carry
+ * into the exponent), and the decimal exponent X of the first, into *X,
+ * with double multiplications: false when they do not decide.  The steps
+ * are chosen for a short chain of dependent instructions, which is what
+ * this path's time is.
  *
- * With 2^E2 <= |V| < 2^(E2 + 1), X is floor(E2 log10 2) or one more,
- * told by comparing |V| with the double nearest to the next power of ten.
- * Then S = |V| 10^k, k = P - 1 - X, lies in [10^(P-1), 10^P), and its
- * double S' = fl(|V| fl(10^k)), two roundings to nearest (IEEE 754
- * binary64, C11 F.3), is S (1 + d) with |d| < 2^-52 + 2^-106: as S < 10^8
- * < 2^27, S' is within 2^-25 of S, and rounds the same unless it lies
- * within that of a half (margin 2^-20).  The comparison misjudges X only
- * for |V| between a power of ten and its double, which puts S within
- * 2^-52 S of 10^(P-1) or 10^P: its integer part then falls outside the
- * range (refused) or gives 10^(P-1) or 10^P, the right digits either way
- * once 10^P is carried into the exponent by the caller.
+ * With 2^E2 <= |V| < 2^(E2 + 1), X is X0 = floor(E2 log10 2) or X0 + 1.
+ * S' = fl(|V| fl(10^k)), two roundings to nearest (IEEE 754 binary64, C11
+ * F.3), is S = |V| 10^k times (1 + d), |d| < 2^-52 + 2^-106.  Both
+ * candidates, k = P - 1 - X0 and one less, are computed at once; the
+ * first is chosen unless it reaches 10^P.  S < 10^8 < 2^27 puts S' within
+ * 2^-25 of S, so S' rounds as S unless it lies within that of a half
+ * (margin 2^-20).  Where the choice is wrong, |V| 10^k is within 2^-51
+ * of a power of ten and rounds to it, and the digits come out right once
+ * 10^P is carried: 10^(P-1) at the exponent one up.
+ *
+ * Adding 2^52 rounds S' to an integer, to nearest, in the mantissa's low
+ * bits: the default rounding mode (see the top of this file) and no wider
+ * intermediate precision (FLT_EVAL_METHOD 0, checked below).
  */
+#if FLT_EVAL_METHOD != 0
+#error "float_format.c rounds with double additions: it needs FLT_EVAL_METHOD 0"
+#endif
 static inline bool round_double(double v, uint64_t bits, unsigned p, uint64_t *r, int *x)
 {
 	const double *pow10 = tc_float_pow10_double - POW10_DOUBLE_MIN;
-	double a = fabs(v), s, frac;
-	int x10 = floor_log10_pow2((int)((bits >> 52) & 0x7ff) - 1023);
-	uint64_t i, lo = tc_fmt_pow10[p - 1];
+	const double two52 = 0x1p52;
+	double a = fabs(v), s_lo, s_hi, s, t;
+	int x0 = floor_log10_pow2((int)((bits >> 52) & 0x7ff) - 1023), k = (int)p - 1 - x0;
+	uint64_t t_bits, lo_bits, hi_bits, lo = tc_fmt_pow10[p - 1];
+	bool up;
 
-	/* Both 10^(X + 1) and 10^k in the table (P <= 8 makes the first
-	 * bound the tighter above). */
-	if ((unsigned)(x10 - ((int)p - 1 - POW10_DOUBLE_MAX)) > (unsigned)(POW10_DOUBLE_MAX - 1 - ((int)p - 1 - POW10_DOUBLE_MAX)))
+	/* Both 10^k and 10^(k - 1) in the table. */
+	if ((unsigned)(k - 1 - POW10_DOUBLE_MIN) > (unsigned)(POW10_DOUBLE_MAX - 1 - POW10_DOUBLE_MIN))
 		return false;
-	x10 += a >= pow10[x10 + 1];
-	/* (k = P - 1 - X is now in range: X went up by at most one.) */
-	s = a * pow10[(int)p - 1 - x10];
-	/* (S' < 2^31: the signed conversion, one instruction on x86-64.) */
-	i = (uint64_t)(int64_t)s;
-	frac = s - (double)i;
-	if (i - lo >= tc_fmt_pow10[p] - lo || fabs(frac - 0.5) <= 0x1p-20)
-		return false;
-	*r = i + (frac > 0.5);
-	*x = x10;
-	return true;
+	s_lo = a * pow10[k];
+	s_hi = a * pow10[k - 1];
+	up = s_lo >= (double)tc_fmt_pow10[p];
+	/* A choice without a branch (as good as random from one value to
+	 * the next): compilers branch on a choice between doubles. */
+	memcpy(&lo_bits, &s_lo, sizeof lo_bits);
+	memcpy(&hi_bits, &s_hi, sizeof hi_bits);
+	lo_bits ^= (lo_bits ^ hi_bits) & -(uint64_t)up;
+	memcpy(&s, &lo_bits, sizeof s);
+	t = s + two52;
+	memcpy(&t_bits, &t, sizeof t_bits);
+	*r = t_bits & ((UINT64_C(1) << 52) - 1);
+	*x = x0 + up;
+	/* |S' - round(S')|: exact, as both subtractions are. */
+	return *r - lo <= tc_fmt_pow10[p] - lo && fabs(s - (t - two52)) < 0.5 - 0x1p-20;
 }
 
 /* The P significant digits of |v| (B) rounded, as an integer in
@@ -509,18 +523,17 @@ static inline char *layout_f8(char *d, uint64_t w, unsigned n, int x)
 	return d + (n > whole ? n + 1 : whole);
 }
 
-/* "000".."999" as words (byte I the digit I, counted from the least
- * significant end): %g's six digits in two loads. */
-#define TRIPLE(a, b, c) (UINT32_C(0x303030) + (a) + ((b) << 8) + ((uint32_t)(c) << 16))
-#define TRIPLES10(a, b)                                                                             \
-	TRIPLE(a, b, 0), TRIPLE(a, b, 1), TRIPLE(a, b, 2), TRIPLE(a, b, 3), TRIPLE(a, b, 4),        \
-	TRIPLE(a, b, 5), TRIPLE(a, b, 6), TRIPLE(a, b, 7), TRIPLE(a, b, 8), TRIPLE(a, b, 9)
-#define TRIPLES100(a)                                                                               \
-	TRIPLES10(a, 0), TRIPLES10(a, 1), TRIPLES10(a, 2), TRIPLES10(a, 3), TRIPLES10(a, 4),        \
-	TRIPLES10(a, 5), TRIPLES10(a, 6), TRIPLES10(a, 7), TRIPLES10(a, 8), TRIPLES10(a, 9)
-static const uint32_t digit_triples[1000] = {
-	TRIPLES100(0), TRIPLES100(1), TRIPLES100(2), TRIPLES100(3), TRIPLES100(4),
-	TRIPLES100(5), TRIPLES100(6), TRIPLES100(7), TRIPLES100(8), TRIPLES100(9),
+/* "00".."99" as words (byte I the digit I, counted from the least
+ * significant end): %g's six digits in three loads from 200 bytes, which
+ * stay in the cache while a trace's text streams through it (a table of
+ * "000".."999", two loads, was slower there for its misses). */
+#define PAIR(a, b) (uint16_t)(0x3030 + (a) + ((b) << 8))
+#define PAIRS10(a)                                                                                  \
+	PAIR(a, 0), PAIR(a, 1), PAIR(a, 2), PAIR(a, 3), PAIR(a, 4), PAIR(a, 5), PAIR(a, 6),         \
+	PAIR(a, 7), PAIR(a, 8), PAIR(a, 9)
+static const uint16_t digit_pairs[100] = {
+	PAIRS10(0), PAIRS10(1), PAIRS10(2), PAIRS10(3), PAIRS10(4),
+	PAIRS10(5), PAIRS10(6), PAIRS10(7), PAIRS10(8), PAIRS10(9),
 };
 
 /* The precision g_six() is for: printf's default, babeltrace2's. */
@@ -539,11 +552,11 @@ static __attribute__((noinline)) size_t layout_e6(char *dst, char *d, uint64_t w
 /*
  * tc_fmt_g() of normal doubles at precision 6, or 0 when round_double()
  * cannot decide: the common case without g_general()'s slower paths, its
- * digits from two table loads, short enough to need few registers.
+ * digits from three table loads, short enough to need few registers.
  */
 __attribute__((always_inline)) static inline size_t g_six(char *dst, double v, uint64_t bits)
 {
-	uint64_t r, hi, w;
+	uint64_t r, hi, mid, w;
 	char *d = dst + (bits >> 63);
 	unsigned n;
 	int x;
@@ -555,8 +568,9 @@ __attribute__((always_inline)) static inline size_t g_six(char *dst, double v, u
 		r = 100000;
 		x++;
 	}
-	hi = r / 1000;
-	w = digit_triples[hi] | (uint64_t)digit_triples[r - hi * 1000] << 24;
+	hi = r / 10000;
+	mid = r / 100 % 100;
+	w = digit_pairs[hi] | (uint64_t)digit_pairs[mid] << 16 | (uint64_t)digit_pairs[r % 100] << 32;
 	/* The count, up to the last non-zero digit: the first is not zero. */
 	n = (unsigned)(71 - __builtin_clzll(w - UINT64_C(0x303030303030))) / 8;
 	*dst = '-';
