@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tracecat - build, test, install.
 #
 #   make               build/tracecat, build/libtracecat.a and build/libtracecat.so.*

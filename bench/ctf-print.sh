@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # ctf-print.sh - speed and memory of tracecat against babeltrace2 on large
 # LTTng-UST traces.  Informational only: it is not part of any test and
 # exits 0 whatever it finds (unless it cannot run at all).

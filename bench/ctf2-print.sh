@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # ctf2-print.sh - tracecat against babeltrace2 2.1.2 (the CTF 2 reference)
 # on CTF 2 traces, and against itself on the same trace as CTF 1.8.
 # Informational only: exits 0 whatever it finds.  Named to run after

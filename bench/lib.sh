@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # bench/lib.sh - helpers shared by the benchmark scripts (sourced, not run).
 # measure expects $work to name a scratch directory.
 

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # lttng-legacy.sh - speed of tracecat on a legacy LTTng 0.x trace.  No
 # program that reads these traces runs today (LTTV and Eclipse's 0.x
 # plugin are gone), so the peer is what a user does instead: convert once

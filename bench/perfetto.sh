@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # perfetto.sh - `tracecat convert` to Perfetto (.pftrace) and Chrome JSON
 # (.json): speed, size and memory, every conversion on one thread (-j 1)
 # but where said.  Informational only; exits 0 whatever it finds (unless it

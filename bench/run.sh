@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # run.sh - run every benchmark script in bench/ (all *.sh but this one), in
 # name order.  Used by `make bench`.  Benchmarks only report numbers; a
 # script that cannot run at all still lets the others run, and makes this

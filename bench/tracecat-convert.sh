@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tracecat-convert.sh - `tracecat convert` against babeltrace2's CTF
 # writer, and its trace.dat throughput.  Informational only; exits 0
 # whatever it finds.  Named to run after ctf-print.sh and

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tracedat-mixes.sh - `tracecat report` against `trace-cmd report` on three
 # event mixes recorded on this machine, each as trace-cmd's default v7 zstd
 # file and as its v6 conversion.  Informational only: it exits 0 whatever

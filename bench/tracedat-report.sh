@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tracedat-report.sh - speed and memory of `tracecat report` against
 # `trace-cmd report` on large trace.dat files.  Informational only: it is
 # not part of any test and exits 0 whatever it finds (unless it cannot run

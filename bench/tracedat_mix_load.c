@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tracedat_mix_load.c - the activity bench/tracedat-mixes.sh records, one
  * kind of load per event mix.  Built on the fly by that script (cc -O2);

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # uftrace-replay.sh - speed and memory of `tracecat replay` against
 # `uftrace replay` on large uftrace recordings.  Informational only: it is
 # not part of any test and exits 0 whatever it finds (unless it cannot run

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # bash completion for tracecat(1)                          -*- shell-script -*-
 #
 # Installed as $(PREFIX)/share/bash-completion/completions/tracecat; it may

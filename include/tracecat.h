@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tracecat.h - the public interface of libtracecat.
  *

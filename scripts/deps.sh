@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # scripts/deps.sh build|test - install the Debian 12 packages tracecat needs
 # that are missing.
 #

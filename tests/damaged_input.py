@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """tests/damaged_input.py BIN [VARIANTS] - damaged copies of every fixture
 trace (CTF directories, trace.dat files, uftrace record directories and
 legacy LTTng trace directories),

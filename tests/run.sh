@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/run.sh - tracecat's whole test suite, data-driven: every case is an
 # input plus the expected output beside it.  `make check` runs it after
 # building the plain and the sanitizer binaries.  Ends with the line

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cli.h - the tracecat command-line tool's commands.  The CLI is the only
  * part of tracecat that writes to the terminal: the library returns errors,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * convert.c - `tracecat convert INPUT... -o OUT`: any input to CTF (1.8 or
  * 2), or to one Perfetto or Chrome JSON file (--format, or OUT's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * help.c - the text of `tracecat help [COMMAND]`, `tracecat COMMAND --help`
  * and `-h`: one entry per command, each listing every option that command

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * info.c - `tracecat info`: what a trace holds.  Format, environment,
  * clocks, streams, and per event class the number of events with the first

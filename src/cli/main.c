@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * main.c - tracecat's entry point: picks the command.  `tracecat PATH...`
  * is short for `tracecat print PATH...`, as `babeltrace2 PATH` is for its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * options.c - command-line pieces the commands share: option values in
  * both spellings, -j/--jobs, and the filter options of `print` and

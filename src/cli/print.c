@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * print.c - `tracecat print`: babeltrace2's default text output.  Options
  * are babeltrace2's, with the same meaning and spelling (both `--opt=V`

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * replay.c - `tracecat replay [OPTIONS] DIR`: a uftrace record directory
  * as `uftrace replay -d DIR` prints it.  Options are uftrace's, with the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report.c - `tracecat report`: what `trace-cmd report` prints for a
  * trace.dat file, byte for byte, with trace-cmd's spelling of the options

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * streams.c - reading the streams of an input on several threads, for the
  * commands to which time order does not matter (`info` counts, `convert`

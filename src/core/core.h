@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * core.h - private helpers shared by every reader: error recording, a
  * bump-allocated memory pool that owns a trace's model, a growable byte

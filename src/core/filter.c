@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * filter.c - the message filter `print` and `convert` share: a time range
  * given as babeltrace2's trimmer takes it (--begin/--end), event-name

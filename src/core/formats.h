@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * formats.h - the format readers tc_input_open() and the folder scan
  * (dir_scan.c) offer paths to.  A reader's open() returns TC_ENOTFOUND

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * input.c - tc_input: what one path opened into.  Each format reader
  * registers its traces, one iterator per stream, and any state it must free;

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * muxer.c - merges the streams of any number of inputs into one sequence
  * ordered by time, breaking ties exactly as babeltrace2's muxer does, so

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * prefetch.c - decoding streams ahead of the thread that reads them in
  * time order, so that a merge can use every core: worker threads fill

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * util.c - the small helpers every reader leans on: per-thread error
  * records (the library never prints; the CLI reads tc_error_last()), the

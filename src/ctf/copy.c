@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * copy.c - a CTF trace written out without decoding its events: when
  * `convert` filters nothing, the packets need no change, so each stream

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ctf.c - finds the CTF traces under a path and prepares their streams, as
  * babeltrace2's source.ctf.fs does (ctf.md 2):

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ctf.h - private structures of the CTF 1.8 reader.
  *

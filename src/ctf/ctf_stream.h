@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ctf_stream.h - the state of one CTF stream being read (stream.c), shared
  * with trace discovery (ctf.c), which peeks at each file's first packet to

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ctf_write.h - private pieces of the CTF writer:
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * decode.c - turns the bytes of one packet into tc_field trees, following
  * the plans metadata.c compiled (ctf.md 8: alignment, bit packing in both

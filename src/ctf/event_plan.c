@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * event_plan.c - compiles the specialised plans of the common layouts
  * (ctf_event_plan and ctf_header_plan in ctf.h), for both metadata front

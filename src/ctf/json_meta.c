@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * json_meta.c - CTF 2 metadata fragments (ctf2.md 3-6) into the trace's
  * classes: the same tc_field_class trees and plans the TSDL front end

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * json_meta.h - the CTF 2 metadata front end (ctf2.md), beside the TSDL one
  * in metadata.c, feeding the same classes and plans (plan.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * json_rc.c - the CTF 2 release-candidate 7.0 dialect (ctf2.md Appendix
  * A), which Trace Compass's test traces and older LTTng development builds

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * json_text.c - CTF 2 metadata as JSON values: the text sequence split
  * into fragments (RFC 7464, ctf2.md 2.2), each parsed by json-c, plus the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * json_write.c - the model as CTF 2 metadata (ctf2.md 15.2), beside
  * tsdl_write.c, which writes it as CTF 1.8: a JSON text sequence that

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * metadata.c - from a CTF trace's `metadata` file to its classes.
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plan.c - the half of reading CTF metadata that does not depend on how it
  * is written (TSDL or JSON): classes allocated in the trace's pool, their

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * plan.h - what the two CTF metadata front ends share: building classes
  * into a trace's pool, and compiling their decoding plans.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stream.c - one CTF stream (one or more files, packet after packet) as a
  * tc_stream_iter: the muxer pulls events and discarded-item reports from it.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tsdl.h - the TSDL (CTF 1.8 metadata language) syntax tree.
  *

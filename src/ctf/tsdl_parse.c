@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tsdl_parse.c - lexer and recursive-descent parser for TSDL, the CTF 1.8
  * metadata language (grammar in shared/specs/ctf.md section 5).

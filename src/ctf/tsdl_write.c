@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tsdl_write.c - the model back to CTF 1.8 metadata text (TSDL).
  *

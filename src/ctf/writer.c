@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * writer.c - tc_ctf_writer: messages of any input encoded into new CTF
  * packets (CTF 1.8, or CTF 2 with ctf_version 2), with LTTng's packet and

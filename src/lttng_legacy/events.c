@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * events.c - reading a legacy LTTng trace's events: the event headers of
  * every version family with their truncated timestamps (spec §6, §8), the

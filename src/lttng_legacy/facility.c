@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * facility.c - the XML facility descriptions of LTTng 0.x (formats 0.4-0.8,
  * specs/lttng-legacy.md §7.3) parsed into payload layouts.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * layout.c - payload layouts of legacy LTTng events: marker format strings
  * compiled into lg_type plans once, when the metadata describes a marker

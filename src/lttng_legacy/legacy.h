@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * legacy.h - the legacy LTTng (0.x kernel tracer, LTTV era) reader's
  * private interface.  specs/lttng-legacy.md is the format; the section

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * model.c - tc_format_lttng_legacy: a legacy LTTng trace directory as
  * tracecat's event model.

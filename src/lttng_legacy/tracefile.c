@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tracefile.c - the files of a legacy LTTng trace: finding them under the
  * trace directory (spec §2), telling the format version and byte order

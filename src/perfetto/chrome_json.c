@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * chrome_json.c - the timeline as Chrome's Trace Event Format (the JSON
  * object form, {"traceEvents": [...]}), which the Perfetto UI and Chrome

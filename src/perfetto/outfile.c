@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * outfile.c - the bytes a timeline writer makes, written to its output
  * file: on the caller's thread, or, when the writer may use a second

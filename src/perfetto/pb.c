@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pb.c - the slow paths of the protobuf encoder (pb.h): growing the
  * buffer, and closing a nested message longer than 127 bytes.

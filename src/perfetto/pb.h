@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pb.h - the little protobuf encoder the Perfetto writer is built on:
  * varints, tags, doubles, strings and nested (length-delimited) messages

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * perfetto.c - the timeline as Perfetto's protobuf trace
  * (perfetto_trace.proto: a Trace is a sequence of TracePacket fields 1),

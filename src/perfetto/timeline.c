@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * timeline.c - tc_timeline_writer: tracecat's event model read as a
  * timeline (timeline.h says how), handed to the Perfetto or the Chrome

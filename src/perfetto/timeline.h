@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * timeline.h - what the Perfetto and Chrome JSON writers share: the
  * reading of tracecat's event model as a timeline of threads, CPUs and

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * pretty.c - babeltrace2 2.0.4's "pretty" text output.
  *

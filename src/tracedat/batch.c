@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * batch.c - the records of one CPU of one buffer in batches, so that
  * `report` can read its CPUs ahead on worker threads with the prefetcher

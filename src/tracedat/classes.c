@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * classes.c - event format texts (spec §9) as tracecat field classes, with
  * the plan stream.c follows to decode each field.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * compress.c - decompression of trace.dat v7 blocks (spec §7): compressed
  * metadata sections are one block each, compressed CPU data a list of

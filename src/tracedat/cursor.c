@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * cursor.c - the records of one CPU of one buffer (spec §8), and the rule
  * that turns their timestamps into trace-cmd report's nanoseconds (§10).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fields.c - the field lines of trace.dat format texts (spec §3.1, §9.1,
  * §9.2): header_page, which gives the ring-buffer page layout, and the

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * file.c - tracedat_open(): everything of a trace.dat file but its CPU
  * data (spec §2-§6).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * internal.h - what the files of the raw trace.dat reader (layer 1) share
  * beyond tracedat.h: the open file's state, positioned reads, and the

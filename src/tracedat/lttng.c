@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lttng.c - trace.dat seen with LTTng's kernel conventions
  * (tc_open_options.lttng_names), the names and values Trace Compass's

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * model.c - tc_format_tracedat: a trace.dat file opened as one tc_trace
  * (model.h describes what it looks like), its streams registered with the

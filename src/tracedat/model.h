@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * model.h - layer 2 of trace.dat support: a trace.dat file as tracecat's
  * event model, on top of the raw reader (tracedat.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * printfmt.c - ftrace print formats compiled into native formatting plans
  * (see printfmt.h).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * printfmt.h - ftrace print formats compiled into native formatting plans,
  * for `tracecat report` (report.c).  Private to tracecat.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report.c - `trace-cmd report` for trace.dat files (see report.h).
  *

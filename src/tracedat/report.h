@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report.h - `trace-cmd report` for trace.dat files: the same text, byte
  * for byte, as trace-cmd 3.1.6 prints with libtraceevent 1.7.1 and its

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * stream.c - one (buffer, CPU) of a trace.dat file as a tc_stream_iter:
  * each record of the raw cursor becomes an event message whose fields are

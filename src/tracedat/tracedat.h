@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tracedat.h - the raw trace.dat reader (trace-cmd file versions 6 and 7),
  * layer 1 of tracecat's trace.dat support.  Private to the library.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * args.c - uftrace 0.13's argument and return-value specs (specs/uftrace.md
  * §2.4, §4.5, §5.4-5.7): the spec strings of the info file and of the .dbg

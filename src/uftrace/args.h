@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * args.h - uftrace's argument and return-value specs (specs/uftrace.md
  * §2.4, §4.5, §5.4-5.7): which items the recorder stored for a function,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * data.c - a uftrace record directory's description (specs/uftrace.md
  * §1-4): the info file, task.txt's sessions, tasks, forks and dlopens,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * model.c - a uftrace record directory as tracecat's event model, with
  * LTTng-UST's conventions (specs/lttng-conventions.md §5), so that what

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * records.c - the records of a uftrace directory (specs/uftrace.md §5,
  * §6, §9.2): each <tid>.dat as 16-byte records with their payloads, each

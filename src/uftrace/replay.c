@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * replay.c - `uftrace replay`'s text, byte for byte (specs/uftrace.md §9).
  *

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * uftrace.h - private structures of the uftrace reader (specs/uftrace.md).
  *

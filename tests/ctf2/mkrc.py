@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """mkrc.py FIXTURES OUTDIR - CTF 2 traces in the release-candidate 7.0
 dialect (ctf2.md Appendix A), made from final-CTF-2 fixtures by undoing
 what the final specification renamed:

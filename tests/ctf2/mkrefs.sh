@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Records babeltrace2 2.1.2's reference outputs for the CTF 2 fixtures.
 #
 #   tests/ctf2/mkrefs.sh [--generate] [--convert] [FIXTURES]

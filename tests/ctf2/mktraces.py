@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Hand-made CTF 2 traces for testing tracecat's CTF 2 reader.
 
     python3 tests/ctf2/mktraces.py OUTDIR

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 """tests/fuzz/chunks.py - the chunked form in which the file-based fuzz
 targets (fuzz_uftrace.c, fuzz_lttng_legacy.c) take their input, shared by
 the seed makers beside it: each chunk is a byte naming the file (its index

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_ctf_metadata.c - libFuzzer target: CTF metadata bytes (plain TSDL or
  * packetized) through the parser and the class builder.  Built by

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_ctf_stream.c - libFuzzer target: a CTF stream file decoded against
  * fixed metadata (the sample LTTng-UST fixture's, or the file named by

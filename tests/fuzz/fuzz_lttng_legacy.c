@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_lttng_legacy.c - libFuzzer target for legacy LTTng 0.x traces: the
  * input is laid out as a trace directory (metadata and data tracefiles of

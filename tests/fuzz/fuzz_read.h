@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_read.h - what the file-based fuzz targets do with their input once
  * it is on disk: open PATH as tracecat print does, read every message in

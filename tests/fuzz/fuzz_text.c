@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_text.c - libFuzzer target for the text formatter: every option of
  * babeltrace2's pretty format (taken from the input's first two bytes)

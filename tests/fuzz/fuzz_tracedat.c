@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_tracedat.c - libFuzzer target: a whole trace.dat file (the input is
  * written to a temporary file, since the reader works on files) opened,

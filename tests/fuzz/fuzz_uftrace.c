@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * fuzz_uftrace.c - libFuzzer target for uftrace record directories: the
  * input is laid out as a directory (info, task.txt, a map, symbol and

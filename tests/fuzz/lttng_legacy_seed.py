@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """tests/fuzz/lttng_legacy_seed.py DIR OUT - one seed for fuzz_lttng_legacy:
 the files of the legacy LTTng trace directory DIR that fuzz_lttng_legacy.c
 names (FILES below), in its chunked form: a byte naming the file, a 16-bit

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/fuzz/run.sh TARGET SECONDS - runs one libFuzzer target of
 # build/fuzz/ (make fuzz) for SECONDS, with a seed corpus taken from the
 # project's own fixtures, kept in build/fuzz/corpus-TARGET between runs.

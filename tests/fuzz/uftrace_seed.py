@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """tests/fuzz/uftrace_seed.py DIR OUT - one seed for fuzz_uftrace: the files
 of the uftrace record directory DIR in fuzz_uftrace.c's chunked form (a
 byte naming the file, a 16-bit length, the bytes; files are cut into

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # cli-errors.sh - what every command says when it cannot read a path or
 # write its output, or is interrupted, and its help: the table
 # tests/cli/errors.txt (how it runs, arguments, exit status, the one stderr

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/live/convert-ctf2.sh BIN - `tracecat convert --ctf-version 2` read
 # back by babeltrace2 2.1.2 (the CTF 2 reference), and CTF 2 converted to
 # CTF 1.8 read back by babeltrace2 2.0.4.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/live/convert.sh BIN - `tracecat convert` read back by babeltrace2
 # and babeltrace 1.5.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/live/ctf-corpus-options.sh BIN - every CTF trace of the shared corpus
 # that babeltrace2 reads, printed by babeltrace2 (run now) and by BIN with
 # several option sets: stdout must be identical, and so must the WARNING

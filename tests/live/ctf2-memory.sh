@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/live/ctf2-memory.sh BIN - memory stays flat on a CTF 2 trace of
 # many packets.  Reading a CTF 2 trace first checks every packet's header
 # and context (as babeltrace2 2.1.2 does); that pass once kept every page

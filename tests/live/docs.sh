@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # docs.sh - the man page (doc/tracecat.1) and the bash completion
 # (completion/tracecat.bash) against the help the binary prints:
 #   - groff -ww and mandoc -T lint find nothing to say about the man page,

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/live/filters.sh BIN - the filters `print` and `convert` share.
 #
 #   - `BIN print --begin/--end` against babeltrace2's trimmer with the same

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # install.sh - tracecat as a packager and a library user get it:
 # `make install` into a temporary prefix (and staged with DESTDIR), then
 # the README's API example (the C block after "api-example") compiled with

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/live/lttng-legacy.sh BIN - legacy LTTng 0.x traces: the real ones
 # of the shared corpus against what is known of them, and every trace
 # (corpus and tests/fixtures/lttng-legacy) through `convert` and back.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # lttng-ust.sh - live comparison of tracecat with babeltrace2 on a trace
 # recorded right now with LTTng-UST.
 #

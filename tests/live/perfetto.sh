@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/live/perfetto.sh BIN - `tracecat convert` to Perfetto (.pftrace)
 # and Chrome JSON (.json), checked by tests/perfetto/check_timeline.py
 # (read its header) on every fixture of every format, and by Perfetto's

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/live/threads.sh BIN - `print`, `info`, `convert` and `report` give
 # the same whatever -j/--jobs: worker threads decode ahead while the merge
 # and the text stay on one thread (print, report), count streams apart

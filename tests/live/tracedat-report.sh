@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tracedat-report.sh - `tracecat report` against `trace-cmd report` on
 # trace.dat files, byte for byte.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/live/tracedat-values.sh BIN - the values BIN decodes from trace.dat
 # files against trace-cmd's own reading of them.
 #

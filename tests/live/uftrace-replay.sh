@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # uftrace-replay.sh - `tracecat replay` against `uftrace replay`, byte for
 # byte.
 #

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # tests/live/uftrace-variants.sh BIN - uftrace data as older or other
 # recorders write it, made from the fixtures: each variant must replay
 # exactly as the fixture it was made from.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # make-fixtures.sh - (re)create tracecat's LTTng-UST CTF fixtures in
 # tests/fixtures/ctf/ and babeltrace2's expected text output for them.
 #

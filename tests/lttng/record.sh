@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # record.sh - record an LTTng-UST trace of tests/lttng/tc_app into OUTDIR.
 #
 # usage: tests/lttng/record.sh OUTDIR ITERATIONS [EVENTS...]

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/lttng/sessiond.sh - starting a session daemon for a recording script
 # and stopping exactly that one (sourced by tests/lttng/record.sh and
 # tests/lttng2/record.sh; its pid is kept in $sessiond_pid): no pgrep,

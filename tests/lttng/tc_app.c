@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tc_app.c - test program that fires the "tc" tracepoints (tc_tp.h) so that
  * record.sh can produce tracecat's CTF fixtures and benchmark traces.

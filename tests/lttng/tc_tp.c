@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tc_tp.c - instantiates the "tc" tracepoint provider (probes and the
  * tracepoint definitions) in exactly one translation unit of tc_app.

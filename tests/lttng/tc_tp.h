@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tc_tp.h - LTTng-UST tracepoint provider "tc" used to record tracecat's
  * CTF test fixtures and benchmark traces (see record.sh).

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # record.sh - record tracecat's LTTng 2.15 CTF 2 fixtures into OUTDIR, and
 # babeltrace2 2.1's text output for them.
 #

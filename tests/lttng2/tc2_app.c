@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tc2_app.c - test program that fires the "tc2" tracepoints (tc2_tp.h),
  * tracef() and tracelog() so that record.sh can record tracecat's LTTng

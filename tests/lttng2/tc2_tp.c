@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tc2_tp.c - instantiates the "tc2" tracepoint provider (probes and the
  * tracepoint definitions) in exactly one translation unit of tc2_app.

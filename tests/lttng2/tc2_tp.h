@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tc2_tp.h - LTTng-UST 2.15 tracepoint provider "tc2", used by record.sh to
  * record tracecat's LTTng CTF 2 fixtures (tests/fixtures/ctf2-lttng/).

@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """tests/lttng_legacy/mkbad.py FIXTURES OUTDIR - damaged copies of the
 synthetic legacy LTTng traces in FIXTURES (tests/fixtures/lttng-legacy),
 one per kind of damage a reader must report, written to OUTDIR/NAME/ with

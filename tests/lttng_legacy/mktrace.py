@@ -1,4 +1,5 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
 """Synthetic legacy LTTng (0.x kernel tracer, LTTV era) traces for testing
 tracecat's reader in src/lttng_legacy/.
 

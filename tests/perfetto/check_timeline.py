@@ -1,4 +1,5 @@
 #!/usr/bin/python3
+# SPDX-License-Identifier: MIT
 """check_timeline.py - one input converted by `tracecat convert` to
 Perfetto's protobuf trace and to Chrome JSON, checked against what tracecat
 itself says of the input and against what Perfetto's trace processor makes

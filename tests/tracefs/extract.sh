@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # extract.sh - save ftrace instances into a trace.dat file with
 # `trace-cmd extract`, without touching the top-level tracing buffer.
 #

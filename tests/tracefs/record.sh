@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # record.sh - record real trace.dat files with trace-cmd 3.1.6, and the
 # output of `trace-cmd report` for each, to test tracecat's trace.dat reader.
 #

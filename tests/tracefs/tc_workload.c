@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tc_workload.c - the activity traced by tests/tracefs/record.sh.
  *

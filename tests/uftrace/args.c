@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* args.c - arguments and return values for uftrace's -a (built with -g so
  * that uftrace takes the argument specs from DWARF): ints, negative ints,
  * char, short, long, long long, unsigned in hex, float, double, bool,

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* bench.c - the program bench/uftrace-replay.sh records: one thread,
  * ITERATIONS calls of work(), each calling leaf() twice, so about
  * 6 * ITERATIONS records (ENTRY and EXIT of three functions). */

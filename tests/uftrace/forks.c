@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* forks.c - fork and wait (no argument), or fork and exec of itself
  * ("exec"; the new image runs with "child").
  * Traced by tests/uftrace/record.sh (scenarios fork, forkexec). */

@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # tests/uftrace/lib.sh - helpers shared by tests/uftrace/record.sh and
 # tests/live/uftrace-replay.sh (sourced, not run).  Option sets and the
 # file naming: tests/uftrace/option-sets.txt.

@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
 # record.sh - record the uftrace scenarios of tests/uftrace and store
 # `uftrace replay`'s output for every option set beside each recording.
 #

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* single.c - one thread: nested calls, a loop of leaves, recursion, a
  * chain deep enough for -D, a function slow enough for -t 1us, and
  * library calls (malloc, snprintf, strlen, free, printf).

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /* threads.c - main and two worker threads.  The workers start together at
  * a barrier and call work() -> leaf() in lockstep (each spins, without any
  * call, until the other has reached the same iteration), so that on two

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * check.h - the reporting the unit test programs share: check() prints one
  * line per check, "PASS name" or "FAIL name: " and the printf-style

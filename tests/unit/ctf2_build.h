@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ctf2_build.h - what the CTF 2 unit tests share: classes built by hand as
  * the CTF 2 front end builds them (plans compiled by plan.c, lengths and

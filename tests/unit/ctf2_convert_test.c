@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ctf2_convert_test.c - unit tests for writing CTF 2 kinds as CTF 1.8
  * (writer.c, tsdl_write.c) and as CTF 2 (writer.c, json_write.c): a CTF 2

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * ctf2_decode_test.c - unit tests for decoding and printing CTF 2's field
  * kinds (decode.c, pretty.c), on classes built here by hand as the CTF 2

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * event_plan_test.c - the specialised plans of fixed-layout events
  * (event_plan.c, decode.c) against the general path, the oracle.

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lttng_legacy_facility_test.c - unit tests for src/lttng_legacy/facility.c:
  * LTTng 0.x XML facility descriptions parsed into payload layouts

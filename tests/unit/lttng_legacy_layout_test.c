@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * lttng_legacy_layout_test.c - unit tests for src/lttng_legacy/layout.c:
  * marker format strings compiled into layouts (specs/lttng-legacy.md

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * prefetch_read.h - how the unit tests of batches read a prefetcher
  * (src/core/prefetch.c) as a merge would: a batch of each stream in turn,

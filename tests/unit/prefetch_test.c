@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * prefetch_test.c - decoding ahead on worker threads (src/core/prefetch.c
  * and the CTF and uftrace readers' batches) hands out exactly what reading

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * printfmt_test.c - the native print format plans (src/tracedat/printfmt.h)
  * against libtraceevent, the oracle, on random records.

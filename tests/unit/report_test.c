@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * report_test.c - `tracecat report`'s own text against libtraceevent's.
  * For every trace.dat file of tests/fixtures/tracedat and of the shared

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * text_test.c - unit tests for the babeltrace2-compatible text printer.
  *

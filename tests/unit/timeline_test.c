@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * timeline_test.c - unit tests for what the Perfetto and JSON writers
  * build on, checked against bytes worked out by hand: the protobuf encoder

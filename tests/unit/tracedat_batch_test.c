@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tracedat_batch_test.c - the trace.dat records read ahead in batches
  * (src/tracedat/batch.c, through src/core/prefetch.c as `report -j`

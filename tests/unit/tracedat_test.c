@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * tracedat_test.c - unit tests for the trace.dat reader on files built
  * here byte by byte, for what the shared corpus (little-endian files of

@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * uftrace_args_test.c - unit tests for src/uftrace/args.c: uftrace 0.13's
  * argument specs, payload sizes and replay text.

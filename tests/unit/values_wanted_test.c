@@ -1,3 +1,4 @@
+/* SPDX-License-Identifier: MIT */
 /*
  * values_wanted_test.c - tc_input_want_values: events whose values nobody
  * wants are read as fully as the others.  A CTF 1.8 trace is written to a
