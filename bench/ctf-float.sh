@@ -17,7 +17,7 @@
 #   tracecat print T > /dev/null    on both traces, and with -j 1 (one
 #                                   thread: steadier on a busy machine,
 #                                   where the two-thread time swings)
-#   babeltrace2 T > /dev/null       (2.0.4, and 2.1.2 when built) on the
+#   babeltrace2 T > /dev/null       (2.0.4, and 2.1.2 when it runs) on the
 #                                   float trace, once: it is slow and steady
 # with the speed ratios babeltrace2/tracecat and tracecat's float/no-float
 # time ratio: the floats' share of the printing.
@@ -100,7 +100,9 @@ row tracecat "print -j 1 T-float > /dev/null" "$tf1_s" "$tf1_m" "$tf1_rc"
 row tracecat "print -j 1 T-nofloat > /dev/null" "$tn1_s" "$tn1_m" "$tn1_rc"
 read -r b_s b_m b_rc < <(measure 1 babeltrace2 "$with")
 row bt2-2.0 "T-float > /dev/null" "$b_s" "$b_m" "$b_rc"
-if [ -x "$bt21" ]; then
+have_bt21=0
+bt21_ok && have_bt21=1
+if [ "$have_bt21" = 1 ]; then
 	read -r b21_s b21_m b21_rc < <(measure 1 "$bt21" "$with")
 	row bt2-2.1 "T-float > /dev/null" "$b21_s" "$b21_m" "$b21_rc"
 fi
@@ -108,9 +110,9 @@ fi
 echo
 echo "tracecat float/no-float time: x$(ratio "$tf_s" "$tn_s"), on one thread x$(ratio "$tf1_s" "$tn1_s")"
 line="speed ratio babeltrace2/tracecat on the float trace: 2.0.4 x$(ratio "$b_s" "$tf_s")"
-if [ -x "$bt21" ]; then
+if [ "$have_bt21" = 1 ]; then
 	line="$line, 2.1.2 x$(ratio "$b21_s" "$tf_s")"
 else
-	line="$line; 2.1.2 not built ($bt21)"
+	line="$line; 2.1.2 does not run ($bt21)"
 fi
 echo "$line"

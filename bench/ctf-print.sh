@@ -121,13 +121,13 @@ echo
 echo "tracecat peak RSS, 1M -> 4M events: print $tp_m -> $tp4_m MiB, info $ti_m -> $ti4_m MiB"
 echo "babeltrace2 peak RSS, 1M -> 4M events: print $bp_m -> $bp4_m MiB"
 
-# The newest babeltrace2 too (much faster than 2.0.4), when it is built.
-if [ -x "$bt21" ]; then
+# The newest babeltrace2 too (much faster than 2.0.4), when it runs.
+if bt21_ok; then
 	read -r b21p_s b21p_m b21p_rc < <(measure 1 "$bt21" "$t4m")
 	row babeltrace2-2.1 "T > /dev/null (4M events)" "$b21p_s" "$b21p_m" "$b21p_rc"
 	read -r b21i_s b21i_m b21i_rc < <(measure 1 "$bt21" "$t4m" -c sink.utils.dummy)
 	row babeltrace2-2.1 "T -c sink.utils.dummy (4M events)" "$b21i_s" "$b21i_m" "$b21i_rc"
 	echo "speed ratio babeltrace2 2.1.2/tracecat, 4M events: print x$(ratio "$b21p_s" "$tp4_s"), info x$(ratio "$b21i_s" "$ti4_s") ($(nproc) cores); 2.0.4: print x$(ratio "$bp4_s" "$tp4_s")"
 else
-	echo "babeltrace2 2.1.2: not built ($bt21; ../shared/tools/babeltrace-2.1/build.sh)"
+	echo "babeltrace2 2.1.2: does not run ($bt21; see tests/peers/README.md)"
 fi

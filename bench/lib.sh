@@ -4,13 +4,13 @@
 
 # What every script measures and where: the tracecat binary (TRACECAT),
 # runs per measurement (BENCH_RUNS), the recordings' cache
-# (TRACECAT_BENCH_CACHE) and babeltrace2 2.1.2 (BABELTRACE21, built by
-# ../shared/tools/babeltrace-2.1/build.sh).
+# (TRACECAT_BENCH_CACHE) and babeltrace2 2.1.2 (BABELTRACE21, by default
+# the wrapper running Debian sid's package, see tests/peers/README.md).
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 bin=${TRACECAT:-$root/build/tracecat}
 runs=${BENCH_RUNS:-3}
 cache=${TRACECAT_BENCH_CACHE:-${TMPDIR:-/tmp}/tracecat-bench}
-bt21=${BABELTRACE21:-/opt/babeltrace-2.1/bin/babeltrace2}
+bt21=${BABELTRACE21:-$root/tests/peers/babeltrace2-2.1}
 
 # measure RUNS CMD...: prints "best_seconds peak_MiB status".  The time is
 # the best run's; the peak RSS is the largest seen over all runs.
@@ -47,6 +47,12 @@ bench_need() {
 			exit 0
 		fi
 	done
+}
+
+# bt21_ok: whether babeltrace2 2.1.2 runs.  Asked once before any timing,
+# since the default wrapper builds its sid root on first use.
+bt21_ok() {
+	"$bt21" --version >/dev/null 2>&1
 }
 
 # bench_need_bin NAME BIN: when BIN (the tracecat to measure) is not built,

@@ -28,6 +28,8 @@ build=(gcc make pkg-config libzstd-dev zlib1g-dev libtraceevent-dev libjson-c-de
 #   clang, libclang-rt-14-dev   make fuzz: the libFuzzer regression inputs
 #   groff-base, mandoc   the man page lint
 #   bash-completion  the completion test
+#   debootstrap      scripts/sid-root.sh: the Debian sid root that the peers
+#                    newer than Debian 12's (tests/peers/) run from
 #   binutils (nm), util-linux (setpriv, unshare, taskset), file
 #   bsdutils         script: a terminal for convert-safety.sh's progress line
 #   time             /usr/bin/time: peak memory in tests/live/ctf2-memory.sh
@@ -40,7 +42,7 @@ build=(gcc make pkg-config libzstd-dev zlib1g-dev libtraceevent-dev libjson-c-de
 #                    with Debian's
 # (timeout, stdbuf, cmp, diff, awk, find, sed come with every Debian system.)
 tests=(python3 procps trace-cmd babeltrace2 babeltrace lttng-tools liblttng-ust-dev uftrace
-	clang libclang-rt-14-dev groff-base mandoc bash-completion binutils util-linux bsdutils file time
+	clang libclang-rt-14-dev groff-base mandoc bash-completion debootstrap binutils util-linux bsdutils file time
 	protobuf-compiler python3-protobuf nodejs)
 command -v npm >/dev/null || tests+=(npm)
 
