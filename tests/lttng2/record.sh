@@ -6,9 +6,8 @@
 # usage: tests/lttng2/record.sh OUTDIR          record every trace, then refs
 #        tests/lttng2/record.sh --refs-only DIR  only remake DIR/*.bt21.*
 #
-# To renew the committed fixtures (record in place: babeltrace2's
-# discarded-events warnings in *.bt21.stderr name stream files by absolute
-# path), keeping README.md, whose dates and counts then need updating:
+# Not run by the tests: it is how the committed fixtures were made.  To renew
+# them, keeping README.md, whose dates and counts then need updating:
 #     cd tests/fixtures/ctf2-lttng && rm -rf ust-* && cd - &&
 #     tests/lttng2/record.sh tests/fixtures/ctf2-lttng
 #
@@ -29,8 +28,10 @@
 #     output depend on the path):
 #         TZ=UTC babeltrace2 --clock-gmt [OPTIONS] NAME > NAME[.OPTS].bt21.txt
 #     for the option sets of option-sets.txt beside this script, plus
-#     NAME[.OPTS].bt21.stderr when babeltrace2 wrote anything on stderr.
-#     babeltrace2 must exit with status 0.
+#     NAME[.OPTS].bt21.stderr when babeltrace2 wrote anything on stderr,
+#     with OUTDIR's absolute path (which babeltrace2's discarded-events
+#     warnings name stream files by) made "./", so the files do not depend
+#     on where the fixtures were made.  babeltrace2 must exit with status 0.
 #
 # The daemon is private, as root too: LTTng 2.15 takes its run directory
 # from LTTNG_RUNDIR (client, health, consumer sockets, lock and pid files)
@@ -46,9 +47,13 @@
 # --no-sessiond, so none can start another daemon.
 #
 # Environment knobs:
-#   LTTNG215  LTTng 2.15 prefix, default /opt/lttng-2.15
-#             (built by /work/shared/tools/lttng-2.15/build.sh)
-#   BT21      babeltrace2 2.1 binary, default /opt/babeltrace-2.1/bin/babeltrace2
+#   LTTNG215  prefix of an LTTng >= 2.15 install (lttng-tools and lttng-ust
+#             built from source with that --prefix: bin/lttng,
+#             bin/lttng-sessiond, include/, lib/ with liblttng-ust); needed
+#             for recording, not for --refs-only.  Debian 12 has only 2.13,
+#             which cannot write CTF 2.
+#   BT21      babeltrace2 2.1 binary, default tests/peers/babeltrace2-2.1
+#             (Debian sid's package, see tests/peers/README.md)
 #   CC        compiler, default gcc
 #
 # Software perf counters (perf:thread:task-clock, page-fault) are recorded in
@@ -76,8 +81,8 @@ fi
 outdir=$1
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-P=${LTTNG215:-/opt/lttng-2.15}
-BT=${BT21:-/opt/babeltrace-2.1/bin/babeltrace2}
+P=${LTTNG215:-}
+BT=${BT21:-$here/../peers/babeltrace2-2.1}
 CC=${CC:-gcc}
 
 # The traces: NAME, ITERATIONS, tc2_app MODES, then the setup: CHANNEL
@@ -139,6 +144,7 @@ run_bt() {
 	local trace=$1 out=$2 rc=0
 	shift 2
 	TZ=UTC "$BT" --clock-gmt "$@" "$trace" >"$out.bt21.txt" 2>"$out.bt21.stderr" || rc=$?
+	sed -i "s|$(pwd -P)/|./|g" "$out.bt21.stderr"
 	if [ "$rc" != 0 ]; then
 		echo "record.sh: babeltrace2 $* $trace: exit status $rc" >&2
 		cat "$out.bt21.stderr" >&2
@@ -154,6 +160,7 @@ if [ "$refs_only" = 1 ]; then
 	exit 0
 fi
 
+[ -n "$P" ] || { echo "record.sh: set LTTNG215 to the prefix of an LTTng >= 2.15 install" >&2; exit 1; }
 for tool in "$P/bin/lttng" "$P/bin/lttng-sessiond"; do
 	[ -x "$tool" ] || { echo "record.sh: $tool not found (set LTTNG215)" >&2; exit 1; }
 done
