@@ -8,8 +8,8 @@
 #
 # usage: bash bench/lttng-legacy.sh [TRACE_DIR]   (normally through `make bench`)
 #
-# TRACE_DIR defaults to the shared corpus's trace-2.6 (2 CPUs, 219558
-# events, 2.4 MB).  It measures wall time (best of BENCH_RUNS runs, default
+# TRACE_DIR defaults to the committed tests/corpus/lttng-legacy/trace-2.6
+# (or that of $TRACECAT_CORPUS; 2 CPUs, 219558 events, 2.4 MB).  It measures wall time (best of BENCH_RUNS runs, default
 # 5) and peak RSS of
 #   tracecat print TRACE_DIR                  (the legacy reader)
 #   babeltrace2 CTF                            (the same events as CTF)
@@ -24,7 +24,7 @@ set -euo pipefail
 . "$(dirname "$0")/lib.sh"
 
 runs=${BENCH_RUNS:-5}
-trace=${1:-${TRACECAT_CORPUS:-$root/../shared/corpus}/lttng-legacy/trace-2.6}
+trace=${1:-${TRACECAT_CORPUS:-$root/tests/corpus}/lttng-legacy/trace-2.6}
 
 echo "== lttng-legacy: tracecat on a legacy LTTng trace vs babeltrace2 on its CTF conversion"
 bench_need lttng-legacy babeltrace2 /usr/bin/time

@@ -27,7 +27,7 @@
 set -u
 BIN=$1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-CORPUS=${TRACECAT_CORPUS:-$ROOT/../shared/corpus}
+CORPUS=${TRACECAT_CORPUS:-$ROOT/tests/corpus}
 if ! command -v babeltrace2 >/dev/null; then
 	echo "SKIP convert: babeltrace2 is not installed"
 	exit 0
@@ -106,6 +106,9 @@ files=()
 for f in "$CORPUS"/trace-dat/*.dat "$ROOT"/tests/fixtures/tracedat/*.dat; do
 	[ -f "$f" ] && files+=("$f")
 done
+# The corpus's trace.dat files are committed: none is a broken checkout.
+compgen -G "$CORPUS/trace-dat/*.dat" >/dev/null ||
+	echo "FAIL convert-tracedat/corpus: no .dat file in $CORPUS/trace-dat"
 for f in "${files[@]}"; do
 	name=${f#"$CORPUS"/}
 	name=${name#"$ROOT"/tests/}
@@ -149,9 +152,9 @@ for f in "${files[@]}"; do
 			echo "FAIL convert-tracedat-raw-syscalls/$name/${pair%%:*}: $named syscall_${pair#*:}_* events for $raw raw records"
 		fi
 	done
-	# What Trace Compass's LTTng kernel analyses look for (the naming
-	# rules of specs/lttng-conventions.md, checked on the metadata as
-	# babeltrace2 parsed it).
+	# What Trace Compass's LTTng kernel analyses look for (the names and
+	# environment lttng-modules 2.13 writes, which its LTTng kernel event
+	# layout expects), checked on the metadata as babeltrace2 parsed it.
 	meta=$tmp/td-lttng/metadata
 	[ -f "$meta" ] || continue
 	missing=()
@@ -181,6 +184,8 @@ for f in "${files[@]}"; do
 done
 
 # ---- uftrace (corpus and tests/fixtures/uftrace): LTTng-UST conventions ----
+compgen -G "$CORPUS/uftrace/*/info" >/dev/null ||
+	echo "FAIL convert-uftrace/corpus: no recording in $CORPUS/uftrace"
 for d in "$CORPUS"/uftrace/*/ "$ROOT"/tests/fixtures/uftrace/*/; do
 	d=${d%/}
 	[ -f "$d/info" ] || continue

@@ -10,7 +10,8 @@
 # standard output, the error output and the exit status of -j 1 and -j 4
 # are compared, and convert's outputs (every event re-encoded as CTF 1.8
 # and 2, Perfetto, Chrome JSON) file for file; `report` runs on every
-# trace.dat fixture (and the shared corpus's, when there) with each of a
+# trace.dat fixture and corpus file (tests/corpus/trace-dat, or that of
+# $TRACECAT_CORPUS) with each of a
 # set of its options.  The same commands at -j 4 (convert to CTF and to
 # Chrome JSON, whose file a thread of its own writes) then run under
 # ThreadSanitizer (build/tsan/tracecat, made by `make sanitize`): any
@@ -23,6 +24,7 @@ export TZ=UTC
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 F=$ROOT/tests/fixtures
+CORPUS=${TRACECAT_CORPUS:-$ROOT/tests/corpus}
 
 # same_streams LABEL: whether the standard output, the errors and the
 # status of the -j 1 and -j 4 runs ($tmp/1.* and $tmp/4.*) agree; says
@@ -104,7 +106,7 @@ traces+=("$two")
 # label T: the name of trace T in the results
 label() {
 	local name=${1#"$F"/}
-	name=${name#"$ROOT"/../shared/corpus/}
+	name=${name#"$CORPUS"/}
 	echo "${name#"$tmp"/}"
 }
 for t in "${traces[@]}"; do
@@ -126,9 +128,12 @@ run all-ctf-merged print --clock-gmt "${ctf[@]}"
 report_opts=("" "-R" "-t" "-N" "-L" "-I -S" "--cpu 0" "--cpu 1,3" "-F sched_switch" "-v -F sched_switch"
 	"-F sched_switch -v -F sched_wakeup" "-R -t -N --cpu 1")
 tracedats=()
-for t in "$F"/tracedat/*.dat "$F"/tracedat-bad/*.dat "$ROOT"/../shared/corpus/trace-dat/*.dat; do
+for t in "$F"/tracedat/*.dat "$F"/tracedat-bad/*.dat "$CORPUS"/trace-dat/*.dat; do
 	[ -e "$t" ] && tracedats+=("$t")
 done
+# The corpus is committed: no file there is a broken checkout.
+compgen -G "$CORPUS/trace-dat/*.dat" >/dev/null ||
+	echo "FAIL threads/corpus: no .dat file in $CORPUS/trace-dat"
 for t in "${tracedats[@]}"; do
 	name=$(label "$t")
 	for o in "${report_opts[@]}"; do

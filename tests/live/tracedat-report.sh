@@ -7,7 +7,8 @@
 #
 # For every FILE.dat of
 #   1. tests/fixtures/tracedat/            (committed; outputs stored beside)
-#   2. ${TRACECAT_CORPUS:-../shared/corpus}/trace-dat/   (when present)
+#   2. tests/corpus/trace-dat/              (committed; or the trace-dat/
+#      folder of $TRACECAT_CORPUS, an external corpus laid out the same way)
 #   3. fresh recordings made now with tests/tracefs/record.sh, layouts
 #      "top" and "multi" (when running as root with trace-cmd, gcc,
 #      unshare and tracefs; skipped otherwise)
@@ -40,7 +41,7 @@ root=$(pwd)
 prefix=tracedat-report
 fixtures=$root/tests/fixtures/tracedat
 record=$root/tests/tracefs/record.sh
-corpus=${TRACECAT_CORPUS:-$root/../shared/corpus}/trace-dat
+corpus=${TRACECAT_CORPUS:-$root/tests/corpus}/trace-dat
 
 [ -n "$bin" ] || { echo "FAIL $prefix: usage: $0 BIN"; exit 0; }
 case $bin in /*) ;; *) bin=$root/$bin ;; esac
@@ -167,15 +168,15 @@ for f in "$fixtures"/*.dat; do
 done
 [ "$found" = 1 ] || echo "FAIL $prefix/fixture: no .dat file in $fixtures"
 
-# ---- 2. the shared corpus
-if [ -d "$corpus" ]; then
-	for f in "$corpus"/*.dat; do
-		[ -f "$f" ] || continue
-		check_file corpus "$corpus" "${f##*/}" 1 "$bin"
-	done
-else
-	echo "SKIP $prefix/corpus: no corpus at $corpus"
-fi
+# ---- 2. the corpus: committed, so an empty one is a broken checkout or a
+# wrong TRACECAT_CORPUS, never a reason to skip
+found=0
+for f in "$corpus"/*.dat; do
+	[ -f "$f" ] || continue
+	found=1
+	check_file corpus "$corpus" "${f##*/}" 1 "$bin"
+done
+[ "$found" = 1 ] || echo "FAIL $prefix/corpus: no .dat file in $corpus"
 
 # ---- 3. fresh recordings
 why=""

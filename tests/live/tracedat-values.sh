@@ -4,8 +4,8 @@
 # files against trace-cmd's own reading of them.
 #
 # For every FILE.dat with a FILE.dat.raw.txt beside it (`trace-cmd report
-# -R FILE.dat`) in the shared corpus (${TRACECAT_CORPUS:-../shared/corpus}/
-# trace-dat) and in tests/fixtures/tracedat, it runs
+# -R FILE.dat`) in tests/corpus/trace-dat (or the trace-dat folder of
+# $TRACECAT_CORPUS) and in tests/fixtures/tracedat, it runs
 #   BIN print --no-delta --clock-seconds FILE.dat
 # and checks that
 #   - the number of events equals the number of event lines of .raw.txt
@@ -27,7 +27,7 @@
 set -u
 BIN=$1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-CORPUS=${TRACECAT_CORPUS:-$ROOT/../shared/corpus}
+CORPUS=${TRACECAT_CORPUS:-$ROOT/tests/corpus}
 if ! command -v python3 >/dev/null; then
 	echo "SKIP tracedat-values: python3 is not installed"
 	exit 0
@@ -36,7 +36,11 @@ files=()
 for f in "$CORPUS"/trace-dat/*.dat "$ROOT"/tests/fixtures/tracedat/*.dat; do
 	[ -f "$f" ] && [ -f "$f.raw.txt" ] && files+=("$f")
 done
-# tests/fixtures/tracedat is committed with its .raw.txt files.
+# Both folders are committed with their .raw.txt files: an empty one is a
+# broken checkout or a wrong TRACECAT_CORPUS.
+if ! compgen -G "$CORPUS/trace-dat/*.dat.raw.txt" >/dev/null; then
+	echo "FAIL tracedat-values/corpus: no trace.dat file with a .raw.txt under $CORPUS/trace-dat"
+fi
 if [ ${#files[@]} -eq 0 ]; then
 	echo "FAIL tracedat-values: no trace.dat files with a .raw.txt under $CORPUS/trace-dat or tests/fixtures/tracedat"
 	exit 0

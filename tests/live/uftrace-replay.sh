@@ -7,7 +7,8 @@
 #
 # 1. Stored references: for every recording DIR of
 #      tests/fixtures/uftrace/        (committed; tests/fixtures/uftrace/README.md)
-#      ${TRACECAT_CORPUS:-../shared/corpus}/uftrace/   (when present)
+#      tests/corpus/uftrace/          (committed; or the uftrace/ folder of
+#                                      $TRACECAT_CORPUS, laid out the same way)
 #    and every DIR.replay.txt / DIR.OPTS.replay.txt beside it,
 #      BIN replay [OPTIONS] DIR   must print exactly that file, exit 0,
 #    OPTIONS being OPTS decoded as tests/uftrace/option-sets.txt says
@@ -34,7 +35,7 @@ bin=${1:-}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 prefix=uftrace-replay
 fixtures=$root/tests/fixtures/uftrace
-corpus=${TRACECAT_CORPUS:-$root/../shared/corpus}/uftrace
+corpus=${TRACECAT_CORPUS:-$root/tests/corpus}/uftrace
 record=$root/tests/uftrace/record.sh
 
 [ -n "$bin" ] || { echo "FAIL $prefix: usage: $0 BIN"; exit 0; }
@@ -107,14 +108,15 @@ if [ -z "$first" ]; then
 else
 	check "$prefix/fixture/${first##*/} (-d DIR)" "$first.replay.txt" 0 "$bin" -d "$first"
 fi
-if [ -d "$corpus" ]; then
-	for dir in "$corpus"/*/; do
-		dir=${dir%/}
-		[ -f "$dir.replay.txt" ] && stored corpus "$dir" "${bins[@]}"
-	done
-else
-	echo "SKIP $prefix/corpus: no corpus at $corpus"
-fi
+# The corpus is committed: finding no recording there is a failure.
+found=0
+for dir in "$corpus"/*/; do
+	dir=${dir%/}
+	[ -f "$dir.replay.txt" ] || continue
+	found=1
+	stored corpus "$dir" "${bins[@]}"
+done
+[ "$found" = 1 ] || echo "FAIL $prefix/corpus: no recording with a .replay.txt in $corpus"
 
 # ---- 2. fresh recordings
 if ! command -v uftrace >/dev/null 2>&1; then

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report_test.c - `tracecat report`'s own text against libtraceevent's.
- * For every trace.dat file of tests/fixtures/tracedat and of the shared
- * corpus (when ../shared/corpus is there):
+ * For every trace.dat file of tests/fixtures/tracedat and of the corpus's
+ * trace-dat folder (tests/corpus, or $TRACECAT_CORPUS when set; both are
+ * committed, so an empty or missing one fails):
  *   - the report of every record, with each event text a native plan
  *     (printfmt.h) writes also made by libtraceevent and compared;
  *   - the time column of random times, in its three forms.
@@ -81,6 +82,10 @@ static void check_dir(const char *dir, bool required)
 		}
 	}
 	closedir(d);
+	if (n == 0 && required) {
+		printf("FAIL report/%s: no .dat file in the folder\n", dir);
+		n_fail++;
+	}
 	for (size_t i = 0; i < n; i++) {
 		check_file(names[i]);
 		free(names[i]);
@@ -91,6 +96,9 @@ static void check_dir(const char *dir, bool required)
 int main(void)
 {
 	check_dir("tests/fixtures/tracedat", true);
-	check_dir("../shared/corpus/trace-dat", false);
+	const char *corpus = getenv("TRACECAT_CORPUS");
+	char dir[1024];
+	snprintf(dir, sizeof dir, "%s/trace-dat", corpus ? corpus : "tests/corpus");
+	check_dir(dir, true);
 	return n_fail ? 1 : 0;
 }

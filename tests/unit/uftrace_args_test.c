@@ -4,13 +4,16 @@
  * argument specs, payload sizes and replay text.
  *
  * The payload bytes and expected texts are those of the corpus recording
- * `args` (shared/corpus/uftrace/args: args.dump-hex.txt and
- * args.replay.txt), copied here so the test runs on a fresh clone; the rest
- * checks the printing and spec rules of specs/uftrace.md §5.4-5.7 on values
- * the corpus does not hold.  When the corpus is present (../shared/corpus
- * or $TRACECAT_CORPUS) the recorded args/<tid>.dat is also walked record by
- * record, with a small resolver of its own, and every argument list and
- * return value must read as args.replay.txt shows it.  One line per check,
+ * `args` (tests/corpus/uftrace/args: args.dump-hex.txt and
+ * args.replay.txt), kept here as well so that these checks need no file;
+ * the rest checks the printing and spec rules of uftrace 0.13 (the
+ * ARGUMENTS section of its doc/uftrace-record.md, and what its
+ * utils/argspec.c, utils/filter.c and utils/fstack.c do) on values the
+ * corpus does not hold.  The recorded args/<tid>.dat is also walked record
+ * by record, with a small resolver of its own, and every argument list and
+ * return value must read as args.replay.txt shows it; the recording is
+ * read from tests/corpus (the test runs from the repository root) or from
+ * $TRACECAT_CORPUS, and is committed, so not finding it fails.  One line per check,
  * "PASS name" or "FAIL name: ..."; exit status 0 when everything passed.
  */
 #include <dirent.h>
@@ -274,7 +277,7 @@ static void test_corpus_payloads(void)
 }
 
 /* ------------------------------------------------------------------------
- * Printing rules (§5.7) one item at a time
+ * Printing rules (uftrace 0.13's replay) one item at a time
  */
 
 /* The text of VALUE (little-endian) under ITEM ("arg1/x"); a NULL ITEM
@@ -475,7 +478,7 @@ static void test_enums(void)
 }
 
 /* ------------------------------------------------------------------------
- * Which spec applies (§5.5, §5.6)
+ * Which spec applies (uftrace 0.13's utils/filter.c and auto-args)
  */
 
 /* The argument text of a function NAME given 16 bytes 1, 2 (two words). */
@@ -736,7 +739,7 @@ static void test_random(void)
 }
 
 /* ------------------------------------------------------------------------
- * The corpus recording itself, when present
+ * The corpus recording itself
  */
 
 typedef struct sym {
@@ -765,7 +768,8 @@ static char *read_all(const char *path, size_t *len)
 	return tc_read_file(path, 64u << 20, &data, len) < 0 ? NULL : data;
 }
 
-/* <module>.sym by spec §4.2.3: aliases skipped, '?' lines end sizes. */
+/* <module>.sym as uftrace 0.13's utils/symbol.c reads it: aliases
+ * skipped, '?' lines end sizes. */
 static void load_syms(const corpus *c, module *m)
 {
 	m->loaded = true;
@@ -947,10 +951,11 @@ static void test_corpus(void)
 {
 	corpus c = { 0 };
 	const char *root = getenv("TRACECAT_CORPUS");
-	snprintf(c.dir, sizeof c.dir, "%s/uftrace/args", root ? root : "../shared/corpus");
+	snprintf(c.dir, sizeof c.dir, "%s/uftrace/args", root ? root : "tests/corpus");
 	if (!load_map(&c)) {
+		check(false, "corpus_found", "no recording at %s (run from the repository root)", c.dir);
 		free_corpus(&c);
-		return; /* no corpus here */
+		return;
 	}
 	ua_specs *s = load_corpus_specs(&c);
 	char path[1100];
@@ -991,7 +996,7 @@ static void test_corpus(void)
 	}
 	check(ok && pos == len, "corpus_walk_ends_at_eof", "stopped at %zu of %zu", pos, len);
 
-	/* replay's lines (§9.5) for a trace without threads or events: a leaf
+	/* uftrace replay's lines for a trace without threads or events: a leaf
 	 * "name(args) = ret;", else "name(args) {" and "} = ret; (comment)" */
 	line_list got = { 0 }, want = { 0 };
 	tc_buf b = { 0 }, t = { 0 };
