@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * args.h - uftrace's argument and return-value specs (specs/uftrace.md
- * §2.4, §4.5, §5.4-5.7): which items the recorder stored for a function,
+ * args.h - uftrace's argument and return-value specs
+ * (doc/formats/uftrace.md §2.4, §4.5, §5.4-§5.7): which items the
+ * recorder stored for a function,
  * how many bytes they take in a .dat file, and how `uftrace replay`
  * prints them.
  *
