@@ -116,7 +116,7 @@ static int clock_for(td_trace *t, const char *name, const tc_open_options *opts,
 	if (!c || !(c->name = tc_pool_strdup(&t->pool, name)) || !(c->description = tc_pool_strdup(&t->pool, desc)))
 		return TC_ENOMEM;
 	c->freq = NS_PER_S;
-	/* DATE maps trace time to the time of day (doc/formats/tracedat.md §10.4). */
+	/* DATE maps trace time to the time of day (§10.4). */
 	c->origin_is_unix_epoch = m->has_date;
 	if (tc_ptr_push((void ***)&t->pub.clocks, &t->pub.clock_count, c) < 0)
 		return TC_ENOMEM;

@@ -2,8 +2,9 @@
 /*
  * args.c - uftrace 0.13's argument and return-value specs
  * (doc/formats/uftrace.md §2.4, §4.5, §5.4-§5.7): the spec strings of the
- * info file and of the .dbg files parsed into item lists, the list the recorder used for a function,
- * the size of a payload, and its text as `uftrace replay` prints it.
+ * info file and of the .dbg files parsed into item lists, the list the
+ * recorder used for a function, the size of a payload, and its text as
+ * `uftrace replay` prints it.
  *
  * The uftrace reader resolves each ENTRY/EXIT record that carries data to a
  * function, asks ua_lookup() for its items, steps over the payload with
@@ -1222,7 +1223,7 @@ int ua_specs_add_dbg(ua_specs *s, const char *module, const char *text, size_t l
 	if (!module)
 		return tc_fail(TC_EINVAL, path, -1, "a .dbg file needs its module's name");
 	/* a second file of the same basename (a name clash,
-	 * doc/formats/uftrace.md §4.2.4) cannot be
+	 * §4.2.4) cannot be
 	 * told apart by the functions' module names: the first one stays */
 	if (find_module(s, module))
 		return 0;

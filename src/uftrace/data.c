@@ -299,7 +299,7 @@ static uft_session *latest_ref(const uft_task *t, uint64_t before)
 	return NULL;
 }
 
-/* task.txt (doc/formats/uftrace.md §3): sessions first, since lines come in arrival order. */
+/* task.txt (§3): sessions first, since lines come in arrival order. */
 static int read_tasks(uft_data *d)
 {
 	char *data;
@@ -443,7 +443,7 @@ static int read_events_txt(uft_data *d)
 	return rc;
 }
 
-/* default.opts: "-t TIME" is the recording's time filter (doc/formats/uftrace.md §8.1). */
+/* default.opts: "-t TIME" is the recording's time filter (§8.1). */
 static int read_default_opts(uft_data *d)
 {
 	char *data;
@@ -650,7 +650,7 @@ static bool is_sentinel(const char *name)
 	return !strcmp(name, "__sym_end") || !strcmp(name, "__dynsym_end") || !strcmp(name, "__func_end");
 }
 
-/* A .sym file's text into M's table (doc/formats/uftrace.md §4.2.3,
+/* A .sym file's text into M's table (§4.2.3,
  * with 0.14's sizes). */
 static int parse_syms(uft_data *d, uft_module *m, const char *data, size_t len)
 {
@@ -715,7 +715,7 @@ static int parse_syms(uft_data *d, uft_module *m, const char *data, size_t len)
 }
 
 /* "<base>-<4 hex>.sym" for modules whose basename another one took
- * (doc/formats/uftrace.md §4.2.4). */
+ * (§4.2.4). */
 static void alt_sym_name(const uft_module *m, char *out, size_t size)
 {
 	if (m->build_id && strlen(m->build_id) >= 4) {
@@ -770,7 +770,7 @@ static int load_syms(uft_data *d, uft_module *m)
 	char *data;
 	size_t len;
 	/* "<base>.sym"; when that one describes another module, the
-	 * alternative name (doc/formats/uftrace.md §4.2.4), whose header is not checked */
+	 * alternative name (§4.2.4), whose header is not checked */
 	for (int attempt = 0;; attempt++) {
 		if (attempt == 0)
 			snprintf(name, sizeof name, "%s.sym", m->base);

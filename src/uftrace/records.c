@@ -129,7 +129,7 @@ void uft_task_reader_free(uft_task_reader *r)
 
 int uft_task_reader_next(uft_task_reader *r, uft_record *rec)
 {
-	/* a trailing partial record is the end of the data (doc/formats/uftrace.md §5.1) */
+	/* a trailing partial record is the end of the data (§5.1) */
 	if (r->size - r->pos < 16) {
 		count_read(r, r->size);
 		return 0;
@@ -187,7 +187,7 @@ int uft_task_reader_next(uft_task_reader *r, uft_record *rec)
 	return 1;
 }
 
-/* ---- perf-cpu*.dat (doc/formats/uftrace.md §6) ---- */
+/* ---- perf-cpu*.dat (§6) ---- */
 
 enum { PERF_EXIT = 4, PERF_COMM = 3, PERF_FORK = 7, PERF_SWITCH = 14 };
 #define PERF_SWITCH_OUT 0x2000
@@ -252,7 +252,7 @@ int uft_perf_read(uft_data *d, const char *path, uft_perf *q)
 	return 0;
 }
 
-/* ---- the merge (doc/formats/uftrace.md §9.2) ---- */
+/* ---- the merge (§9.2) ---- */
 
 typedef struct task_queue {
 	uft_task_reader *reader;

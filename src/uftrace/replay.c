@@ -9,8 +9,8 @@
  * follows that state machine step by step (sections of
  * doc/formats/uftrace.md): accounting (§9.4) for every record, printing
  * (§9.5) for the visible ones, the trailer of functions that never
- * returned (§9.8).  Records are read as the merge yields them;
- * only the few looked ahead of the cursor are kept.
+ * returned (§9.8).  Records are read as the merge yields them; only the
+ * few looked ahead of the cursor are kept.
  */
 #include "uftrace/uftrace.h"
 
@@ -142,7 +142,7 @@ static bool is_sched(const uft_record *r)
 	return r->from_perf && (r->addr == UFT_EV_SCHED_IN || r->addr == UFT_EV_SCHED_OUT || r->addr == UFT_EV_SCHED_OUT_PREEMPT);
 }
 
-/* Accounting, doc/formats/uftrace.md §9.4 */
+/* Accounting, §9.4 */
 static void consume(replay *p, item *it)
 {
 	it->consumed = true;
@@ -360,7 +360,7 @@ static bool would_show(replay *p, const uft_record *r)
 
 /* The next record the cursor would reach, consuming the invisible events
  * and the filtered records on the way (the look-ahead of
- * doc/formats/uftrace.md §9.5); NULL when none
+ * §9.5); NULL when none
  * or when it is LOST. */
 static item *look_ahead(replay *p, const rtask *t, int *err)
 {
@@ -836,7 +836,7 @@ static int trailer_first(const rtask *t)
 	return z;
 }
 
-/* The trailer, doc/formats/uftrace.md §9.8 */
+/* The trailer, §9.8 */
 static void trailer(replay *p)
 {
 	bool any = false;

@@ -24,7 +24,7 @@
 
 enum { UFT_ENTRY = 0, UFT_EXIT = 1, UFT_LOST = 2, UFT_EVENT = 3 };
 
-/* Event ids (doc/formats/uftrace.md §5.8.1). */
+/* Event ids (§5.8.1). */
 enum {
 	UFT_EV_READ_STATM = 100001,
 	UFT_EV_READ_PAGE_FAULT = 100002,
@@ -148,7 +148,7 @@ uft_task *uft_task_by_tid(const uft_data *d, int tid);
 /* The traced executable's module in session S, its symbols loaded. */
 const uft_module *uft_session_main_module(uft_data *d, uft_session *s);
 
-/* What an address is, resolved as uftrace does (doc/formats/uftrace.md §4.3). */
+/* What an address is, resolved as uftrace does (§4.3). */
 typedef struct uft_place {
 	const uft_symbol *sym;     /* NULL: unresolved */
 	const uft_module *module;
@@ -205,7 +205,7 @@ typedef struct uft_record {
 
 typedef struct uft_merge uft_merge;
 
-/* Every record of D in uftrace's merged order (doc/formats/uftrace.md §9.2), without functions
+/* Every record of D in uftrace's merged order (§9.2), without functions
  * shorter than TIME_FILTER ns (0: all). */
 int uft_merge_new(uft_merge **out, uft_data *d, uint64_t time_filter);
 /* 1 and *REC, 0 at the end, < 0 on error.  Payloads and names a record
