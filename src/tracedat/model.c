@@ -61,7 +61,7 @@ static int build_env(td_trace *t)
 		rc = add_uname(t, m->uname);
 	if (t->lttng) {
 		/* lttng-modules 2.13: Trace Compass's newest kernel layout
-		 * (specs/lttng-conventions.md §1.2); where it came from after. */
+		 * (doc/formats/ctf.md §8.1); where it came from after. */
 		char source[64];
 		snprintf(source, sizeof source, "trace-cmd trace.dat v%u", (unsigned)m->version);
 		if (rc == 0)
