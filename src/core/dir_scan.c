@@ -7,8 +7,8 @@
  * the CTF traces alone (issue 21).
  *
  *   1. The CTF reader finds its own traces, every folder holding a
- *      `metadata` file (doc/formats/ctf.md §2): it must see them all at once to merge
- *      those of one UUID.
+ *      `metadata` file (doc/formats/ctf.md §2): it must see them all at
+ *      once to merge those of one UUID.
  *   2. This scan walks the rest, not looking inside CTF traces: a folder
  *      holding an `info` file is offered to the uftrace reader, every
  *      other folder to the legacy LTTng reader (which takes one holding

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * decode.c - turns the bytes of one packet into tc_field trees, following
- * the plans metadata.c compiled (CTF 1.8 §4: alignment, bit packing in
- * both byte orders, strings, arrays, sequences, variants), and CTF 2's
- * kinds (CTF2-SPEC-2.0's field classes; doc/formats/ctf.md §5.2:
- * booleans, bit arrays, reversed bit order, LEB128 integers, UTF-16/32
- * strings, BLOBs, optionals, variants selected by integer ranges).  Those all take the general path (MEMBER_OTHER): the
- * fixed-layout runs of CTF 1.8 structures are unchanged.
+ * the plans metadata.c compiled (CTF 1.8 §4: alignment, bit packing in both
+ * byte orders, strings, arrays, sequences, variants), and CTF 2's kinds
+ * (CTF2-SPEC-2.0's field classes; doc/formats/ctf.md §5.2: booleans, bit
+ * arrays, reversed bit order, LEB128 integers, UTF-16/32 strings, BLOBs,
+ * optionals, variants selected by integer ranges).  Those all take the
+ * general path (MEMBER_OTHER): the fixed-layout runs of CTF 1.8 structures
+ * are unchanged.
  *
  * Fields go into an arena of slots that the caller empties for every
  * batch of events (stream.c); a compound reserves its children's slots
@@ -797,9 +798,10 @@ static int decode_elements(ctf_decoder *d, const tc_field_class *fc, tc_field *o
 	out->option = 0;
 	out->v.compound.count = 0;
 	/* CTF 2 arrays may be aligned more than their elements, even when
-	 * empty (CTF2-SPEC-2.0, array field classes' minimum-alignment); ctf_layout_update makes fc->align at least
-	 * el->align.  Text is byte-aligned: TSDL text elements are, and
-	 * CTF 2 strings say so by kind. */
+	 * empty (CTF2-SPEC-2.0, array field classes' minimum-alignment);
+	 * ctf_layout_update makes fc->align at least el->align.  Text is
+	 * byte-aligned: TSDL text elements are, and CTF 2 strings say so by
+	 * kind. */
 	if (align_to(d, fc->align) < 0)
 		return TC_EFORMAT;
 	uint64_t left = d->limit - d->pos;

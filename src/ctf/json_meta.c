@@ -8,10 +8,10 @@
  * Validation follows babeltrace2 2.1.2, the reference reader: every object
  * is checked against its property list (an unknown property is an error),
  * fragments must come in order, extensions are refused.  Field locations
- * are resolved as babeltrace2 resolves them (doc/formats/ctf.md §4.4), into the plans'
- * ref_* paths.  Roles replace CTF 1.8's special member names and hide the
- * fields that carry them; names are shown verbatim.  Mapping labels are
- * ordered as babeltrace2 prints them (doc/formats/ctf.md §4.5).
+ * are resolved as babeltrace2 resolves them (doc/formats/ctf.md §4.4), into
+ * the plans' ref_* paths.  Roles replace CTF 1.8's special member names and
+ * hide the fields that carry them; names are shown verbatim.  Mapping
+ * labels are ordered as babeltrace2 prints them (doc/formats/ctf.md §4.5).
  */
 #include "ctf/json_meta.h"
 
@@ -222,9 +222,10 @@ static bool is_prime(uint64_t n)
 
 /* Inserts keys ORDER[0..N) (indexes into HASH; NULL: 0..N) into an empty
  * std::unordered_map and writes its iteration order to OUT
- * (doc/formats/ctf.md §4.5: buckets 1, then 13, then the next prime of at least twice as
- * many; a key goes just before the first key of its bucket, else first).
- * Exact up to 257 labels; libstdc++'s prime list skips primes beyond. */
+ * (doc/formats/ctf.md §4.5: buckets 1, then 13, then the next prime of at
+ * least twice as many; a key goes just before the first key of its bucket,
+ * else first).  Exact up to 257 labels; libstdc++'s prime list skips
+ * primes beyond. */
 static void unordered_map_order(const uint64_t *hash, const size_t *order, size_t n, size_t *out)
 {
 	size_t len = 0;

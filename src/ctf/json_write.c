@@ -304,7 +304,8 @@ static int write_location(jw *w, const char *k, const char *ref, const tc_field_
 		}
 	}
 	if (!absolute) {
-		/* innermost structure first, then outwards (doc/formats/ctf.md §3.4) */
+		/* innermost structure first, then outwards
+		 * (doc/formats/ctf.md §3.4) */
 		const char *dot = strchr(ref, '.');
 		size_t len = dot ? (size_t)(dot - ref) : strlen(ref);
 		for (size_t lvl = w->depth; lvl-- > 0 && !found;) {
@@ -629,7 +630,8 @@ static int write_trace_class(jw *w)
 		tc_uuid_format(t->uuid, uid);
 	int rc = fragment_start(w, "trace-class");
 	/* Directories of one trace merge only when their class has a name
-	 * and a uid (doc/formats/ctf.md §6.3): LTTng's conversions name it "". */
+	 * and a uid (doc/formats/ctf.md §6.3): LTTng's conversions name it
+	 * "". */
 	const char *ns = t->class_ns ? t->class_ns : t->ctf_major != 2 && is_lttng(t) && uid[0] ? "lttng.org,2009" : NULL;
 	const char *name = t->class_name ? t->class_name : t->ctf_major != 2 && is_lttng(t) && uid[0] ? "" : NULL;
 	const char *u = t->class_uid ? t->class_uid : t->ctf_major != 2 && uid[0] ? uid : NULL;

@@ -657,7 +657,8 @@ static int build_members(builder *b, const ast_node *n, tc_field_class *fc)
 			if (m->kind == TC_FIELD_VARIANT && !m->tag_ref && fc->kind == TC_FIELD_STRUCT)
 				return berr(b, c, "variant \"%s\" has no tag", d->name);
 			/* babeltrace2 compares the new name as written with the
-			 * displayed names already present (doc/formats/ctf.md §3.3). */
+			 * displayed names already present
+			 * (doc/formats/ctf.md §3.3). */
 			for (size_t j = 0; j < fc->member_count; j++)
 				if (strcmp(fc->members[j].display_name, d->name) == 0 ||
 				    (fc->kind == TC_FIELD_VARIANT && strcmp(fc->members[j].name, d->name) == 0))
@@ -975,8 +976,8 @@ static int resolve_ref(compile_ctx *cx, tc_field_class *fc, const char *ref)
 	}
 	if (!absolute) {
 		/* Innermost enclosing structure first, then outwards, looking
-		 * only at members before the one that leads to us (doc/formats/ctf.md
-		 * §3.4). */
+		 * only at members before the one that leads to us
+		 * (doc/formats/ctf.md §3.4). */
 		const char *dot = strchr(ref, '.');
 		size_t len = dot ? (size_t)(dot - ref) : strlen(ref);
 		for (size_t lvl = cx->depth; lvl-- > 0 && !target;) {

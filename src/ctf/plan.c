@@ -154,9 +154,10 @@ static ctf_member_kind fixed_layout(const tc_field_class *m, uint64_t *bits)
 
 /* A variant member named after the tag written without dots, when an
  * earlier member of the structure has that name: relative references look
- * in the innermost structure first (doc/formats/ctf.md §3.4), so resolve_ref resolves
- * the tag to that member, and decoding can take it from there instead of
- * following the resolved path.  Returns its index, or -1. */
+ * in the innermost structure first (doc/formats/ctf.md §3.4), so
+ * resolve_ref resolves the tag to that member, and decoding can take it
+ * from there instead of following the resolved path.  Returns its index,
+ * or -1. */
 static long sibling_tag(const tc_field_class *fc, size_t i)
 {
 	const tc_field_class *m = fc->members[i].cls;

@@ -422,8 +422,8 @@ static void close_packet(ctf_stream_iter *s)
 	const ctf_packet *p = &s->pkt;
 	const ctf_quirks *q = &s->trace->quirks;
 	uint64_t end = p->has_ts_end ? p->ts_end : s->clock_value;
-	/* Tracer bugs babeltrace2 works around (doc/formats/ctf.md §10.1): the packet really
-	 * ended at its last event. */
+	/* Tracer bugs babeltrace2 works around (doc/formats/ctf.md §10.1): the
+	 * packet really ended at its last event. */
 	if (p->has_ts_end && ((q->lttng_crash && p->ts_begin != 0 && p->ts_end == 0) ||
 	                      (q->lttng_event_after_packet && s->last_event_cycles > p->ts_end)))
 		end = s->last_event_cycles;

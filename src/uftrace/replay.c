@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * replay.c - `uftrace replay`'s text, byte for byte (doc/formats/uftrace.md §9).
+ * replay.c - `uftrace replay`'s text, byte for byte
+ * (doc/formats/uftrace.md §9).
  *
  * uftrace walks the merged records with per-task counters that it keeps
  * even where they go wrong (fork children, exec, longjmp, lost records),
