@@ -12,7 +12,7 @@
  * --force replaces only what convert writes: a regular file for a
  * Perfetto or JSON output, and for a CTF output a directory whose every
  * file belongs to a CTF trace (a folder with a metadata file, as
- * CTF 1.8 section 7 and CTF 2 section 4 lay a trace out), or an empty
+ * CTF 1.8 §2 and §7.1 and CTF2-FS-1.0 lay a trace out), or an empty
  * one.  A symbolic
  * link is never replaced: rename() would replace the link, not the file
  * the user sees through it, and writing through it would lose the
@@ -172,8 +172,9 @@ done:
 
 /* Whether the file PATH starts as CTF metadata does: TSDL text (which
  * every writer starts with the comment "CTF 1.8"), a metadata packet's magic
- * 0x75d11d57 in either byte order (CTF 1.8 section 7.1), or CTF 2's JSON
- * text sequence, whose records start with RS (CTF 2 section 4, RFC 7464). */
+ * 0x75d11d57 in either byte order (CTF 1.8 §7.1), or CTF 2's JSON
+ * text sequence, whose records start with RS (CTF2-SPEC-2.0, metadata
+ * stream; RFC 7464). */
 static bool is_ctf_metadata(const char *path)
 {
 	unsigned char head[4] = { 0 };

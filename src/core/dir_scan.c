@@ -7,12 +7,13 @@
  * the CTF traces alone (issue 21).
  *
  *   1. The CTF reader finds its own traces, every folder holding a
- *      `metadata` file (ctf.md 2): it must see them all at once to merge
- *      those of one UUID.
+ *      `metadata` file (doc/formats/ctf.md §2): it must see them all at
+ *      once to merge those of one UUID.
  *   2. This scan walks the rest, not looking inside CTF traces: a folder
  *      holding an `info` file is offered to the uftrace reader, every
  *      other folder to the legacy LTTng reader (which takes one holding
- *      tracefiles, NAME_CPU, with its subfolders: spec §2), and every
+ *      tracefiles, NAME_CPU, with its subfolders:
+ *      doc/formats/lttng-legacy.md §2), and every
  *      regular file outside those to the trace.dat reader, which takes
  *      it by its magic whatever its name.  Each takes what is its own and
  *      answers TC_ENOTFOUND for the rest.

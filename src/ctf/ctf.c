@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * ctf.c - finds the CTF traces under a path and prepares their streams, as
- * babeltrace2's source.ctf.fs does (ctf.md 2):
+ * babeltrace2's source.ctf.fs does (doc/formats/ctf.md §2):
  *
  *   - every directory holding a `metadata` file is a trace; below it,
  *     nothing else is searched;
@@ -337,7 +337,8 @@ static bool same_text(const char *a, const char *b)
 }
 
 /* Directories holding one trace: CTF 1.8's share a UUID; CTF 2's a trace
- * class identity with both a name and a uid (ctf2.md 9.3). */
+ * class identity with both a name and a uid (doc/formats/ctf.md
+ * §2.4, §6.3). */
 static bool same_trace(const tc_trace *a, const tc_trace *b)
 {
 	if (a->ctf_major == 2 || b->ctf_major == 2)

@@ -90,7 +90,7 @@ typedef struct ctf_member_plan {
 	uint8_t kind;          /* ctf_member_kind */
 	uint32_t offset;       /* fixed-layout: bytes from its run's start */
 	/* MEMBER_SIBLING_VARIANT: the index of its tag, an earlier member
-	 * (relative references look there first, ctf.md 6.3). */
+	 * (relative references look there first, doc/formats/ctf.md §3.4). */
 	uint32_t tag_member;
 	/* The run starting here, of run_len members (0 if none starts here):
 	 * it starts where its first member does once aligned with lead_mask
@@ -250,7 +250,8 @@ typedef struct ctf_stream_class {
 	bool has_explicit_id;
 } ctf_stream_class;
 
-/* Work-arounds babeltrace2 applies to known tracer bugs (ctf.md 13). */
+/* Work-arounds babeltrace2 applies to known tracer bugs
+ * (doc/formats/ctf.md §10.1). */
 typedef struct ctf_quirks {
 	bool lttng_event_after_packet;
 	bool barectf_event_before_packet;

@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * decode.c - turns the bytes of one packet into tc_field trees, following
- * the plans metadata.c compiled (ctf.md 8: alignment, bit packing in both
+ * the plans metadata.c compiled (CTF 1.8 §4: alignment, bit packing in both
  * byte orders, strings, arrays, sequences, variants), and CTF 2's kinds
- * (ctf2.md 7, 8: booleans, bit arrays, reversed bit order, LEB128
- * integers, UTF-16/32 strings, BLOBs, optionals, variants selected by
- * integer ranges).  Those all take the general path (MEMBER_OTHER): the
- * fixed-layout runs of CTF 1.8 structures are unchanged.
+ * (CTF2-SPEC-2.0's field classes; doc/formats/ctf.md §5.2: booleans, bit
+ * arrays, reversed bit order, LEB128 integers, UTF-16/32 strings, BLOBs,
+ * optionals, variants selected by integer ranges).  Those all take the
+ * general path (MEMBER_OTHER): the fixed-layout runs of CTF 1.8 structures
+ * are unchanged.
  *
  * Fields go into an arena of slots that the caller empties for every
  * batch of events (stream.c); a compound reserves its children's slots
@@ -197,7 +198,7 @@ static inline uint64_t load_whole(const uint8_t *p, unsigned size, tc_byte_order
 	return v;
 }
 
-/* Bits [pos, pos+size) in the given byte order (ctf.md 8.2). */
+/* Bits [pos, pos+size) in the given byte order (CTF 1.8 §4.1.5). */
 static uint64_t read_bits(const uint8_t *buf, uint64_t pos, unsigned size, tc_byte_order bo)
 {
 	if ((pos & 7) == 0 && (size == 8 || size == 16 || size == 32 || size == 64))
@@ -260,7 +261,7 @@ static inline void update_clock(ctf_decoder *d, uint64_t v, unsigned size)
 		return;
 	}
 	/* A narrower value replaces the low bits, assuming at most one wrap
-	 * since the last full value (ctf.md 9.2). */
+	 * since the last full value (CTF 1.8 §8; doc/formats/ctf.md §6.2). */
 	uint64_t mask = ((uint64_t)1 << size) - 1;
 	if (v < (*cur & mask))
 		*cur += mask + 1;
@@ -427,7 +428,8 @@ static inline bool run_fits(const ctf_decoder *d, const ctf_member_plan *run, ui
 	return (at & run->align_mask) == 0 && at + run->run_bits <= d->limit;
 }
 
-/* ---- CTF 2 strings in UTF-16 and UTF-32 (ctf2.md 8.3) ---- */
+/* ---- CTF 2 strings in UTF-16 and UTF-32 (CTF2-SPEC-2.0, string field
+ * classes' encoding) ---- */
 
 static inline unsigned unit_bytes(tc_string_encoding enc)
 {
@@ -796,9 +798,10 @@ static int decode_elements(ctf_decoder *d, const tc_field_class *fc, tc_field *o
 	out->option = 0;
 	out->v.compound.count = 0;
 	/* CTF 2 arrays may be aligned more than their elements, even when
-	 * empty (ctf2.md 4.5); ctf_layout_update makes fc->align at least
-	 * el->align.  Text is byte-aligned: TSDL text elements are, and
-	 * CTF 2 strings say so by kind. */
+	 * empty (CTF2-SPEC-2.0, array field classes' minimum-alignment);
+	 * ctf_layout_update makes fc->align at least el->align.  Text is
+	 * byte-aligned: TSDL text elements are, and CTF 2 strings say so by
+	 * kind. */
 	if (align_to(d, fc->align) < 0)
 		return TC_EFORMAT;
 	uint64_t left = d->limit - d->pos;
@@ -832,7 +835,8 @@ static int decode_elements(ctf_decoder *d, const tc_field_class *fc, tc_field *o
 
 /* ---- CTF 2 numbers, BLOBs, optionals ---- */
 
-/* The low N (1..64) bits of V in the reverse order (ctf2.md 7). */
+/* The low N (1..64) bits of V in the reverse order (CTF2-SPEC-2.0,
+ * fixed-length bit array field class: bit order). */
 static inline uint64_t reverse_bits(uint64_t v, unsigned n)
 {
 	v = ((v >> 1) & UINT64_C(0x5555555555555555)) | ((v & UINT64_C(0x5555555555555555)) << 1);
@@ -841,7 +845,8 @@ static inline uint64_t reverse_bits(uint64_t v, unsigned n)
 	return __builtin_bswap64(v) >> (64 - n);
 }
 
-/* A LEB128 integer (ctf2.md 8.2) into *OUT, sign-extended when FC is
+/* A LEB128 integer (CTF2-SPEC-2.0, variable-length integer field class)
+ * into *OUT, sign-extended when FC is
  * signed; *WIDTH gets its bits (7 a byte, at most 64).  At most 10 bytes,
  * the 10th the last and holding exactly what fits in 64 bits, as
  * babeltrace2 requires. */

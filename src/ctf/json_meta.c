@@ -1,16 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * json_meta.c - CTF 2 metadata fragments (ctf2.md 3-6) into the trace's
+ * json_meta.c - CTF 2 metadata fragments (CTF2-SPEC-2.0; doc/formats/ctf.md
+ * §4) into the trace's
  * classes: the same tc_field_class trees and plans the TSDL front end
  * builds, so that decoding does not know which one wrote them.
  *
  * Validation follows babeltrace2 2.1.2, the reference reader: every object
  * is checked against its property list (an unknown property is an error),
  * fragments must come in order, extensions are refused.  Field locations
- * are resolved as babeltrace2 resolves them (ctf2.md 6), into the plans'
- * ref_* paths.  Roles replace CTF 1.8's special member names and hide the
- * fields that carry them; names are shown verbatim.  Mapping labels are
- * ordered as babeltrace2 prints them (Appendix B).
+ * are resolved as babeltrace2 resolves them (doc/formats/ctf.md §4.4), into
+ * the plans' ref_* paths.  Roles replace CTF 1.8's special member names and
+ * hide the fields that carry them; names are shown verbatim.  Mapping
+ * labels are ordered as babeltrace2 prints them (doc/formats/ctf.md §4.5).
  */
 #include "ctf/json_meta.h"
 
@@ -142,7 +143,7 @@ static int get_string(jb *b, json_object *o, const char *key, const char *what, 
 
 /* ---- range sets and mappings ---- */
 
-/* A range set (ctf2.md 4.1): [[lo, hi], ...], signed or not. */
+/* An integer range set (CTF2-SPEC-2.0): [[lo, hi], ...], signed or not. */
 static int get_ranges(jb *b, json_object *v, const char *what, bool is_signed, tc_enum_label *out)
 {
 	if (!json_object_is_type(v, json_type_array) || json_object_array_length(v) == 0)
@@ -220,10 +221,11 @@ static bool is_prime(uint64_t n)
 }
 
 /* Inserts keys ORDER[0..N) (indexes into HASH; NULL: 0..N) into an empty
- * std::unordered_map and writes its iteration order to OUT (ctf2.md
- * Appendix B: buckets 1, then 13, then the next prime of at least twice as
- * many; a key goes just before the first key of its bucket, else first).
- * Exact up to 257 labels; libstdc++'s prime list skips primes beyond. */
+ * std::unordered_map and writes its iteration order to OUT
+ * (doc/formats/ctf.md §4.5: buckets 1, then 13, then the next prime of at
+ * least twice as many; a key goes just before the first key of its bucket,
+ * else first).  Exact up to 257 labels; libstdc++'s prime list skips
+ * primes beyond. */
 static void unordered_map_order(const uint64_t *hash, const size_t *order, size_t n, size_t *out)
 {
 	size_t len = 0;
@@ -308,7 +310,8 @@ static int rank_labels(jb *b, tc_field_class *fc)
 
 /* ---- field locations ---- */
 
-/* Follows NAMES from the root of SCOPE as babeltrace2 does (ctf2.md 6):
+/* Follows NAMES from the root of SCOPE as babeltrace2 does
+ * (doc/formats/ctf.md §4.4):
  * arrays are crossed (the element being decoded), a variant or optional
  * by its selected field; in the scope being built only what precedes the
  * dependent field counts.  Appends the steps to STEPS; NULL when nothing
@@ -1240,7 +1243,7 @@ static int read_data_stream_class(jb *b, json_object *f)
 	return tc_ptr_push((void ***)&t->pub.stream_classes, &t->pub.stream_class_count, sc) < 0 ? (b->c.err = TC_ENOMEM) : 0;
 }
 
-/* Log level names of ctf2.md 10.7, in number order. */
+/* Log level names (doc/formats/ctf.md §9.14), in number order. */
 static int loglevel_number(const char *name)
 {
 	static const char *const names[] = {

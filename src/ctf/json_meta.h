@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * json_meta.h - the CTF 2 metadata front end (ctf2.md), beside the TSDL one
- * in metadata.c, feeding the same classes and plans (plan.h).
+ * json_meta.h - the CTF 2 metadata front end (CTF2-SPEC-2.0), beside the
+ * TSDL one in metadata.c, feeding the same classes and plans (plan.h).
  *
  *   json_text.c   the JSON text sequence into fragments (json-c values)
  *   json_meta.c   fragments into the trace's classes, roles, locations
@@ -23,9 +23,9 @@ typedef struct ctf2_fragment {
 int ctf2_split(const char *path, const char *data, size_t len, ctf2_fragment **out, size_t *count);
 void ctf2_fragments_free(ctf2_fragment *frags, size_t count);
 
-/* True when the fragments use the release-candidate 7.0 dialect (ctf2.md
- * Appendix A); ctf2_normalize_rc() then rewrites them in place as final
- * CTF 2. */
+/* True when the fragments use the release-candidate 7.0 dialect
+ * (doc/formats/ctf.md §4.6); ctf2_normalize_rc() then rewrites them in
+ * place as final CTF 2. */
 bool ctf2_is_rc(ctf2_fragment *frags, size_t count);
 int ctf2_normalize_rc(ctf2_fragment *frags, size_t count);
 

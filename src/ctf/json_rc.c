@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * json_rc.c - the CTF 2 release-candidate 7.0 dialect (ctf2.md Appendix
- * A), which Trace Compass's test traces and older LTTng development builds
- * write and babeltrace2 2.1.2 refuses, rewritten in place as final CTF 2
- * before json_meta.c reads it:
+ * json_rc.c - the CTF 2 release-candidate 7.0 dialect
+ * (doc/formats/ctf.md §4.6), which Trace Compass's test traces and older
+ * LTTng development builds write and babeltrace2 2.1.2 refuses, rewritten
+ * in place as final CTF 2 before json_meta.c reads it:
  *
  *   user-attributes                     -> attributes
  *   *-enumeration (with mappings)       -> the integer type of that kind

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * json_text.c - CTF 2 metadata as JSON values: the text sequence split
- * into fragments (RFC 7464, ctf2.md 2.2), each parsed by json-c, plus the
- * checks json-c does not make and babeltrace2 2.1.2 does: a key given
- * twice in one object, an integer outside both int64 and uint64 (json-c
- * silently keeps the last key and clamps the integer), an empty key, -0,
- * and an escaped UTF-16 surrogate pair.
+ * json_text.c - CTF 2 metadata as JSON values: the text sequence split into
+ * fragments (RFC 7464; doc/formats/ctf.md §4.2), each parsed by json-c,
+ * plus the checks json-c does not make and babeltrace2 2.1.2 does: a key
+ * given twice in one object, an integer outside both int64 and uint64
+ * (json-c silently keeps the last key and clamps the integer), an empty
+ * key, -0, and an escaped UTF-16 surrogate pair.
  */
 #include "ctf/json_meta.h"
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * json_write.c - the model as CTF 2 metadata (ctf2.md 15.2), beside
+ * json_write.c - the model as CTF 2 metadata (doc/formats/ctf.md §7.2), beside
  * tsdl_write.c, which writes it as CTF 1.8: a JSON text sequence that
  * babeltrace2 2.1.2 reads, describing packets laid out exactly as the
  * model says (the writer's own, or a CTF trace's copied unchanged).
@@ -304,7 +304,8 @@ static int write_location(jw *w, const char *k, const char *ref, const tc_field_
 		}
 	}
 	if (!absolute) {
-		/* innermost structure first, then outwards (ctf.md 6.3) */
+		/* innermost structure first, then outwards
+		 * (doc/formats/ctf.md §3.4) */
 		const char *dot = strchr(ref, '.');
 		size_t len = dot ? (size_t)(dot - ref) : strlen(ref);
 		for (size_t lvl = w->depth; lvl-- > 0 && !found;) {
@@ -629,7 +630,8 @@ static int write_trace_class(jw *w)
 		tc_uuid_format(t->uuid, uid);
 	int rc = fragment_start(w, "trace-class");
 	/* Directories of one trace merge only when their class has a name
-	 * and a uid (ctf2.md 9.3): LTTng's conversions name it "". */
+	 * and a uid (doc/formats/ctf.md §6.3): LTTng's conversions name it
+	 * "". */
 	const char *ns = t->class_ns ? t->class_ns : t->ctf_major != 2 && is_lttng(t) && uid[0] ? "lttng.org,2009" : NULL;
 	const char *name = t->class_name ? t->class_name : t->ctf_major != 2 && is_lttng(t) && uid[0] ? "" : NULL;
 	const char *u = t->class_uid ? t->class_uid : t->ctf_major != 2 && uid[0] ? uid : NULL;
@@ -703,7 +705,7 @@ static int write_clock_class(jw *w, const tc_clock *c)
 	return rc ? rc : fragment_end(w);
 }
 
-/* Log level numbers as CTF 2 names (ctf2.md 10.7). */
+/* Log level numbers as CTF 2 names (doc/formats/ctf.md §9.14). */
 static const char *const loglevel_names[] = {
 	"emergency", "alert", "critical", "error", "warning", "notice", "info", "debug:system",
 	"debug:program", "debug:process", "debug:module", "debug:unit", "debug:function", "debug:line", "debug",

@@ -4,7 +4,8 @@
  *
  * Steps: read the file (plain text, or packetized: 37-byte headers around
  * text), parse TSDL (tsdl_parse.c), then build in babeltrace2's order: env,
- * clocks, root type declarations, trace, streams, events (ctf.md 5.1).
+ * clocks, root type declarations, trace, streams, events (doc/formats/ctf.md
+ * §3.2).
  * Type names live in lexical scopes; every use of a named type is a deep
  * copy, because a sequence length or variant tag written as a relative name
  * resolves differently depending on where the type is used.
@@ -656,7 +657,8 @@ static int build_members(builder *b, const ast_node *n, tc_field_class *fc)
 			if (m->kind == TC_FIELD_VARIANT && !m->tag_ref && fc->kind == TC_FIELD_STRUCT)
 				return berr(b, c, "variant \"%s\" has no tag", d->name);
 			/* babeltrace2 compares the new name as written with the
-			 * displayed names already present (ctf.md 5.7). */
+			 * displayed names already present
+			 * (doc/formats/ctf.md §3.3). */
 			for (size_t j = 0; j < fc->member_count; j++)
 				if (strcmp(fc->members[j].display_name, d->name) == 0 ||
 				    (fc->kind == TC_FIELD_VARIANT && strcmp(fc->members[j].name, d->name) == 0))
@@ -694,7 +696,7 @@ static int build_clock(builder *b, const ast_node *blk)
 	tc_clock *c = ctf_build_alloc(&b->c, sizeof *c);
 	if (!c)
 		return b->c.err;
-	c->freq = 1000000000u;   /* the spec's default; babeltrace2 2.0.4 divides by zero */
+	c->freq = 1000000000u;   /* CTF 1.8 §8's default; babeltrace2 2.0.4 divides by zero */
 	for (size_t i = 0; i < blk->child_count; i++) {
 		const ast_node *a = blk->children[i];
 		if (a->kind != AST_ATTR)
@@ -735,7 +737,7 @@ static int build_clock(builder *b, const ast_node *blk)
 		return berr(b, blk, "clock without a name");
 	if (ctf_find_clock(b->c.t, c->name))
 		return berr(b, blk, "clock \"%s\" declared twice", c->name);
-	/* CTF 1.8 section 8 counts offsets from the Unix epoch, but a clock
+	/* CTF 1.8 §8 counts offsets from the Unix epoch, but a clock
 	 * neither absolute nor given an offset (a counter from power-on, as
 	 * barectf's are) is tied to no date.  Decided before --clock-offset. */
 	c->origin_is_unix_epoch = c->absolute || c->offset_s != 0 || c->offset != 0;
@@ -974,7 +976,8 @@ static int resolve_ref(compile_ctx *cx, tc_field_class *fc, const char *ref)
 	}
 	if (!absolute) {
 		/* Innermost enclosing structure first, then outwards, looking
-		 * only at members before the one that leads to us (ctf.md 6.3). */
+		 * only at members before the one that leads to us
+		 * (doc/formats/ctf.md §3.4). */
 		const char *dot = strchr(ref, '.');
 		size_t len = dot ? (size_t)(dot - ref) : strlen(ref);
 		for (size_t lvl = cx->depth; lvl-- > 0 && !target;) {
@@ -1150,7 +1153,8 @@ static int mark_top_roles(builder *b, tc_field_class *fc, bool packet_header)
 }
 
 /* Hidden: special fields, clock-mapped integers (unless used as a length or
- * tag), and compounds whose every member is hidden (ctf.md 7.3). */
+ * tag), and compounds whose every member is hidden (doc/formats/ctf.md
+ * §3.5). */
 static bool compute_hidden(tc_field_class *fc, bool specials_hidden)
 {
 	ctf_plan *pl = plan_of(fc);
@@ -1318,7 +1322,8 @@ int ctf_metadata_parse(ctf_trace **out, const char *dir, char *data, size_t len,
 		return tc_fail_nomem();
 	}
 	tc_buf_free(&path);
-	/* CTF 2: a JSON text sequence, told by its first byte (ctf2.md 2.1). */
+	/* CTF 2: a JSON text sequence, told by its first byte
+	 * (doc/formats/ctf.md §4.1). */
 	if (len > 0 && data[0] == 0x1E) {
 		ctf_build cb = { .t = t, .pool = &t->pool, .path = t->metadata_path, .opts = opts };
 		rc = ctf2_metadata_build(&cb, data, len);

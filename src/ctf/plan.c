@@ -154,9 +154,10 @@ static ctf_member_kind fixed_layout(const tc_field_class *m, uint64_t *bits)
 
 /* A variant member named after the tag written without dots, when an
  * earlier member of the structure has that name: relative references look
- * in the innermost structure first (ctf.md 6.3), so resolve_ref resolves
- * the tag to that member, and decoding can take it from there instead of
- * following the resolved path.  Returns its index, or -1. */
+ * in the innermost structure first (doc/formats/ctf.md §3.4), so
+ * resolve_ref resolves the tag to that member, and decoding can take it
+ * from there instead of following the resolved path.  Returns its index,
+ * or -1. */
 static long sibling_tag(const tc_field_class *fc, size_t i)
 {
 	const tc_field_class *m = fc->members[i].cls;
@@ -370,7 +371,8 @@ static void detect_quirks(ctf_trace *t)
 	if (strcmp(name->str_value, "barectf") == 0 &&
 	    (M < 2 || (M == 2 && m < 3) || (M == 2 && m == 3 && p < 1)))
 		t->quirks.barectf_event_before_packet = true;
-	/* LTTng's monotonic clock is treated as absolute (ctf.md 9.1). */
+	/* LTTng's monotonic clock is treated as absolute (doc/formats/ctf.md
+	 * §6.1). */
 	if (strncmp(name->str_value, "lttng", 5) == 0)
 		for (size_t i = 0; i < t->pub.clock_count; i++)
 			if (strcmp(t->pub.clocks[i]->name, "monotonic") == 0)

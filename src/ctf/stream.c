@@ -15,10 +15,11 @@
  * A batch holds messages of one packet; one that starts inside a packet
  * decodes the packet's header and context again into its own arena.
  *
- * Packet rules follow ctf.md 10: header, context, sizes, events up to the
- * content size; the stream's clock value carries over packets and files.
- * Discarded events and packets are derived from the packet context
- * counters as babeltrace2 does (ctf.md 10.1).
+ * Packet rules follow CTF 1.8 §5 and doc/formats/ctf.md §5.3: header,
+ * context, sizes, events up to the content size; the stream's clock value
+ * carries over packets and files.  Discarded events and packets are
+ * derived from the packet context counters as babeltrace2 does
+ * (doc/formats/ctf.md §5.4).
  */
 #include "ctf/ctf_stream.h"
 
@@ -421,8 +422,8 @@ static void close_packet(ctf_stream_iter *s)
 	const ctf_packet *p = &s->pkt;
 	const ctf_quirks *q = &s->trace->quirks;
 	uint64_t end = p->has_ts_end ? p->ts_end : s->clock_value;
-	/* Tracer bugs babeltrace2 works around (ctf.md 13): the packet really
-	 * ended at its last event. */
+	/* Tracer bugs babeltrace2 works around (doc/formats/ctf.md §10.1): the
+	 * packet really ended at its last event. */
 	if (p->has_ts_end && ((q->lttng_crash && p->ts_begin != 0 && p->ts_end == 0) ||
 	                      (q->lttng_event_after_packet && s->last_event_cycles > p->ts_end)))
 		end = s->last_event_cycles;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tsdl_parse.c - lexer and recursive-descent parser for TSDL, the CTF 1.8
- * metadata language (grammar in shared/specs/ctf.md section 5).
+ * metadata language (grammar: CTF 1.8 §7 and Appendix C).
  *
  * The parser only builds syntax (tsdl.h); meaning (types, scopes, clocks)
  * is metadata.c's job.  Keywords are lexed as identifiers and recognised by

@@ -263,7 +263,8 @@ static tc_field_class *int_class(tc_ctf_writer *w, unsigned size, unsigned align
 
 /* ---- names ---- */
 
-/* Packet context names a reader gives a meaning to (ctf.md 7.2). */
+/* Packet context names a reader gives a meaning to (CTF 1.8 §5.2;
+ * doc/formats/ctf.md §3.6). */
 static const char *const packet_context_specials[] = {
 	"timestamp_begin", "timestamp_end", "content_size", "packet_size", "packet_seq_num",
 	"events_discarded", NULL,
@@ -296,7 +297,7 @@ static const char *shown_as(const char *n)
 
 /* Whether C, as name or as shown, is one of NAMES[] (but NAMES[SELF]),
  * or shown as one: babeltrace2 refuses a member whose name is one that an
- * earlier member is shown as (ctf.md 5.7). */
+ * earlier member is shown as (doc/formats/ctf.md §3.3). */
 static bool name_clash(char *const *names, size_t n, size_t self, const char *c)
 {
 	for (size_t j = 0; j < n; j++) {

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * events.c - reading a legacy LTTng trace's events: the event headers of
- * every version family with their truncated timestamps (spec §6, §8), the
- * metadata files that give each event id its layout (§7.1-§7.3), and the
- * cursor that walks one tracefile block by block.
+ * every version family with their truncated timestamps, the metadata
+ * files that give each event id its layout, and the cursor that walks one
+ * tracefile block by block.  Section numbers (§N) are those of
+ * doc/formats/lttng-legacy.md: §6 and §8 for headers and time, §7.1-§7.3
+ * for the metadata.
  *
  * Event types are known before any data event is read: lg_reader_open()
  * reads every metadata file to its end first, because an id's description

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * facility.c - the XML facility descriptions of LTTng 0.x (formats 0.4-0.8,
- * specs/lttng-legacy.md §7.3) parsed into payload layouts.
+ * doc/formats/lttng-legacy.md §7.3) parsed into payload layouts.
  *
  * Those traces do not describe their events.  A facility_load event names a
  * facility, gives its checksum and the C type sizes its events were written
@@ -17,9 +17,10 @@
  * attributes are bare words (`<event name=facility_load per_tracefile>`) and
  * a leaf type may lack its closing slash (`<int size="4">`).  Descriptions,
  * comments and declarations are skipped wherever they stand.  Where the
- * spec's summary is silent, LTTV's parser and reader decide (noted where it
- * matters): a type's `format` enters the checksum, `size` on <int>, <uint>
- * and <enum> is ignored, a typeref must follow its <type> definition.
+ * format's documentation is silent, LTTV's parser and reader decide
+ * (doc/formats/lttng-legacy.md §10.5, and noted where it matters): a
+ * type's `format` enters the checksum, `size` on <int>, <uint> and <enum>
+ * is ignored, a typeref must follow its <type> definition.
  *
  * The file may be hostile (a trace brings its own eventdefs/): every read
  * stays inside [text, text + len), type trees are at most MAX_DEPTH deep

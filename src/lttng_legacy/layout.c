@@ -2,8 +2,8 @@
 /*
  * layout.c - payload layouts of legacy LTTng events: marker format strings
  * compiled into lg_type plans once, when the metadata describes a marker
- * (spec §7.4), and the decoder that runs any plan, markers' and XML
- * facilities' alike, over the bytes of a block.
+ * (doc/formats/lttng-legacy.md §7.4), and the decoder that runs any plan,
+ * markers' and XML facilities' alike, over the bytes of a block.
  *
  * The grammar reproduces the kernel serialiser's state machine, quirks
  * included, because the quirks decide where the bytes are: "#1%d" makes

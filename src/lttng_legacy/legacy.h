@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * legacy.h - the legacy LTTng (0.x kernel tracer, LTTV era) reader's
- * private interface.  specs/lttng-legacy.md is the format; the section
- * numbers below refer to it.
+ * private interface.  doc/formats/lttng-legacy.md says how tracecat reads
+ * the format and where its sources disagree; the section numbers (§N) in
+ * this directory's comments are that page's.
  *
  *   tracefile.c  trace discovery, byte order and version, block headers
  *   layout.c     payload layouts: marker format strings compiled into

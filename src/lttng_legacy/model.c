@@ -5,8 +5,9 @@
  *
  *   - one clock, "tsc", in nanoseconds: the value of an event is LTTV's
  *     time for it (the whole counter converted with its double formula,
- *     spec §8.3), and the clock's offset puts the trace header's start
- *     time at the start counter value, so times of day are wall-clock;
+ *     doc/formats/lttng-legacy.md §8.3), and the clock's offset puts the
+ *     trace header's start time at the start counter value, so times of
+ *     day are wall-clock;
  *   - one stream class per channel, by name, with a packet context
  *     { cpu_id }; its event classes are the channel's ids, named
  *     "channel.marker" ("kernel.sched_schedule"), or "facility.event" for

@@ -1,10 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * tracefile.c - the files of a legacy LTTng trace: finding them under the
- * trace directory (spec §2), telling the format version and byte order
- * from the magic number's place and bytes (§3), reading block headers of
- * every version family (§5), and indexing a file's blocks so that the
- * event cursor (events.c) can walk them.
+ * trace directory, telling the format version and byte order from the
+ * magic number's place and bytes, reading block headers of every version
+ * family, and indexing a file's blocks so that the event cursor
+ * (events.c) can walk them.  Section numbers (§N) are those of
+ * doc/formats/lttng-legacy.md: §2 for the directory, §3 for the magic
+ * number, §5 for block headers.
  *
  * Damage met while indexing does not fail the file: the blocks before it
  * stay readable, and the cursor reports the damage when it gets there.
@@ -189,7 +191,7 @@ static int walk_pass(found *fd, DIR *d, const char *dir, const char *rel, int de
 			if (S_ISREG(st.st_mode))
 				rc = add_file(fd, path, sub);
 		} else if (S_ISDIR(st.st_mode) && split_name(sub, channel, sizeof channel, &cpu)) {
-			/* Tracefiles are named CHANNEL_CPU (spec §2); folders
+			/* Tracefiles are named CHANNEL_CPU (§2); folders
 			 * (control/) are not. */
 			rc = tc_fail(TC_EFORMAT, path, -1, "a directory, not a tracefile");
 		} else if (S_ISDIR(st.st_mode) && depth < MAX_DEPTH && (rc = tc_dir_first_visit(&fd->seen, &st)) > 0) {

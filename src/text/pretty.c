@@ -6,8 +6,8 @@
  * discarded-item reports) into exactly the bytes babeltrace2 2.0.4 prints
  * with its text.pretty sink: one line per event on the output stream, one
  * warning line per discarded-events/packets report on the error stream.
- * The rules, quirks included, are in shared/specs/babeltrace-text.md; the
- * section numbers cited below refer to it.
+ * The rules, quirks included, are in doc/formats/ctf.md §9; the section
+ * numbers (§N) cited below are that page's.
  *
  * It is the only place in the library that writes anything, and it only
  * writes to the two FILE objects its caller supplies.  The CLI creates one
@@ -25,7 +25,7 @@
  * the broken-down wall-clock time is computed once per distinct second.
  *
  * Events of CTF 2 traces (tc_trace.ctf_major 2) are printed as
- * babeltrace2 2.1.2 prints them (shared/specs/ctf2.md 10): booleans, bit
+ * babeltrace2 2.1.2 prints them (§9.13): booleans, bit
  * arrays and maps, BLOBs, optionals, several enumeration labels in braces,
  * and UIDs instead of UUIDs in warnings; everything else is common.
  *
@@ -70,8 +70,8 @@ struct tc_text_printer {
 	                       TC_ENOMEM once a plan could not be made */
 
 	bool ctf2;          /* the event being printed is of a CTF 2 trace */
-	bool neg_warned;    /* the once-per-run negative time warning (§3.5) */
-	uint64_t last_ns, delta_ns;    /* NO_TIME until known (§4) */
+	bool neg_warned;    /* the once-per-run negative time warning (§9.3) */
+	uint64_t last_ns, delta_ns;    /* NO_TIME until known (§9.4) */
 	uint64_t last_cyc, delta_cyc;
 
 	/* Wall-clock text ("[YYYY-MM-DD ]HH:MM:SS") of the last second seen:
@@ -81,7 +81,7 @@ struct tc_text_printer {
 	size_t tc_len;
 	char tc_text[64];
 
-	/* Colour sequences (§11); unused when colours are off. */
+	/* Colour sequences (§9.12); unused when colours are off. */
 	bool color;
 	const char *c_ts, *c_ev, *c_unknown, *c_bold, *c_field, *c_rst;
 
@@ -221,7 +221,7 @@ static inline char *w_i64(tc_text_printer *p, char *d, int64_t v)
 }
 
 /* ------------------------------------------------------------------------
- * Strings (§7.6)
+ * Strings (§9.10)
  */
 
 enum { ESC_PLAIN = 0, ESC_STOP = 1, ESC_HEX = 'x' };
@@ -319,7 +319,7 @@ static inline char *w_quoted(tc_text_printer *p, char *d, const char *s, size_t 
 }
 
 /* ------------------------------------------------------------------------
- * Times (§3, §4)
+ * Times (§9.2, §9.4)
  */
 
 static void warn_negative_time(tc_text_printer *p)
@@ -494,7 +494,7 @@ static bool plan_set(tc_text_printer *p, uintptr_t key, void *plan)
 }
 
 /* ------------------------------------------------------------------------
- * Field values (§7)
+ * Field values (§9.7)
  */
 
 /* "NAME = " for a header item or a scope (bold when coloured). */
@@ -510,7 +510,7 @@ static char *w_header_name(tc_text_printer *p, char *d, const char *name)
 	return W_LIT(p, d, " = ");
 }
 
-/* An integer's digits by its display base (§7.4), without colour. */
+/* An integer's digits by its display base (§9.8), without colour. */
 static inline char *w_int_digits(tc_text_printer *p, char *d, const tc_field *f)
 {
 	const tc_field_class *c = f->cls;
@@ -599,7 +599,7 @@ static char *w_unknown_label(tc_text_printer *p, char *d)
 	return d;
 }
 
-/* CTF 2 (ctf2.md 10.5): the matching labels in the order of their
+/* CTF 2 (§9.9, §4.5): the matching labels in the order of their
  * print_rank, two or more of them in braces: "( { "A", "B" } : ...". */
 static __attribute__((noinline)) char *w_enum_labels_ctf2(tc_text_printer *p, char *d, const tc_field *f)
 {
@@ -637,7 +637,7 @@ static __attribute__((noinline)) char *w_enum_labels_ctf2(tc_text_printer *p, ch
 }
 
 /* "( "A", "B" : container = N )": every matching label in declaration
- * order, no braces (§7.5); CTF 2 traces as w_enum_labels_ctf2() says. */
+ * order, no braces (§9.9); CTF 2 traces as w_enum_labels_ctf2() says. */
 static char *w_enum(tc_text_printer *p, char *d, const tc_field *f)
 {
 	const tc_field_class *c = f->cls;
@@ -695,7 +695,7 @@ static char *w_float(tc_text_printer *p, char *d, double v)
 
 static char *w_field(tc_text_printer *p, char *d, const tc_field *f, bool names);
 
-/* ---- CTF 2 kinds (ctf2.md 10.3, 10.6) ---- */
+/* ---- CTF 2 kinds (§9.13) ---- */
 
 /* "true" or "false", bold when coloured. */
 static char *w_bool(tc_text_printer *p, char *d, const tc_field *f)
@@ -1049,7 +1049,7 @@ static char *w_field(tc_text_printer *p, char *d, const tc_field *f, bool names)
 }
 
 /* ------------------------------------------------------------------------
- * Event lines (§2, §5, §6)
+ * Event lines (§9.1, §9.5, §9.6)
  */
 
 static const char *const loglevel_names[15] = {
@@ -1101,7 +1101,7 @@ static void find_env(const tc_trace *t, struct env_fields *e)
 }
 
 /* Starts one item of the "HOST:PROC:(VPID)" group: ", " after a named
- * header item, ":" between bare items, nothing before the first (§5) nor,
+ * header item, ":" between bare items, nothing before the first (§9.5) nor,
  * as in babeltrace2, between items shown with their names on a line that
  * starts without a time. */
 static char *w_env_sep(tc_text_printer *p, char *d, bool start_line, bool dom)
@@ -1134,7 +1134,7 @@ static char *w_delta(tc_text_printer *p, char *d)
 	return d + 9;
 }
 
-/* What follows the time and delta up to the scopes (§5): the trace name,
+/* What follows the time and delta up to the scopes (§9.5): the trace name,
  * environment, log level, EMF URI and event name.  START_LINE: nothing of
  * the line is written yet (no named time before). */
 static char *w_header_rest(tc_text_printer *p, char *d, const tc_event_class *ec,
@@ -1145,7 +1145,7 @@ static char *w_header_rest(tc_text_printer *p, char *d, const tc_event_class *ec
 	bool dom = false;
 
 	if (o->field_trace) {
-		/* Quirk (§5): no separator after the bare trace name. */
+		/* Quirk (§9.5): no separator after the bare trace name. */
 		if (!start_line)
 			d = W_LIT(p, d, ", ");
 		if (names)
@@ -1226,7 +1226,7 @@ static char *w_header_rest(tc_text_printer *p, char *d, const tc_event_class *ec
 	return W_LIT(p, d, ": ");
 }
 
-/* The scopes an event line shows, in order (§6). */
+/* The scopes an event line shows, in order (§9.6). */
 enum { SCOPES = 4 };
 
 /* An event class's plan: w_header_rest() as rendered for it, which depends
@@ -1401,7 +1401,7 @@ static void print_event(tc_text_printer *p, const tc_message *m)
 }
 
 /* ------------------------------------------------------------------------
- * Discarded events and packets (§9)
+ * Discarded events and packets (§9.11)
  */
 
 static void print_discarded(tc_text_printer *p, const tc_message *m, const char *what)

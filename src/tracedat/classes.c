@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * classes.c - event format texts (spec §9) as tracecat field classes, with
- * the plan stream.c follows to decode each field.
+ * classes.c - event format texts (doc/formats/tracedat.md §9) as tracecat
+ * field classes, with the plan stream.c follows to decode each field.
  *
  * Sizes and offsets come from the format's numbers, never from type names
- * (spec §9.2: syscalls declare `int` with size 8); a type name only says
+ * (§9.2: syscalls declare `int` with size 8); a type name only says
  * whether an array holds text and, when the size cannot, how wide its
  * elements are.  The common fields (the first block of every format) must
  * be the same in all formats: they become the stream event context.
@@ -113,7 +113,7 @@ static int plan_field(td_trace *t, const char *path, int64_t where, const traced
 	p->is_signed = fd->is_signed;
 	tc_field_kind kind = TC_FIELD_INT;
 	if (fd->is_data_loc || fd->is_rel_loc) {
-		/* 16 bits of offset, 16 of length (spec §9.4); kernels old
+		/* 16 bits of offset, 16 of length (§9.4); kernels old
 		 * enough to store a bare 16-bit offset are not read. */
 		if (fd->size != 4)
 			return tc_fail(TC_EUNSUPPORTED, path, where, "field %s: dynamic field of %" PRIu32 " bytes (only 4 is known)", fd->name, fd->size);
@@ -246,7 +246,7 @@ static int plan_struct(td_trace *t, const char *path, int64_t where, const char 
 
 /* Bytes a payload needs for the scalar fields of PLANS; arrays and text
  * are cut to what the record holds (ftrace formats are approximate,
- * spec §9.6). */
+ * §9.6). */
 static uint32_t scalar_end(const td_field_plan *plans, size_t n)
 {
 	uint32_t end = 0;

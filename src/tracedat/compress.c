@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * compress.c - decompression of trace.dat v7 blocks (spec §7): compressed
- * metadata sections are one block each, compressed CPU data a list of
- * chunks, each one zstd frame or one zlib stream with its uncompressed
- * size stored beside it.
+ * compress.c - decompression of trace.dat v7 blocks (doc/formats/tracedat.md
+ * §7): compressed metadata sections are one block each, compressed CPU
+ * data a list of chunks, each one zstd frame or one zlib stream with its
+ * uncompressed size stored beside it.
  *
  * trace-cmd writes zstd frames without a content size, so the size stored
  * in the container is the only one there is.  It is trusted only as an
@@ -94,7 +94,7 @@ static int decompress_zlib(td_codec *c, const uint8_t *src, size_t csize, uint32
 	z_stream *z = &c->zlib;
 	if (inflateReset(z) != Z_OK)
 		return tc_fail(TC_EFORMAT, path, (int64_t)offset, "cannot reset the zlib decompressor");
-	/* Block sizes are u32 (spec §7.2), so they fit zlib's counters. */
+	/* Block sizes are u32 (§7.2), so they fit zlib's counters. */
 	z->next_in = (Bytef *)(uintptr_t)src;
 	z->avail_in = (uInt)csize;
 	size_t produced = 0;

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * cursor.c - the records of one CPU of one buffer (spec §8), and the rule
- * that turns their timestamps into trace-cmd report's nanoseconds (§10).
+ * cursor.c - the records of one CPU of one buffer (doc/formats/tracedat.md
+ * §8), and the rule that turns their timestamps into trace-cmd report's
+ * nanoseconds (§10).
  *
  * A CPU's data is a run of fixed-size pages: in the file itself, or
  * inflated from a list of compressed chunks.  The cursor holds a window of
@@ -31,12 +32,12 @@
 
 #define WINDOW_BYTES (256u << 10)  /* uncompressed data read at a time */
 
-/* The commit word (spec §8.2). */
+/* The commit word (§8.2). */
 #define COMMIT_LENGTH_MASK 0x07FFFFFFu
 #define COMMIT_MISSED_EVENTS (1u << 31)
 #define COMMIT_MISSED_STORED (1u << 30)
 
-/* type_len values with a meaning of their own (spec §8.3). */
+/* type_len values with a meaning of their own (§8.3). */
 #define TYPE_LONG_FORM 0
 #define TYPE_DATA_MAX 28
 #define TYPE_PADDING 29
@@ -270,7 +271,7 @@ static int fill_uncompressed(tracedat_cursor *c)
 	return 0;
 }
 
-/* The chunk count in front of a compressed CPU's chunk list (spec §5.5). */
+/* The chunk count in front of a compressed CPU's chunk list (§5.5). */
 static int start_chunks(tracedat_cursor *c)
 {
 	uint8_t b[4];
@@ -282,7 +283,7 @@ static int start_chunks(tracedat_cursor *c)
 	uint32_t n = (uint32_t)tracedat_read_uint(c->f, b, 4);
 	uint64_t room = c->f->meta.file_size - c->next_off - 4;
 	/* trace-cmd 3.1.6 writes this count in the writer's byte order, not
-	 * the file's (spec §5.5, §12.8): take the swapped value when only it
+	 * the file's (§5.5, §12.4): take the swapped value when only it
 	 * can fit in the file. */
 	uint32_t swapped = __builtin_bswap32(n);
 	if ((uint64_t)n * 8 > room && (uint64_t)swapped * 8 <= room)
@@ -364,7 +365,7 @@ static int next_page_bytes(tracedat_cursor *c)
 	return 1;
 }
 
-/* Reads the page header of the page at data_pos (spec §8.1, §8.2). */
+/* Reads the page header of the page at data_pos (§8.1, §8.2). */
 static int start_page(tracedat_cursor *c)
 {
 	const tracedat_meta *m = &c->f->meta;
@@ -416,7 +417,7 @@ static int read_record(tracedat_cursor *c, tracedat_record *rec)
 			return cfail(c, at, "%" PRIu32 " bytes at the end of a page's events, too few for an event header", left);
 		uint32_t w = (uint32_t)tracedat_read_uint(c->f, d + c->pos, 4);
 		/* C bit-fields type_len:5, time_delta:27 land on opposite ends
-		 * of the word in the two byte orders (spec §8.3). */
+		 * of the word in the two byte orders (§8.3). */
 		unsigned type_len = m->big_endian ? w >> 27 : w & 0x1F;
 		uint32_t delta = m->big_endian ? w & 0x07FFFFFF : w >> 5;
 		if (type_len == TYPE_PADDING && delta == 0) {
@@ -446,7 +447,7 @@ static int read_record(tracedat_cursor *c, tracedat_record *rec)
 			c->pos += 8;
 			continue;
 		case TYPE_TIME_STAMP:
-			/* 59 bits stored; the top five stay (spec §8.5). */
+			/* 59 bits stored; the top five stay (§8.5). */
 			c->ts = (c->ts & TIME_STAMP_KEPT_BITS) | ((uint64_t)array0 << 27) | delta;
 			c->pos += 8;
 			continue;
@@ -492,11 +493,11 @@ int tracedat_cursor_next(tracedat_cursor *c, tracedat_record *rec)
 }
 
 /* ------------------------------------------------------------------------
- * Time (spec §10)
+ * Time (§10)
  */
 
 /* a * mul >> shift without overflowing 64 bits, as the kernel and
- * trace-cmd compute it for TSC2NSEC (spec §10.3); shift <= 32. */
+ * trace-cmd compute it for TSC2NSEC (§10.3); shift <= 32. */
 static uint64_t mul_u64_u32_shr(uint64_t a, uint32_t mul, unsigned shift)
 {
 	uint64_t lo = (uint32_t)a, hi = a >> 32;
@@ -507,7 +508,7 @@ static uint64_t mul_u64_u32_shr(uint64_t a, uint32_t mul, unsigned shift)
 }
 
 /* trace-cmd's guest-to-host correction between samples LO and LO + 1
- * (spec §10.5), in its wrapping 64-bit arithmetic. */
+ * (§10.5), in its wrapping 64-bit arithmetic. */
 static uint64_t shift_between(const tracedat_meta *m, const tracedat_shift_cpu *s, size_t lo, uint64_t ts)
 {
 	int64_t scaling, correction;
@@ -573,7 +574,7 @@ bool tracedat_clock_is_ns(const tracedat_file *f, const char *clock)
 {
 	static const char *const ns_clocks[] = { "local", "global", "perf", "uptime", "tai", "tsc2nsec" };
 	/* No clock known: trace-cmd assumes nanoseconds.  Its list counts
-	 * "uptime" (jiffies) and leaves out "boot" (spec §10.6, §12.14). */
+	 * "uptime" (jiffies) and leaves out "boot" (§10.6, §12.5). */
 	if (f->meta.has_tsc2nsec || clock[0] == '\0' || strncmp(clock, "mono", 4) == 0)
 		return true;
 	for (size_t i = 0; i < sizeof ns_clocks / sizeof ns_clocks[0]; i++)

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * fields.c - the field lines of trace.dat format texts (spec §3.1, §9.1,
- * §9.2): header_page, which gives the ring-buffer page layout, and the
- * event formats, which give each event's fields.  Only the declarative
+ * fields.c - the field lines of trace.dat format texts
+ * (doc/formats/tracedat.md §3.1, §9.1, §9.2): header_page, which gives the
+ * ring-buffer page layout, and the event formats, which give each event's
+ * fields.  Only the declarative
  * part is parsed (name, ID, fields); the "print fmt" line is left to
  * libtraceevent.
  *
@@ -120,7 +121,7 @@ static int parse_declaration(tc_pool *pool, const line_ctx *lc, const char *p, c
 		fd->is_array = true;
 		fd->is_flexible = ls == le;
 		if (!parse_u32(ls, le, &fd->array_len))
-			fd->array_len = 0;   /* an expression: sizes decide (spec §9.2) */
+			fd->array_len = 0;   /* an expression: sizes decide (§9.2) */
 		name_end = open;
 		while (name_end > s && is_space(name_end[-1]))
 			name_end--;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * file.c - tracedat_open(): everything of a trace.dat file but its CPU
- * data (spec §2-§6).
+ * data (doc/formats/tracedat.md §2-§6).
  *
  * Version 6 is one sequential stream: header_page, formats, kallsyms,
  * printk formats, cmdlines, the CPU count, an options list and the
@@ -35,7 +35,7 @@
 #define MAX_OPTION_SECTIONS 4096  /* bounds a looping DONE chain */
 #define SECTION_HEADER_SIZE 16
 
-/* Option and section ids (spec §5.3, §6). */
+/* Option and section ids (§5.3, §6). */
 enum {
 	OPT_DONE = 0,
 	OPT_DATE = 1,
@@ -79,7 +79,7 @@ typedef struct builder {
 	tc_buf ftrace_formats;      /* tracedat_format_text */
 	tc_buf event_formats;
 	/* v6: the buffer a BUFFER option just added, which a CPUCOUNT
-	 * option right after it is about (spec §4.4); -1 if none */
+	 * option right after it is about (§4.4); -1 if none */
 	int64_t v6_last_buffer;
 	/* v7: offsets of the metadata sections 16..21, -1 when absent */
 	int64_t section_offset[6];
@@ -276,7 +276,7 @@ static int r_expect(reader *r, const char *tag, size_t tag_len, const char *what
 }
 
 /* ------------------------------------------------------------------------
- * Metadata payloads (spec §3), the same in both versions
+ * Metadata payloads (§3), the same in both versions
  */
 
 static int find_page_field(const tracedat_format *fmt, const char *name, const tracedat_field **out)
@@ -289,12 +289,12 @@ static int find_page_field(const tracedat_format *fmt, const char *name, const t
 	return 0;
 }
 
-/* The page layout from header_page text (spec §3.1, §8.1). */
+/* The page layout from header_page text (§3.1, §8.1). */
 static int page_layout(builder *b)
 {
 	tracedat_meta *m = &b->f->meta;
 	if (m->header_page.len == 0) {
-		/* Kernels before 2.6.31 (spec §3.1): fixed layout. */
+		/* Kernels before 2.6.31 (§3.1): fixed layout. */
 		m->kernel_long_size = m->file_long_size;
 		m->page_ts_offset = 0;
 		m->page_commit_offset = 8;
@@ -387,7 +387,7 @@ static int read_sized_text(reader *r, unsigned len_size, tracedat_blob *out, con
 }
 
 /* ------------------------------------------------------------------------
- * Options (spec §6)
+ * Options (§6)
  */
 
 /* The text of a string option: up to its NUL, or all of it. */
@@ -437,7 +437,7 @@ static int cmp_int(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
-/* v7 BUFFER option (spec §5.9). */
+/* v7 BUFFER option (§5.9). */
 static int parse_buffer_v7(builder *b, reader *r)
 {
 	tracedat_buffer buf = { 0 };
@@ -468,7 +468,7 @@ static int parse_buffer_v7(builder *b, reader *r)
 		}
 		cpus[i].cpu = ids[i] = (int)cpu;
 	}
-	/* Index by id (spec §5.9): the same id twice would be two streams. */
+	/* Index by id (§5.9): the same id twice would be two streams. */
 	if (rc == 0 && n > 1) {
 		qsort(ids, n, sizeof *ids, cmp_int);
 		for (uint32_t i = 1; i < n && rc == 0; i++)
@@ -488,7 +488,7 @@ static int parse_buffer_v7(builder *b, reader *r)
 	return new_buffer(b, &buf, &index);
 }
 
-/* v6 BUFFER option (spec §4.4): where the instance's flyrecord table is,
+/* v6 BUFFER option (§4.4): where the instance's flyrecord table is,
  * and its name; a CPUCOUNT option may follow with its CPU count. */
 static int parse_buffer_v6(builder *b, reader *r)
 {
@@ -506,7 +506,7 @@ static int parse_buffer_v6(builder *b, reader *r)
 	return new_buffer(b, &buf, &b->v6_last_buffer);
 }
 
-/* TIME_SHIFT (spec §10.5): per CPU, samples sorted by time without
+/* TIME_SHIFT (§10.5): per CPU, samples sorted by time without
  * duplicate times, as trace-cmd keeps them. */
 typedef struct shift_sample {
 	int64_t time, offset, scaling, fraction;
@@ -550,7 +550,7 @@ static int parse_time_shift(builder *b, reader *r)
 		if (rc == 0 && !(sc->fractions = tc_pool_alloc(&b->f->pool, (count ? count : 1) * sizeof(int64_t))))
 			return TC_ENOMEM;
 	}
-	/* Newer writers append each CPU's fraction bits (spec §10.5). */
+	/* Newer writers append each CPU's fraction bits (§10.5). */
 	for (uint32_t c = 0; c < ncpus && rc == 0 && r_left(r) > 0; c++)
 		for (size_t i = 0; i < cpus[c].count && rc == 0; i++)
 			rc = r_u64(r, (uint64_t *)&cpus[c].fractions[i], "TIME_SHIFT fraction bits");
@@ -640,7 +640,7 @@ static int apply_option(builder *b, const tracedat_option *o, const reader *from
 		    (rc = r_u32(&r, &m->tsc2nsec_shift, "TSC2NSEC shift")) < 0 ||
 		    (rc = r_u64(&r, &m->tsc2nsec_offset, "TSC2NSEC offset")) < 0)
 			return rc;
-		/* The conversion shifts by 32 - shift (spec §10.3). */
+		/* The conversion shifts by 32 - shift (§10.3). */
 		if (m->tsc2nsec_shift > 32)
 			return tc_fail(TC_EFORMAT, b->path, o->offset, "TSC2NSEC shift %" PRIu32 " is above 32", m->tsc2nsec_shift);
 		m->has_tsc2nsec = true;
@@ -681,7 +681,7 @@ static int read_option(builder *b, reader *r, bool v6, uint16_t *id, tracedat_op
 	memset(o, 0, sizeof *o);
 	o->id = *id;
 	if (v6 && *id == OPT_DONE)
-		return 0;   /* v6's DONE is the bare id (spec §4.1) */
+		return 0;   /* v6's DONE is the bare id (§4.1) */
 	uint32_t size;
 	tracedat_blob payload;
 	if ((rc = r_u32(r, &size, "option size")) < 0 || (rc = r_blob(r, size, &payload, "option payload")) < 0)
@@ -706,7 +706,7 @@ static int read_options_v6(builder *b, reader *r)
 }
 
 /* ------------------------------------------------------------------------
- * v7 sections (spec §5)
+ * v7 sections (§5)
  */
 
 /* The body of the section WANT_ID at OFF into BODY (inflated when
@@ -759,7 +759,7 @@ static int load_section(builder *b, uint64_t off, uint16_t want_id, const char *
 	return rc;
 }
 
-/* The whole body must have been used (spec §5.7). */
+/* The whole body must have been used (§5.7). */
 static int section_done(const reader *r, const char *what)
 {
 	if (r_left(r))
@@ -904,12 +904,12 @@ static void put_top_first(builder *b)
 }
 
 /* ------------------------------------------------------------------------
- * v6 flyrecord tables (spec §4.3, §4.4)
+ * v6 flyrecord tables (§4.3, §4.4)
  */
 
 /* "flyrecord\0", the CPU table of BUF (cpu_count entries) and the
  * "[clock]" text that trace-cmd writes after it when it wrote a
- * TRACECLOCK option (spec §12.2). */
+ * TRACECLOCK option (§12.2). */
 static int read_flyrecord_v6(builder *b, reader *r, tracedat_buffer *buf)
 {
 	tracedat_meta *m = &b->f->meta;

@@ -2,7 +2,7 @@
 /*
  * lttng.c - trace.dat seen with LTTng's kernel conventions
  * (tc_open_options.lttng_names), the names and values Trace Compass's
- * kernel analyses look for (specs/lttng-conventions.md §3):
+ * kernel analyses look for (doc/formats/ctf.md §8.2):
  *
  *   - events lose their subsystem as in ftrace, and lttng-modules'
  *     renames apply: softirq_* -> irq_softirq_*, hrtimer_* ->
@@ -11,7 +11,7 @@
  *     syscall_entry_X / syscall_exit_X (without __syscall_nr), ...;
  *   - fields get one leading underscore (readers drop it), ftrace's pid
  *     fields of sched events are LTTng's tids, priorities lose 100,
- *     prev_state is re-encoded (§3.3) and block rwbs strings become
+ *     prev_state is re-encoded (§8.4) and block rwbs strings become
  *     LTTng's bit masks;
  *   - raw_syscalls' sys_enter / sys_exit become syscall_entry_NAME /
  *     syscall_exit_NAME by their number (x86-64 table, without the id),
@@ -151,7 +151,7 @@ void td_lttng_read_states(td_trace *t, const char *print_fmt, size_t len)
 	t->preempt_mask = (all + 1) << 1;
 }
 
-/* §3.3: what Trace Compass understands, from the kernel's report bits. */
+/* §8.4: what Trace Compass understands, from the kernel's report bits. */
 uint64_t td_lttng_prev_state(const td_trace *t, uint64_t v)
 {
 	enum { S, D, T, t_, X, Z, P, I };
@@ -174,7 +174,7 @@ uint64_t td_lttng_prev_state(const td_trace *t, uint64_t v)
 	return 0;
 }
 
-/* §3.2: the kernel's rwbs string as lttng-modules' bit mask.  A leading F
+/* §8.3: the kernel's rwbs string as lttng-modules' bit mask.  A leading F
  * followed by an operation is a preflush; F after it is FUA. */
 uint64_t td_lttng_rwbs(const char *s, size_t len)
 {

@@ -31,7 +31,7 @@ static int add_env(td_trace *t, const char *key, const char *str, int64_t num)
 	return tc_trace_env_add(&t->pub, &t->pool, key, str, num);
 }
 
-/* UNAME is "sysname nodename release machine" (spec §6). */
+/* UNAME is "sysname nodename release machine" (doc/formats/tracedat.md §6). */
 static int add_uname(td_trace *t, const char *uname)
 {
 	static const char *const keys[] = { "sysname", "hostname", "kernel_release", "machine" };
@@ -61,7 +61,7 @@ static int build_env(td_trace *t)
 		rc = add_uname(t, m->uname);
 	if (t->lttng) {
 		/* lttng-modules 2.13: Trace Compass's newest kernel layout
-		 * (specs/lttng-conventions.md §1.2); where it came from after. */
+		 * (doc/formats/ctf.md §8.1); where it came from after. */
 		char source[64];
 		snprintf(source, sizeof source, "trace-cmd trace.dat v%u", (unsigned)m->version);
 		if (rc == 0)
@@ -116,7 +116,7 @@ static int clock_for(td_trace *t, const char *name, const tc_open_options *opts,
 	if (!c || !(c->name = tc_pool_strdup(&t->pool, name)) || !(c->description = tc_pool_strdup(&t->pool, desc)))
 		return TC_ENOMEM;
 	c->freq = NS_PER_S;
-	/* DATE maps trace time to the time of day (spec §10.4). */
+	/* DATE maps trace time to the time of day (§10.4). */
 	c->origin_is_unix_epoch = m->has_date;
 	if (tc_ptr_push((void ***)&t->pub.clocks, &t->pub.clock_count, c) < 0)
 		return TC_ENOMEM;

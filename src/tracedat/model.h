@@ -34,7 +34,7 @@
  *     0 when the kernel did not store it) before its first event.
  *
  * Records whose id has no format (formats not saved, ftrace-internal
- * records) are skipped, as the spec advises (§13.14).
+ * records) are skipped, as doc/formats/tracedat.md §12.6 says.
  */
 #ifndef TC_TRACEDAT_MODEL_H
 #define TC_TRACEDAT_MODEL_H
@@ -147,7 +147,7 @@ const td_event_plan *td_lttng_syscall_plan(const td_trace *t, const td_event_pla
 /* Parses every format of T's file into T's plans and common fields. */
 int td_build_classes(td_trace *t);
 
-/* The saved cmdlines of TRACE ("PID COMM" lines, spec §11.1) when it is
+/* The saved cmdlines of TRACE ("PID COMM" lines, §11.1) when it is
  * a trace.dat file's trace, else NULL. */
 const char *td_saved_cmdlines(const tc_trace *trace, size_t *len);
 

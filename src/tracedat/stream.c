@@ -51,8 +51,9 @@ static void decode_int(const td_trace *t, const uint8_t *p, uint32_t bytes, bool
 		out->v.u = v;
 }
 
-/* Where a __data_loc / __rel_loc field's data are (spec §9.4); an empty
- * range when they would leave the record, as libtraceevent reads it. */
+/* Where a __data_loc / __rel_loc field's data are
+ * (doc/formats/tracedat.md §9.4); an empty range when they would leave
+ * the record, as libtraceevent reads it. */
 static void locate(const td_trace *t, const td_field_plan *p, const tracedat_record *rec, uint32_t *start, uint32_t *len)
 {
 	const uint8_t *d = rec->data;
@@ -230,7 +231,7 @@ static int decode_event(td_iter *it, const tracedat_record *rec, tc_message *m)
 	return 1;
 }
 
-/* The report of events the kernel lost before REC (spec §8.2): between
+/* The report of events the kernel lost before REC (§8.2): between
  * the previous event of this CPU and REC, when there was one. */
 static void discarded_message(td_iter *it, const tracedat_record *rec, tc_message *m)
 {

@@ -19,9 +19,10 @@
  *               worker threads (core/prefetch.c)
  *   fields.c    the field lines of format texts (header_page and events)
  *
- * The format is described in /work/shared/specs/trace-dat.md ("the spec"
- * below, section numbers as §N); where the bytes trace-cmd 3.1.6 writes
- * disagree with it, the code says so next to the place.
+ * The format is trace-cmd's trace-cmd.dat.v6(5) and trace-cmd.dat.v7(5);
+ * doc/formats/tracedat.md says how tracecat reads it, and its section 12
+ * where the bytes trace-cmd 3.1.6 writes disagree with those pages (the
+ * code says so next to the place, citing that section).
  *
  * Usage:
  *
@@ -73,13 +74,13 @@ typedef struct tracedat_blob {
 	bool compressed;
 } tracedat_blob;
 
-/* One event format text (spec §3.2, §3.3). */
+/* One event format text (§3.2, §3.3). */
 typedef struct tracedat_format_text {
 	const char *system;    /* "ftrace" for the built-in ftrace events */
 	tracedat_blob text;
 } tracedat_format_text;
 
-/* One option as stored (spec §6), for what the accessors below do not
+/* One option as stored (§6), for what the accessors below do not
  * interpret.  In a v6 file the DONE terminator is not listed. */
 typedef struct tracedat_option {
 	uint16_t id;
@@ -89,12 +90,12 @@ typedef struct tracedat_option {
 	                          OPTIONS section header when compressed */
 } tracedat_option;
 
-/* Where one CPU's data of a buffer is (spec §4.3, §5.5, §5.9). */
+/* Where one CPU's data of a buffer is (§4.3, §5.5, §5.9). */
 typedef struct tracedat_cpu_data {
 	int cpu;               /* CPU id as stored (v7 ids can be sparse) */
 	uint64_t offset;       /* absolute file offset of the pages or chunk list */
 	/* The size as stored.  For compressed data trace-cmd 3.1.6 stores 4
-	 * less than the chunk list occupies (spec §12.1); the cursor walks
+	 * less than the chunk list occupies (§12.1); the cursor walks
 	 * the chunk list and does not use it. */
 	uint64_t size;
 } tracedat_cpu_data;
@@ -107,13 +108,13 @@ typedef struct tracedat_buffer {
 	uint32_t cpu_count;    /* CPUs of the machine for this buffer */
 	bool compressed;       /* CPU data are chunk lists (v7 only) */
 	/* CPUs with data, in file order: v6 lists every CPU (size 0 when
-	 * empty), v7 only those with data (spec §12.4). */
+	 * empty), v7 only those with data (§12.3). */
 	const tracedat_cpu_data *cpu_data;
 	size_t cpu_data_count;
 	int64_t offset;        /* v7: BUFFER section header; v6: "flyrecord" tag */
 } tracedat_buffer;
 
-/* TIME_SHIFT samples of one CPU (spec §10.5), sorted by time, duplicate
+/* TIME_SHIFT samples of one CPU (§10.5), sorted by time, duplicate
  * times dropped, as trace-cmd uses them. */
 typedef struct tracedat_shift_cpu {
 	size_t count;
@@ -131,12 +132,12 @@ typedef struct tracedat_meta {
 	const char *compression;     /* "none", "zstd" or "zlib" */
 	const char *compression_version; /* "" when none */
 
-	/* Page layout, from header_page (spec §3.1, §8.1). */
+	/* Page layout, from header_page (§3.1, §8.1). */
 	uint32_t page_ts_offset;     /* u64 timestamp */
 	uint32_t page_commit_offset; /* kernel long: length and flags */
 	uint32_t page_data_offset;   /* first event */
 
-	/* Metadata, raw (spec §3). */
+	/* Metadata, raw (§3). */
 	tracedat_blob header_page, header_event;
 	const tracedat_format_text *ftrace_formats;
 	size_t ftrace_format_count;
@@ -144,7 +145,7 @@ typedef struct tracedat_meta {
 	size_t event_format_count;
 	tracedat_blob kallsyms, printk_formats, cmdlines;
 
-	/* Options, interpreted (spec §6).  Strings are "" when absent. */
+	/* Options, interpreted (§6).  Strings are "" when absent. */
 	const tracedat_option *options;   /* every option, in file order */
 	size_t option_count;
 	const char *trace_clock_option;   /* TRACECLOCK text, e.g. "[local] global ...\n" */
@@ -198,7 +199,7 @@ uint64_t tracedat_read_uint(const tracedat_file *f, const void *p, unsigned size
 
 typedef struct tracedat_record {
 	/* Raw time in clock units: the page timestamp plus the deltas, time
-	 * extends, absolute stamps and padding deltas before it (spec §8.4). */
+	 * extends, absolute stamps and padding deltas before it (§8.4). */
 	uint64_t ts;
 	int cpu;
 	/* The event: common_type onward, as libtraceevent's tep_record.data
@@ -208,7 +209,7 @@ typedef struct tracedat_record {
 	const void *data;
 	uint32_t size;
 	/* Events were lost before this one (the page's missed-events flag,
-	 * spec §8.2); COUNT is how many, 0 when the kernel did not say. */
+	 * §8.2); COUNT is how many, 0 when the kernel did not say. */
 	bool missed_events;
 	uint64_t missed_count;
 	/* Where the record is: its file offset for uncompressed data, the
@@ -261,7 +262,7 @@ int tracedat_batch_iter_new(tracedat_cursor *c, tc_stream_iter **out);
 const tracedat_record *tracedat_batch_records(const tc_batch *b);
 
 /* ------------------------------------------------------------------------
- * Time (spec §10)
+ * Time (§10)
  */
 
 /*
@@ -277,11 +278,11 @@ uint64_t tracedat_ts_to_ns(const tracedat_file *f, int cpu, uint64_t ts);
 uint64_t tracedat_report_ns(const tracedat_file *f, int cpu, uint64_t ts);
 
 /* Whether trace-cmd report prints times of CLOCK as seconds (nanosecond
- * clocks) rather than raw counts; its quirks included (spec §10.6). */
+ * clocks) rather than raw counts; its quirks included (§10.6). */
 bool tracedat_clock_is_ns(const tracedat_file *f, const char *clock);
 
 /* ------------------------------------------------------------------------
- * Field lines of format texts (spec §3.1, §9)
+ * Field lines of format texts (§3.1, §9)
  */
 
 typedef struct tracedat_field {

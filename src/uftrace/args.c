@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * args.c - uftrace 0.13's argument and return-value specs (specs/uftrace.md
- * §2.4, §4.5, §5.4-5.7): the spec strings of the info file and of the .dbg
- * files parsed into item lists, the list the recorder used for a function,
- * the size of a payload, and its text as `uftrace replay` prints it.
+ * args.c - uftrace 0.13's argument and return-value specs
+ * (doc/formats/uftrace.md §2.4, §4.5, §5.4-§5.7): the spec strings of the
+ * info file and of the .dbg files parsed into item lists, the list the
+ * recorder used for a function, the size of a payload, and its text as
+ * `uftrace replay` prints it.
  *
  * The uftrace reader resolves each ENTRY/EXIT record that carries data to a
  * function, asks ua_lookup() for its items, steps over the payload with
@@ -14,8 +15,8 @@
  * utils/argspec.c, utils/auto-args.c, utils/dwarf.c, and get_argspec_string()
  * of the replay command), quirks included.
  *
- * How the recorder picks a function's items (§5.6), which ua_lookup()
- * replays:
+ * How the recorder picks a function's items (doc/formats/uftrace.md
+ * §5.6), which ua_lookup() replays:
  *   1. every argspec:/retspec: entry whose pattern (and module item) matches
  *      merges its items of that kind into the list; an entry with none of
  *      that kind merges the function's automatic items instead;
@@ -1221,7 +1222,8 @@ int ua_specs_add_dbg(ua_specs *s, const char *module, const char *text, size_t l
 {
 	if (!module)
 		return tc_fail(TC_EINVAL, path, -1, "a .dbg file needs its module's name");
-	/* a second file of the same basename (a name clash, §4.2.4) cannot be
+	/* a second file of the same basename (a name clash,
+	 * §4.2.4) cannot be
 	 * told apart by the functions' module names: the first one stays */
 	if (find_module(s, module))
 		return 0;

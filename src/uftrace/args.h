@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * args.h - uftrace's argument and return-value specs (specs/uftrace.md
- * §2.4, §4.5, §5.4-5.7): which items the recorder stored for a function,
- * how many bytes they take in a .dat file, and how `uftrace replay`
- * prints them.
+ * args.h - uftrace's argument and return-value specs
+ * (doc/formats/uftrace.md §2.4, §4.5, §5.4-§5.7): which items the
+ * recorder stored for a function, how many bytes they take in a .dat
+ * file, and how `uftrace replay` prints them.
  *
  * A payload's length is not stored in the file: a reader must find the
  * same item list the recorder used (explicit argspec/retspec first, then,

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * data.c - a uftrace record directory's description (specs/uftrace.md
- * §1-4): the info file, task.txt's sessions, tasks, forks and dlopens,
+ * data.c - a uftrace record directory's description (doc/formats/uftrace.md
+ * §1-§4): the info file, task.txt's sessions, tasks, forks and dlopens,
  * the memory maps and symbol files, events.txt, and symbol resolution by
  * (task, time, address), which is how uftrace names every record: a
  * process that forked or exec'ed resolves each record in the session it
@@ -650,7 +650,8 @@ static bool is_sentinel(const char *name)
 	return !strcmp(name, "__sym_end") || !strcmp(name, "__dynsym_end") || !strcmp(name, "__func_end");
 }
 
-/* A .sym file's text into M's table (§4.2.3, with 0.14's sizes). */
+/* A .sym file's text into M's table (§4.2.3,
+ * with 0.14's sizes). */
 static int parse_syms(uft_data *d, uft_module *m, const char *data, size_t len)
 {
 	const char *p = data, *end = data + len, *line;
@@ -713,7 +714,8 @@ static int parse_syms(uft_data *d, uft_module *m, const char *data, size_t len)
 	return 0;
 }
 
-/* "<base>-<4 hex>.sym" for modules whose basename another one took (§4.2.4). */
+/* "<base>-<4 hex>.sym" for modules whose basename another one took
+ * (§4.2.4). */
 static void alt_sym_name(const uft_module *m, char *out, size_t size)
 {
 	if (m->build_id && strlen(m->build_id) >= 4) {

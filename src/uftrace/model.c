@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * model.c - a uftrace record directory as tracecat's event model, with
- * LTTng-UST's conventions (specs/lttng-conventions.md §5), so that what
+ * LTTng-UST's conventions (doc/formats/ctf.md §8.5), so that what
  * `print` shows is what `convert` writes and Trace Compass's call-stack
  * views read:
  *

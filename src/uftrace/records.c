@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * records.c - the records of a uftrace directory (specs/uftrace.md §5,
- * §6, §9.2): each <tid>.dat as 16-byte records with their payloads, each
+ * records.c - the records of a uftrace directory (doc/formats/uftrace.md
+ * §5, §6, §9.2): each <tid>.dat as 16-byte records with their payloads, each
  * perf-cpu<N>.dat as scheduler, task and name events, and all of them
  * merged in the order uftrace replays them.
  *

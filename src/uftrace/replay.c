@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * replay.c - `uftrace replay`'s text, byte for byte (specs/uftrace.md §9).
+ * replay.c - `uftrace replay`'s text, byte for byte
+ * (doc/formats/uftrace.md §9).
  *
  * uftrace walks the merged records with per-task counters that it keeps
  * even where they go wrong (fork children, exec, longjmp, lost records),
  * merges a function's entry and exit into one line when the exit is the
  * very next visible record, and prints what its counters say.  This file
- * follows that state machine step by step: accounting (§9.4) for every
- * record, printing (§9.5) for the visible ones, the trailer of functions
- * that never returned (§9.8).  Records are read as the merge yields them;
- * only the few looked ahead of the cursor are kept.
+ * follows that state machine step by step (sections of
+ * doc/formats/uftrace.md): accounting (§9.4) for every record, printing
+ * (§9.5) for the visible ones, the trailer of functions that never
+ * returned (§9.8).  Records are read as the merge yields them; only the
+ * few looked ahead of the cursor are kept.
  */
 #include "uftrace/uftrace.h"
 
@@ -141,7 +143,7 @@ static bool is_sched(const uft_record *r)
 	return r->from_perf && (r->addr == UFT_EV_SCHED_IN || r->addr == UFT_EV_SCHED_OUT || r->addr == UFT_EV_SCHED_OUT_PREEMPT);
 }
 
-/* §9.4 */
+/* Accounting, §9.4 */
 static void consume(replay *p, item *it)
 {
 	it->consumed = true;
@@ -358,7 +360,8 @@ static bool would_show(replay *p, const uft_record *r)
 }
 
 /* The next record the cursor would reach, consuming the invisible events
- * and the filtered records on the way (§9.5 look-ahead); NULL when none
+ * and the filtered records on the way (the look-ahead of
+ * §9.5); NULL when none
  * or when it is LOST. */
 static item *look_ahead(replay *p, const rtask *t, int *err)
 {
@@ -834,7 +837,7 @@ static int trailer_first(const rtask *t)
 	return z;
 }
 
-/* §9.8 */
+/* The trailer, §9.8 */
 static void trailer(replay *p)
 {
 	bool any = false;

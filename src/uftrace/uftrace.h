@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * uftrace.h - private structures of the uftrace reader (specs/uftrace.md).
+ * uftrace.h - private structures of the uftrace reader
+ * (doc/formats/uftrace.md).
  *
  *   data.c     the record directory: info, task.txt (sessions, tasks,
  *              dlopens), sid-*.map, *.sym, events.txt; symbol resolution
