@@ -22,6 +22,10 @@
 # repository root while files written stay out of it.  `tracecat` is BIN;
 # TZ=UTC, so times of day are the page's wherever it runs.
 #
+# Also: every relative link and every backquoted path into the checkout
+# that those pages give must exist, so that no page cites a document or a
+# script the repository does not hold.
+#
 # usage (from the repository root): bash tests/live/doc-examples.sh BIN
 # Protocol of tests/run.sh: PASS/FAIL/SKIP lines, exit 0.
 set -uo pipefail
@@ -90,6 +94,33 @@ for page in "${pages[@]}"; do
 		run_block "$page" "$(cat "$work/block$k.line")" "$work/block$k.txt"
 		k=$((k + 1))
 	done
+done
+
+# References: a page must not send the reader to what the repository does
+# not hold.  Every relative Markdown link, and every `path` in backquotes
+# that starts with a top-level folder of the checkout, must name a file or
+# folder of it (capitals, *, $ and ... mark a placeholder, not a path).
+for page in "${pages[@]}"; do
+	[ -f "$root/$page" ] || continue
+	dir=$(dirname "$page")
+	missing=
+	while IFS= read -r target; do
+		target=${target%%#*}
+		[ -n "$target" ] || continue
+		[ -e "$root/$dir/$target" ] || missing+=" $target"
+	done < <(grep -oE '\]\([^)]+\)' "$root/$page" | sed -E 's/^\]\(//; s/\)$//' | grep -vE '^[a-z]+:|^#')
+	# build/ is made, not held
+	tops=$(cd "$root" && ls -d -- */ | tr -d / | grep -vx build | paste -sd '|')
+	while IFS= read -r target; do
+		[[ $target =~ [A-Z*\$]|\.\.\. ]] && continue
+		target=${target%%:*}
+		[ -e "$root/$target" ] || missing+=" $target"
+	done < <(grep -oE '`('"$tops"')/[^` ]*`' "$root/$page" | tr -d '`' | sort -u)
+	if [ -n "$missing" ]; then
+		echo "FAIL doc-examples/references/$page: names what the repository does not hold:$missing"
+	else
+		echo "PASS doc-examples/references/$page"
+	fi
 done
 
 # The README promises an example of every input and output format; losing
