@@ -30,6 +30,7 @@
 # Protocol of tests/run.sh: PASS/FAIL/SKIP lines, exit 0.
 set -uo pipefail
 
+# shellcheck source=tests/lib.sh
 . "$(dirname "$0")/../lib.sh"
 live_setup doc-examples "${1:?usage: $0 BIN}"
 
@@ -110,7 +111,8 @@ for page in "${pages[@]}"; do
 		[ -e "$root/$dir/$target" ] || missing+=" $target"
 	done < <(grep -oE '\]\([^)]+\)' "$root/$page" | sed -E 's/^\]\(//; s/\)$//' | grep -vE '^[a-z]+:|^#')
 	# build/ is made, not held
-	tops=$(cd "$root" && ls -d -- */ | tr -d / | grep -vx build | paste -sd '|')
+	tops=$(cd "$root" && find . -mindepth 1 -maxdepth 1 -type d ! -name '.*' ! -name build -printf '%f\n' | paste -sd '|')
+	# shellcheck disable=SC2016  # the backquotes are Markdown's
 	while IFS= read -r target; do
 		[[ $target =~ [A-Z*\$]|\.\.\. ]] && continue
 		target=${target%%:*}

@@ -159,12 +159,12 @@ for page in README.md doc/library.md; do
 		bad=
 		# the C files first: a name that is a path could write through
 		# the links into the checkout
-		for c in $(sed -n 's/^<!-- api-example: \([^ ]*\) .*/\1/p' "$page"); do
+		while IFS= read -r c; do
 			case $c in
 			*/* | .* | "") bad+=" api-example name \"$c\" is not a plain file name;" ;;
 			*) c_block "$page" "$c" >"$run/$c" ;;
 			esac
-		done
+		done < <(sed -n 's/^<!-- api-example: \([^ ]*\) .*/\1/p' "$page")
 		for e in "$root"/* "$root"/.[!.]*; do
 			[ -e "$e" ] && [ ! -e "$run/${e##*/}" ] && ln -s "$e" "$run/"
 		done
@@ -213,7 +213,7 @@ for page in README.md doc/library.md; do
 		if [ -n "$bad" ]; then
 			echo "FAIL $name:$bad"
 		else
-			echo "PASS $name: $(echo $progs) built and ran"
+			echo "PASS $name: $(tr '\n' ' ' <<<"$progs")built and ran"
 		fi
 	done
 done
