@@ -112,12 +112,17 @@ for page in "${pages[@]}"; do
 	done < <(grep -oE '\]\([^)]+\)' "$root/$page" | sed -E 's/^\]\(//; s/\)$//' | grep -vE '^[a-z]+:|^#')
 	# build/ is made, not held
 	tops=$(cd "$root" && find . -mindepth 1 -maxdepth 1 -type d ! -name '.*' ! -name build -printf '%f\n' | paste -sd '|')
+	# A path after a possessive ("uftrace's `doc/...`", "its `doc/...`")
+	# is another project's.
+	possessive="^([^ ]*'s|[(]?its) "
 	# shellcheck disable=SC2016  # the backquotes are Markdown's
 	while IFS= read -r target; do
+		[[ $target =~ $possessive ]] && continue
+		target=${target#* }
 		[[ $target =~ [A-Z*\$]|\.\.\. ]] && continue
 		target=${target%%:*}
 		[ -e "$root/$target" ] || missing+=" $target"
-	done < <(grep -oE '`('"$tops"')/[^` ]*`' "$root/$page" | tr -d '`' | sort -u)
+	done < <(grep -oE '(^|[^ `]+ )`('"$tops"')/[^` ]*`' "$root/$page" | tr -d '`' | sort -u)
 	if [ -n "$missing" ]; then
 		echo "FAIL doc-examples/references/$page: names what the repository does not hold:$missing"
 	else

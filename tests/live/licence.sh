@@ -4,8 +4,9 @@
 # at the top, and an SPDX-License-Identifier line in the first three lines
 # of every source, header, script and build file the project wrote (C, shell,
 # Python, the Makefile, CI, completion, man page, pkg-config template).
-# Data (tests/fixtures/, fuzz regressions) and third-party files (a folder
-# holding its own LICENSE or COPYING under tests/) keep what they have.
+# Data (tests/fixtures/, tests/corpus/, whose traced programs stay as they
+# were recorded, fuzz regressions) and third-party files (a folder holding
+# its own LICENSE or COPYING under tests/) keep what they have.
 #
 # usage (from the repository root): bash tests/live/licence.sh BIN
 #
@@ -30,7 +31,7 @@ third_party=$(git ls-files -- 'tests/**/LICENSE*' 'tests/**/COPYING*' | xargs -r
 missing=()
 while IFS= read -r f; do
 	case $f in
-	tests/fixtures/* | tests/fuzz/regressions/*) continue ;;
+	tests/fixtures/* | tests/corpus/* | tests/fuzz/regressions/*) continue ;;
 	*.c | *.h | *.sh | *.py | *.bash | *.cjs | *.mjs | *.js | *.1 | *.pc.in | Makefile | .ci/run | .gitignore) ;;
 	*) continue ;;
 	esac
