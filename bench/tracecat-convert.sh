@@ -15,7 +15,7 @@
 #   LTTng names: seconds, input MB/s and events/s, and peak RSS.
 #
 # Environment: TRACECAT, BENCH_RUNS (default 3), TRACECAT_BENCH_CACHE,
-# BABELTRACE21 (default /opt/babeltrace-2.1/bin/babeltrace2).
+# BABELTRACE21 (default tests/peers/babeltrace2-2.1: sid's 2.1.2).
 set -euo pipefail
 # shellcheck source=bench/lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -51,7 +51,7 @@ ctf_rows() {
 	read -r b_s b_m b_rc < <(measure "$runs" bash -c "rm -rf '$work/o' && babeltrace2 '$t' -o ctf -w '$work/o'")
 	row babeltrace2 "T -o ctf -w OUT" "$b_s" "$b_m"
 	echo "speed ratio babeltrace2 2.0.4/tracecat, $events events: copy x$(ratio "$b_s" "$c_s" 1), re-encoded x$(ratio "$b_s" "$r_s" 1) ($(nproc) cores)"
-	if [ -x "$bt21" ]; then
+	if bt21_ok; then
 		read -r b21_s b21_m b21_rc < <(measure "$runs" bash -c "rm -rf '$work/o' && '$bt21' '$t' -o ctf -w '$work/o'")
 		row babeltrace2-2.1 "T -o ctf -w OUT" "$b21_s" "$b21_m"
 		echo "speed ratio babeltrace2 2.1.2/tracecat, $events events: copy x$(ratio "$b21_s" "$c_s" 1), re-encoded x$(ratio "$b21_s" "$r_s" 1) ($(nproc) cores)"

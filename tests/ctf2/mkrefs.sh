@@ -22,16 +22,17 @@
 #   NAME.bt21.stderr       stderr when not empty, exit status 0
 #   NAME.bt21.err          "exit status: N", "--- stderr:", stderr (exit status != 0)
 #   NAME.bt21.partial.txt  stdout printed before a failure (when not empty)
-# with the absolute path of the group directory replaced by "./" in stderr.
+# with the absolute path of the group directory replaced by "./" in stderr,
+# and that of babeltrace's plugin folder by "PLUGINS/" (machine paths).
 # Traces with a NAME.expect-error marker (babeltrace crashes on them) get no
 # reference: the script only checks that babeltrace still fails on them.
 # Extra option sets for the valid traces come from tests/ctf2/option-sets.txt.
 #
-# Environment: BT (default /opt/babeltrace-2.1/bin/babeltrace2), TIMEOUT
+# Environment: BT (default tests/peers/babeltrace2-2.1, sid's 2.1.2), TIMEOUT
 # (seconds per run, default 20; `total-zero` makes babeltrace loop forever).
 set -u
-BT=${BT:-/opt/babeltrace-2.1/bin/babeltrace2}
 HERE=$(cd "$(dirname "$0")" && pwd)
+BT=${BT:-$HERE/../peers/babeltrace2-2.1}
 GEN=0
 CONV=0
 while [ $# -gt 0 ]; do
@@ -85,7 +86,7 @@ run() {
 	shift 3
 	(cd "$dir" && TZ=UTC timeout "${TIMEOUT:-20}" "$BT" --clock-gmt "$@" "$name" >"$base.out.tmp" 2>"$base.stderr.tmp")
 	rc=$?
-	sed -i "s|$dir/|./|g" "$dir/$base.stderr.tmp"
+	sed -i -e "s|$dir/|./|g" -e "s|\"[^\"]*/babeltrace2/plugins/|\"PLUGINS/|g" "$dir/$base.stderr.tmp"
 }
 
 keep() { # dir base rc: files of one run under their final names
