@@ -130,7 +130,6 @@ static inline bool is_plain(char c)
 /* S as the contents of a JSON string. */
 static void put_escaped(pb_buf *o, const char *s, size_t len)
 {
-	static const char hex[] = "0123456789abcdef";
 	size_t i = 0;
 	while (i < len) {
 		size_t run = i;
@@ -150,7 +149,7 @@ static void put_escaped(pb_buf *o, const char *s, size_t len)
 			i += n ? n : 1;
 			continue;
 		}
-		char esc[6] = { '\\', 'u', '0', '0', hex[b >> 4], hex[b & 15] };
+		char esc[6] = { '\\', 'u', '0', '0', tc_fmt_hex_digits[b >> 4], tc_fmt_hex_digits[b & 15] };
 		switch (b) {
 		case '"': PUT(o, "\\\""); break;
 		case '\\': PUT(o, "\\\\"); break;

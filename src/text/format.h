@@ -21,6 +21,11 @@
 #include <stdint.h>
 #include <string.h>
 
+/* Lower-case hexadecimal digits by value (a string, so one byte longer
+ * than the 16 used: gcc 15's -Wunterminated-string-initialization warns
+ * about a char[16] holding them). */
+static const char tc_fmt_hex_digits[] = "0123456789abcdef";
+
 /* Two decimal digits per entry: halves the number of divisions. */
 static const char tc_fmt_digit_pairs[201] =
 	"00010203040506070809"

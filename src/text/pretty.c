@@ -249,7 +249,6 @@ static const unsigned char esc_tab[256] = {
 static __attribute__((noinline)) char *w_quoted_any(tc_text_printer *p, char *d,
 						     const char *s, size_t n)
 {
-	static const char hex[16] = "0123456789abcdef";
 	const unsigned char *u = (const unsigned char *)s, *e = u + n;
 
 	d = room(p, d, 2);      /* both quotes of an empty string */
@@ -281,8 +280,8 @@ static __attribute__((noinline)) char *w_quoted_any(tc_text_printer *p, char *d,
 		*d++ = '\\';
 		if (x == ESC_HEX) {
 			d[0] = 'x';
-			d[1] = hex[c >> 4];
-			d[2] = hex[c & 0xf];
+			d[1] = tc_fmt_hex_digits[c >> 4];
+			d[2] = tc_fmt_hex_digits[c & 0xf];
 			d += 3;
 		} else {
 			*d++ = (char)x;
@@ -791,15 +790,14 @@ static char *w_bit_array(tc_text_printer *p, char *d, const tc_field *f)
 /* "{ de ad }": each byte in lowercase hexadecimal and a space. */
 static char *w_blob(tc_text_printer *p, char *d, const tc_field *f)
 {
-	static const char hex[16] = "0123456789abcdef";
 	const unsigned char *b = (const unsigned char *)f->v.str.ptr;
 	size_t n = b ? f->v.str.len : 0, i;
 
 	d = W_LIT(p, d, "{ ");
 	for (i = 0; i < n; i++) {
 		d = room(p, d, 3);
-		d[0] = hex[b[i] >> 4];
-		d[1] = hex[b[i] & 15];
+		d[0] = tc_fmt_hex_digits[b[i] >> 4];
+		d[1] = tc_fmt_hex_digits[b[i] & 15];
 		d[2] = ' ';
 		d += 3;
 	}
@@ -1457,7 +1455,6 @@ static void print_discarded(tc_text_printer *p, const tc_message *m, const char 
 			d = W_LIT(p, d, "(no UID) ");
 		}
 	} else if (t && t->has_uuid) {
-		static const char hex[16] = "0123456789abcdef";
 		size_t i;
 
 		d = room(p, d, 48);
@@ -1465,8 +1462,8 @@ static void print_discarded(tc_text_printer *p, const tc_message *m, const char 
 		for (i = 0; i < 16; i++) {
 			if (i == 4 || i == 6 || i == 8 || i == 10)
 				*d++ = '-';
-			*d++ = hex[t->uuid[i] >> 4];
-			*d++ = hex[t->uuid[i] & 0xf];
+			*d++ = tc_fmt_hex_digits[t->uuid[i] >> 4];
+			*d++ = tc_fmt_hex_digits[t->uuid[i] & 0xf];
 		}
 		RAW(d, ") ");
 	} else {

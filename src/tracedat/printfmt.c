@@ -1681,7 +1681,6 @@ static void put_hex0x(pf_ctx *c, uint64_t v)
 /* "%02x" of each byte, with SEP between. */
 static void put_hex_bytes(pf_ctx *c, const uint8_t *p, size_t n, const char *sep, size_t seplen)
 {
-	static const char hex[] = "0123456789abcdef";
 	char *d = room(c, n * (2 + seplen));
 	if (!d)
 		return;
@@ -1691,8 +1690,8 @@ static void put_hex_bytes(pf_ctx *c, const uint8_t *p, size_t n, const char *sep
 			memcpy(o, sep, seplen);
 			o += seplen;
 		}
-		*o++ = hex[p[i] >> 4];
-		*o++ = hex[p[i] & 15];
+		*o++ = tc_fmt_hex_digits[p[i] >> 4];
+		*o++ = tc_fmt_hex_digits[p[i] & 15];
 	}
 	c->out->len += (size_t)(o - d);
 }
@@ -1707,7 +1706,6 @@ static void put_udec(pf_ctx *c, uint64_t v)
 /* print_bitmask_to_seq(): hex, a comma every 32 bits, highest first. */
 static void put_bitmask(pf_ctx *c, const pf_spec *sp, int star, const uint8_t *p, uint32_t len)
 {
-	static const char hex[] = "0123456789abcdef";
 	int nbits = (int)len * 8;
 	int n = (nbits + 3) / 4 + (nbits - 1) / 32;
 	char stack[256];
@@ -1721,8 +1719,8 @@ static void put_bitmask(pf_ctx *c, const pf_spec *sp, int star, const uint8_t *p
 	int done = 0;
 	for (int i = n - 2; i >= 0; i -= 2) {
 		uint8_t b = p[c->pl->file_big ? (int)len - (done + 1) : done];
-		s[i] = hex[b >> 4];
-		s[i + 1] = hex[b & 15];
+		s[i] = tc_fmt_hex_digits[b >> 4];
+		s[i + 1] = tc_fmt_hex_digits[b & 15];
 		done++;
 		if (!(done & 3) && i > 0)
 			s[--i] = ',';
