@@ -26,9 +26,9 @@
 #   TRACECAT_CACHE   cache root (default /var/cache/tracecat, or
 #                    ~/.cache/tracecat where that cannot be written)
 #   BABELTRACE_SOURCE  SUITE=VERSION of the source package (default
-#                    sid=2.1.2-2.1).  Its CTF 1.8 set is a superset of
-#                    the one in bookworm's 2.0.4 and of the corpus the
-#                    tests used before; 2.0.4's has no CTF 2 traces.
+#                    sid=2.1.2-2.1): one package for both sets, since
+#                    bookworm's 2.0.4 has no CTF 2 traces and 2.1.2's CTF
+#                    1.8 set holds every trace the tests read before.
 #   BABELTRACE2      babeltrace2 2.0.4 (default: babeltrace2 on PATH)
 #   BABELTRACE21     babeltrace2 2.1.2 (default tests/peers/babeltrace2-2.1)
 #   DEBIAN_MIRROR    the archive to fetch from (default: the Debian
@@ -62,9 +62,9 @@ exec 9>"$dir/.lock"
 flock 9
 
 fetch() {
-	local tmp mirror
+	local mirror
 	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' RETURN
+	trap 'rm -rf "$tmp"' EXIT
 	mirror=${DEBIAN_MIRROR:-$(apt-get indextargets --format '$(LABEL) $(REPO_URI)' 2>/dev/null |
 		awk '$1 == "Debian" { print $2; exit }')}
 	if [ -z "$mirror" ]; then
@@ -95,7 +95,9 @@ fetch() {
 		say "the files do not match $(basename "$dsc")"
 		return 1
 	fi
-	orig=$(ls "$tmp/dl"/babeltrace2_"${version%-*}".orig.tar.*)
+	for orig in "$tmp/dl/babeltrace2_${version%-*}".orig.tar.*; do
+		case $orig in *.asc) ;; *) break ;; esac
+	done
 	mkdir "$tmp/src"
 	tar -xf "$orig" -C "$tmp/src" --strip-components=1 --wildcards '*/tests/data/ctf-traces/*'
 	local t=$tmp/src/tests/data/ctf-traces one
