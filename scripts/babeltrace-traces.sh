@@ -3,45 +3,51 @@
 # scripts/babeltrace-traces.sh - babeltrace's own CTF test traces, with
 # babeltrace2's text of each, for tests/run.sh and the live tests.
 #
-# The traces are third-party data (babeltrace, MIT) that the project does
-# not commit: Debian's babeltrace2 source package holds them, so it is
-# fetched once with apt-get into a cache, checked against the checksums of
-# its .dsc, and the traces are laid out as the tests read them:
+# The traces are committed as third-party data in
+# tests/third_party/babeltrace-ctf-traces (babeltrace 2.1.2's, README
+# there).  They are copied into a cache and laid out as the tests read
+# them:
 #
 #   DIR/ctf/babeltrace/{succeed,fail,intersection,packet-seq-num,deterministic-ordering}/
 #   DIR/ctf2/babeltrace/{succeed,fail,intersection}/
 #
-# The reference outputs beside each trace (tests/corpus/ctf/README.md) are
-# written when missing: X.bt2.* by babeltrace2 2.0.4 (Debian 12's) for
-# CTF 1.8, X.bt21.* by babeltrace2 2.1.2 (tests/peers/babeltrace2-2.1) for
-# CTF 2, since 2.0.4 does not read CTF 2.  Once everything is there a run
-# only checks two marker files.
+# and the reference outputs are written beside each trace
+# (tests/corpus/ctf/README.md): X.bt2.* by babeltrace2 2.0.4 (Debian 12's)
+# for CTF 1.8, X.bt21.* by babeltrace2 2.1.2 (tests/peers/babeltrace2-2.1)
+# for CTF 2, since 2.0.4 does not read CTF 2.  The references are made here
+# by the peers rather than committed, so that the third-party folder stays
+# exactly the upstream release (checkable against its SHA256SUMS) with no
+# file of the project's mixed in, and because the peers that remake them
+# are the ones the live tests need anyway.
+#
+# DIR is named by a checksum of the committed traces and of this script,
+# so that a change to either lays the traces out again and remakes every
+# reference.  Once DIR is complete a run only checks two marker files.
 #
 # Prints DIR on stdout.  Exit status 0 when the traces and all their
-# references are there; 1 when the traces could not be had; 2 when they
-# are there but a babeltrace2 was missing, so some references are not
-# (DIR is printed all the same, and run again writes them).
+# references are there; 1 when the traces could not be laid out; 2 when
+# they are there but a babeltrace2 was missing, so some references are not
+# (DIR is printed all the same, and a later run writes them).
 #
 # Environment:
 #   TRACECAT_CACHE   cache root (default /var/cache/tracecat, or
 #                    ~/.cache/tracecat where that cannot be written)
-#   BABELTRACE_SOURCE  SUITE=VERSION of the source package (default
-#                    sid=2.1.2-2.1): one package for both sets, since
-#                    bookworm's 2.0.4 has no CTF 2 traces and 2.1.2's CTF
-#                    1.8 set holds every trace the tests read before.
 #   BABELTRACE2      babeltrace2 2.0.4 (default: babeltrace2 on PATH)
 #   BABELTRACE21     babeltrace2 2.1.2 (default tests/peers/babeltrace2-2.1)
-#   DEBIAN_MIRROR    the archive to fetch from (default: the Debian
-#                    archive this machine's apt is configured with)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
-source_spec=${BABELTRACE_SOURCE:-sid=2.1.2-2.1}
-suite=${source_spec%%=*}
-version=${source_spec#*=}
+SRC=$ROOT/tests/third_party/babeltrace-ctf-traces
 BT20=${BABELTRACE2:-babeltrace2}
 BT21=${BABELTRACE21:-$ROOT/tests/peers/babeltrace2-2.1}
 
 say() { echo "babeltrace-traces: $*" >&2; }
+
+if [ ! -d "$SRC/1" ] || [ ! -d "$SRC/2" ]; then
+	say "no traces in $SRC"
+	exit 1
+fi
+key=$( (cd "$SRC" && find 1 2 -type f -print0 | LC_ALL=C sort -z | xargs -0 sha256sum
+	sha256sum <"$ROOT/scripts/babeltrace-traces.sh") | sha256sum | cut -c1-16)
 
 cache=${TRACECAT_CACHE:-/var/cache/tracecat}
 if ! mkdir -p "$cache" 2>/dev/null || [ ! -w "$cache" ]; then
@@ -49,7 +55,7 @@ if ! mkdir -p "$cache" 2>/dev/null || [ ! -w "$cache" ]; then
 	cache=${XDG_CACHE_HOME:-$HOME/.cache}/tracecat
 	mkdir -p "$cache"
 fi
-dir=$cache/babeltrace-traces/$version
+dir=$cache/babeltrace-traces/$key
 mkdir -p "$dir"
 # Both markers there: nothing to do, quickly (every test script calls this).
 if [ -f "$dir/.traces-ok" ] && [ -f "$dir/.references-ok" ]; then
@@ -61,58 +67,18 @@ fi
 exec 9>"$dir/.lock"
 flock 9
 
-fetch() {
-	local mirror
-	tmp=$(mktemp -d)
-	trap 'rm -rf "$tmp"' EXIT
-	mirror=${DEBIAN_MIRROR:-$(apt-get indextargets --format '$(LABEL) $(REPO_URI)' 2>/dev/null |
-		awk '$1 == "Debian" { print $2; exit }')}
-	if [ -z "$mirror" ]; then
-		say "no Debian archive in apt's configuration; set DEBIAN_MIRROR"
-		return 1
-	fi
-	# A private apt configuration, so that the host's sources (which may
-	# have no deb-src line, nor sid) stay as they are.
-	mkdir -p "$tmp/lists/partial" "$tmp/cache/archives/partial" "$tmp/parts" "$tmp/dl"
-	echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror $suite main" >"$tmp/sources.list"
-	local apt=(-o "Dir::Etc::SourceList=$tmp/sources.list" -o "Dir::Etc::SourceParts=$tmp/parts"
-		-o "Dir::Etc::PreferencesParts=$tmp/parts" -o "Dir::State::Lists=$tmp/lists"
-		-o "Dir::Cache=$tmp/cache" -o "Dir::State::status=/dev/null" -o Debug::NoLocking=1
-		-o APT::Sandbox::User="$(id -un)")
-	say "fetching Debian's babeltrace2 $version source ($suite)"
-	if ! apt-get "${apt[@]}" -qq update >"$tmp/apt.log" 2>&1 ||
-		! (cd "$tmp/dl" && apt-get "${apt[@]}" -qq source --download-only "babeltrace2=$version") >>"$tmp/apt.log" 2>&1; then
-		say "apt-get failed: $(grep -m1 -e '^E:' -e '^W:' "$tmp/apt.log" || tail -1 "$tmp/apt.log")"
-		return 1
-	fi
-	# apt checked the files against the signed Sources index; the .dsc's
-	# own list is checked too, so that a file can only be the one the
-	# upload named.
-	local dsc orig
-	dsc=$tmp/dl/babeltrace2_$version.dsc
-	if ! (cd "$tmp/dl" && sed -n '/^Checksums-Sha256:/,/^[^ ]/{/^ /{s/^ \([0-9a-f]*\) [0-9]* \(.*\)/\1  \2/p}}' "$dsc" |
-		sha256sum --quiet -c -) >&2; then
-		say "the files do not match $(basename "$dsc")"
-		return 1
-	fi
-	for orig in "$tmp/dl/babeltrace2_${version%-*}".orig.tar.*; do
-		case $orig in *.asc) ;; *) break ;; esac
-	done
-	mkdir "$tmp/src"
-	tar -xf "$orig" -C "$tmp/src" --strip-components=1 --wildcards '*/tests/data/ctf-traces/*'
-	local t=$tmp/src/tests/data/ctf-traces one
-	# 2.1 moved the CTF 1.8 traces into 1/ when it added CTF 2's in 2/.
-	one=$t; [ -d "$t/1" ] && one=$t/1
-	rm -rf "$dir/ctf" "$dir/ctf2"
-	mkdir -p "$dir/ctf/babeltrace" "$dir/ctf2/babeltrace"
+layout() {
 	local g
+	rm -rf "$dir/ctf" "$dir/ctf2"
+	mkdir -p "$dir/ctf/babeltrace" "$dir/ctf2/babeltrace" || return 1
+	# Copies, not links: the references are written beside the traces and
+	# must not land in the checkout.
 	for g in succeed fail intersection packet-seq-num deterministic-ordering; do
-		[ -d "$one/$g" ] && cp -a "$one/$g" "$dir/ctf/babeltrace/"
+		cp -R "$SRC/1/$g" "$dir/ctf/babeltrace/" || return 1
 	done
 	for g in succeed fail intersection; do
-		[ -d "$t/2/$g" ] && cp -a "$t/2/$g" "$dir/ctf2/babeltrace/"
+		cp -R "$SRC/2/$g" "$dir/ctf2/babeltrace/" || return 1
 	done
-	cp "$dsc" "$dir/"
 	touch "$dir/.traces-ok"
 }
 
@@ -158,8 +124,7 @@ references() {
 }
 
 if [ ! -f "$dir/.traces-ok" ]; then
-	fetch || exit 1
-	say "traces in $dir"
+	layout || { say "could not copy the traces into $dir"; exit 1; }
 fi
 complete=true
 if "$BT20" --version 2>/dev/null | grep -q '^Babeltrace 2\.0\.4 '; then

@@ -339,8 +339,9 @@ done
 
 # ---- 3: the CTF corpus ----
 # The project's own traces (tests/corpus/ctf), babeltrace's test traces
-# from Debian's source package with the references written beside them
-# (scripts/babeltrace-traces.sh, cached after the first run), and the
+# (tests/third_party/babeltrace-ctf-traces) with the references the peers
+# write beside them (scripts/babeltrace-traces.sh, cached after the first
+# run), and the
 # CTF traces of an external corpus when TRACECAT_CORPUS names one.
 # Traces babeltrace2 2.0.4 refuses or crashes on although CTF 1.8 allows
 # them; tracecat reads them in full (README: "Where tracecat differs").

@@ -87,8 +87,9 @@ check_ctf() {
 }
 
 n=0
-# CTF: the committed traces, babeltrace's test traces (fetched once by
-# scripts/babeltrace-traces.sh) and those of $TRACECAT_CORPUS when set.
+# CTF: the project's traces, babeltrace's test traces (laid out with
+# their references by scripts/babeltrace-traces.sh) and those of
+# $TRACECAT_CORPUS when set.
 BT_TRACES=$("$ROOT/scripts/babeltrace-traces.sh" 2>"$tmp/bt-traces.log")
 if [ -z "$BT_TRACES" ] || ! ls "$BT_TRACES"/ctf/babeltrace/*/*.bt2.txt >/dev/null 2>&1; then
 	echo "SKIP convert/ctf-babeltrace: no babeltrace test traces: $(tail -1 "$tmp/bt-traces.log")"
