@@ -18,8 +18,9 @@
 #   2. error cases: tests/fixtures/ctf-bad/NAME/ with NAME.partial.txt (what
 #      must be printed before the error, may be empty); legacy LTTng traces
 #      tests/fixtures/lttng-legacy/NAME/ with NAME.expected
-#   3. the shared corpus when it is present (../shared/corpus, or
-#      $TRACECAT_CORPUS): every .bt2.txt must match byte for byte; every
+#   3. the CTF corpus: tests/corpus/ctf, babeltrace's test traces
+#      (scripts/babeltrace-traces.sh) and $TRACECAT_CORPUS when set: every
+#      .bt2.txt (.bt21.txt for CTF 2) must match byte for byte; every
 #      .bt2.err trace is either invalid (exit 1 after the .bt2.partial.txt
 #      output) or one babeltrace2 wrongly refuses (read in full, exit 0)
 #   4. unit test programs build/tests/*_test
@@ -33,7 +34,6 @@ set -u
 cd "$(dirname "$0")/.."
 ROOT=$PWD
 BINS=("$ROOT/build/tracecat" "$ROOT/build/sanitize/tracecat")
-CORPUS=${TRACECAT_CORPUS:-$ROOT/../shared/corpus}
 VERBOSE=${VERBOSE:-0}
 export TZ=UTC
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
@@ -337,62 +337,86 @@ for d in tests/fixtures/ctf-valid/*/; do
 	check_reads "fixture-valid/$n" tests/fixtures/ctf-valid "$n" "$ROOT/tests/fixtures/ctf-valid/$n.expect.txt"
 done
 
-# ---- 3: the shared corpus ----
-# Traces babeltrace2 2.0.4 refuses or crashes on although the spec allows
+# ---- 3: the CTF corpus ----
+# The project's own traces (tests/corpus/ctf), babeltrace's test traces
+# (tests/third_party/babeltrace-ctf-traces) with the references the peers
+# write beside them (scripts/babeltrace-traces.sh, cached after the first
+# run), and the
+# CTF traces of an external corpus when TRACECAT_CORPUS names one.
+# Traces babeltrace2 2.0.4 refuses or crashes on although CTF 1.8 allows
 # them; tracecat reads them in full (README: "Where tracecat differs").
 # Expected outputs live in tests/corpus-expect/GROUP/NAME.txt when known.
-VALID_REFUSED="succeed/meta-ctx-sequence synthetic/clock-nofreq synthetic/variant-tag-absolute
+VALID_REFUSED="succeed/meta-ctx-sequence succeed/def-clk-freq synthetic/clock-nofreq synthetic/variant-tag-absolute
 synthetic/clk-backwards synthetic/ev-after-end synthetic/ev-before-begin synthetic/pkt-overlap
 synthetic/mux-noclock"
-if [ -d "$CORPUS/ctf" ]; then
-	ctf_total=0
-	ctf_same=0
-	for group in babeltrace/succeed babeltrace/fail babeltrace/intersection babeltrace/packet-seq-num \
-		babeltrace/deterministic-ordering lttng-ust synthetic; do
-		gdir="$CORPUS/ctf/$group"
-		[ -d "$gdir" ] || continue
-		for t in "$gdir"/*/; do
-			n=$(basename "$t")
-			case "$n" in gen|src) continue;; esac
-			key="${group#babeltrace/}/$n"
-			if [ -f "$gdir/$n.bt2.txt" ]; then
-				ctf_total=$((ctf_total + 1))
-				before=$fail
-				check_output "corpus/$key" "$gdir" "$n" "$gdir/$n.bt2.txt"
-				[ $fail -eq $before ] && ctf_same=$((ctf_same + 1))
-			elif [ -f "$gdir/$n.bt2.err" ]; then
-				if printf '%s\n' $VALID_REFUSED | grep -qx "$key"; then
-					exp="$ROOT/tests/corpus-expect/$key.txt"
-					[ -f "$exp" ] || exp=""
-					check_reads "corpus-valid/$key" "$gdir" "$n" "$exp"
-				else
-					check_error "corpus-invalid/$key" "$gdir" "$n" "$gdir/$n.bt2.partial.txt"
-				fi
-			fi
-		done
+BT_TRACES=$(scripts/babeltrace-traces.sh 2>"$TMP/bt-traces.log")
+case $? in
+0) ;;
+2) skipped "corpus-babeltrace: some references are missing: $(grep -m1 'not there' "$TMP/bt-traces.log")" ;;
+*) skipped "corpus-babeltrace: no babeltrace test traces: $(tail -1 "$TMP/bt-traces.log")"; BT_TRACES="" ;;
+esac
+# "KEY DIR" lines: a CTF 1.8 group directory and the prefix of its names.
+ctf_groups=("lttng-ust $ROOT/tests/corpus/ctf/lttng-ust" "synthetic $ROOT/tests/corpus/ctf/synthetic")
+ctf2_groups=()
+for base in ${BT_TRACES:+"$BT_TRACES"} ${TRACECAT_CORPUS:+"$TRACECAT_CORPUS"}; do
+	for group in succeed fail intersection packet-seq-num deterministic-ordering; do
+		[ -d "$base/ctf/babeltrace/$group" ] && ctf_groups+=("$group $base/ctf/babeltrace/$group")
 	done
-	echo "corpus: $ctf_same/$ctf_total CTF traces byte-identical to babeltrace2 (both builds)"
-else
-	skipped "corpus: $CORPUS not present"
+	for group in succeed intersection fail; do
+		[ -d "$base/ctf2/babeltrace/$group" ] && ctf2_groups+=("$group $base/ctf2/babeltrace/$group")
+	done
+done
+if [ -n "${TRACECAT_CORPUS:-}" ]; then
+	for group in lttng-ust synthetic; do
+		[ -d "$TRACECAT_CORPUS/ctf/$group" ] && ctf_groups+=("$group $TRACECAT_CORPUS/ctf/$group")
+	done
 fi
+ctf_total=0
+ctf_same=0
+for entry in "${ctf_groups[@]}"; do
+	group=${entry%% *}
+	gdir=${entry#* }
+	for t in "$gdir"/*/; do
+		n=$(basename "$t")
+		case "$n" in gen|src) continue;; esac
+		key="$group/$n"
+		if [ -f "$gdir/$n.bt2.txt" ]; then
+			ctf_total=$((ctf_total + 1))
+			before=$fail
+			check_output "corpus/$key" "$gdir" "$n" "$gdir/$n.bt2.txt"
+			[ $fail -eq $before ] && ctf_same=$((ctf_same + 1))
+		elif [ -f "$gdir/$n.bt2.err" ]; then
+			if printf '%s\n' $VALID_REFUSED | grep -qx "$key"; then
+				exp="$ROOT/tests/corpus-expect/$key.txt"
+				[ -f "$exp" ] || exp=""
+				check_reads "corpus-valid/$key" "$gdir" "$n" "$exp"
+			else
+				check_error "corpus-invalid/$key" "$gdir" "$n" "$gdir/$n.bt2.partial.txt"
+			fi
+		fi
+	done
+done
+echo "corpus: $ctf_same/$ctf_total CTF traces byte-identical to babeltrace2 (both builds)"
 # CTF 2 (babeltrace2 2.1.2's text): every .bt21.txt byte for byte, every
 # .bt21.err trace refused with the output before the error.
-if [ -d "$CORPUS/ctf2" ]; then
-	for group in babeltrace/succeed babeltrace/intersection babeltrace/fail; do
-		gdir="$CORPUS/ctf2/$group"
-		[ -d "$gdir" ] || continue
-		for t in "$gdir"/*/; do
-			n=$(basename "$t")
-			if [ -f "$gdir/$n.bt21.txt" ]; then
-				check_output "corpus-ctf2/${group#babeltrace/}/$n" "$gdir" "$n" "$gdir/$n.bt21.txt"
-			elif [ -f "$gdir/$n.bt21.err" ]; then
-				check_error "corpus-ctf2/${group#babeltrace/}/$n" "$gdir" "$n" "$gdir/$n.bt21.partial.txt"
-			fi
-		done
+ctf2_total=0
+ctf2_same=0
+for entry in "${ctf2_groups[@]}"; do
+	group=${entry%% *}
+	gdir=${entry#* }
+	for t in "$gdir"/*/; do
+		n=$(basename "$t")
+		if [ -f "$gdir/$n.bt21.txt" ]; then
+			ctf2_total=$((ctf2_total + 1))
+			before=$fail
+			check_output "corpus-ctf2/$group/$n" "$gdir" "$n" "$gdir/$n.bt21.txt"
+			[ $fail -eq $before ] && ctf2_same=$((ctf2_same + 1))
+		elif [ -f "$gdir/$n.bt21.err" ]; then
+			check_error "corpus-ctf2/$group/$n" "$gdir" "$n" "$gdir/$n.bt21.partial.txt"
+		fi
 	done
-else
-	skipped "corpus-ctf2: $CORPUS/ctf2 not present"
-fi
+done
+echo "corpus: $ctf2_same/$ctf2_total CTF 2 traces byte-identical to babeltrace2 2.1.2 (both builds)"
 
 # ---- 4: unit test programs ----
 # A program that dies (a sanitizer report, a signal) without a FAIL line

@@ -37,6 +37,10 @@ static int unpacketize(const char *path, const uint8_t *data, size_t len, bool b
 	size_t off = 0;
 	uint8_t uuid[16];
 	while (off < len) {
+		/* babeltrace2 ignores a tail too short for a header after the
+		 * first packet (its test trace succeed/meta-trailing-byte). */
+		if (len - off < PMETA_HEADER_BYTES && off > 0)
+			break;
 		if (len - off < PMETA_HEADER_BYTES)
 			return tc_fail(TC_EFORMAT, path, (int64_t)off, "truncated metadata packet header (%zu bytes left, 37 expected)", len - off);
 		const uint8_t *h = data + off;

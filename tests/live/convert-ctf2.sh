@@ -6,8 +6,9 @@
 #
 # For every fixture of every format (CTF 1.8, CTF 2, trace.dat, uftrace,
 # legacy LTTng; the *-bad folders hold invalid traces, which are not
-# converted), and the shared corpus's CTF 1.8 (those with a reference
-# text) and CTF 2 traces when present:
+# converted), and the corpus's CTF 1.8 (those with a reference text) and
+# CTF 2 traces (tests/corpus/ctf, babeltrace's test traces from
+# scripts/babeltrace-traces.sh, and $TRACECAT_CORPUS when set):
 #   - CTF input: babeltrace2 2.1.2's text of the output equals its text of
 #     the input, both when the packets are copied and when every event is
 #     re-encoded (`--events '*'`: CTF 2's booleans, bit maps, BLOBs,
@@ -28,15 +29,19 @@
 set -u
 BIN=$1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-CORPUS=${TRACECAT_CORPUS:-$ROOT/../shared/corpus}
-BT21=${BABELTRACE21:-/opt/babeltrace-2.1/bin/babeltrace2}
-if [ ! -x "$BT21" ]; then
-	echo "SKIP convert-ctf2: babeltrace2 2.1.2 is not built ($BT21; ../shared/tools/babeltrace-2.1/build.sh)"
+BT21=${BABELTRACE21:-$ROOT/tests/peers/babeltrace2-2.1}
+if ! "$BT21" --version >/dev/null 2>&1; then
+	echo "SKIP convert-ctf2: babeltrace2 2.1.2 does not run ($BT21)"
 	exit 0
 fi
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 export TZ=UTC
+BT_TRACES=$(BABELTRACE21=$BT21 "$ROOT/scripts/babeltrace-traces.sh" 2>"$tmp/bt-traces.log")
+if [ -z "$BT_TRACES" ] || [ ! -f "$BT_TRACES/.traces-ok" ]; then
+	echo "SKIP convert-ctf2/babeltrace: no babeltrace test traces: $(tail -1 "$tmp/bt-traces.log")"
+	BT_TRACES=""
+fi
 
 # Fixtures babeltrace2 2.1.2 does not read, so that nothing can be
 # compared with its text of them: the reason.  (Any other fixture it does
@@ -50,7 +55,7 @@ declare -A BT21_UNREADABLE=(
 # every event.
 declare -A TO18_BT1=(
 	[ctf2/field-locations]='babeltrace2 2.0.4 aborts on any sequence in an event'"'"'s specific context (assertion `tgt_fc'"'"' in ctf-meta-update-value-storing-indexes.c, also for such a CTF 1.8 trace written by hand)'
-	[ctf2/time-backwards]='babeltrace2 2.0.4 stops at an event earlier than the one before it in its stream ("time went backwards", babeltrace-text.md 8.3), which 2.1.2 prints'
+	[ctf2/time-backwards]='babeltrace2 2.0.4 stops at an event earlier than the one before it in its stream ("time went backwards": its muxer refuses what 2.1.2 prints)'
 )
 
 # Several matching labels "{ "B", "A" }" in a fixed order.
@@ -122,21 +127,18 @@ for d in "$ROOT"/tests/fixtures/ctf/*/ "$ROOT"/tests/fixtures/ctf-valid/*/ "$ROO
 	group=$(basename "$(dirname "$d")")
 	ctf_roundtrips "$group/$(basename "$d")" "$d"
 done
-if [ -d "$CORPUS/ctf" ]; then
+for base in "$ROOT/tests/corpus" ${BT_TRACES:+"$BT_TRACES"} ${TRACECAT_CORPUS:+"$TRACECAT_CORPUS"}; do
+	[ -d "$base/ctf" ] || continue
 	while IFS= read -r ref; do
 		d=${ref%.bt2.txt}
-		[ -d "$d" ] && ctf_roundtrips "corpus-ctf/${d#"$CORPUS"/ctf/}" "$d"
-	done < <(find "$CORPUS/ctf" -name '*.bt2.txt' | sort)
-else
-	echo "SKIP convert-ctf2/corpus-ctf: $CORPUS/ctf not present"
-fi
-if [ -d "$CORPUS/ctf2/babeltrace/succeed" ]; then
-	for d in "$CORPUS"/ctf2/babeltrace/succeed/*/; do
-		ctf_roundtrips "corpus-ctf2/$(basename "$d")" "$d"
+		[ -d "$d" ] && ctf_roundtrips "corpus-ctf/${d#"$base"/ctf/}" "$d"
+	done < <(find "$base/ctf" -name '*.bt2.txt' | sort)
+done
+for base in ${BT_TRACES:+"$BT_TRACES"} ${TRACECAT_CORPUS:+"$TRACECAT_CORPUS"}; do
+	for d in "$base"/ctf2/babeltrace/succeed/*/; do
+		[ -d "$d" ] && ctf_roundtrips "corpus-ctf2/$(basename "$d")" "$d"
 	done
-else
-	echo "SKIP convert-ctf2/corpus: $CORPUS/ctf2 not present"
-fi
+done
 
 # Other formats: babeltrace2 2.1.2 shows what tracecat print shows.
 for f in "$ROOT"/tests/fixtures/tracedat/*.dat; do

@@ -3,7 +3,8 @@
 # tests/live/convert.sh BIN - `tracecat convert` read back by babeltrace2
 # and babeltrace 1.5.
 #
-# CTF (every corpus trace with a .bt2.txt, and tests/fixtures/ctf):
+# CTF (every corpus trace with a .bt2.txt: tests/corpus/ctf, babeltrace's
+# test traces, $TRACECAT_CORPUS/ctf; and tests/fixtures/ctf):
 #   - copied packet for packet (no filter), and re-encoded by the writer
 #     (`--events '*'` keeps every event but forces decoding), then
 #     `babeltrace2 --clock-gmt OUT` must equal the .bt2.txt byte for byte;
@@ -86,13 +87,22 @@ check_ctf() {
 }
 
 n=0
-if [ -d "$CORPUS/ctf" ]; then
+# CTF: the project's traces, babeltrace's test traces (laid out with
+# their references by scripts/babeltrace-traces.sh) and those of
+# $TRACECAT_CORPUS when set.
+BT_TRACES=$("$ROOT/scripts/babeltrace-traces.sh" 2>"$tmp/bt-traces.log")
+if [ -z "$BT_TRACES" ] || ! ls "$BT_TRACES"/ctf/babeltrace/*/*.bt2.txt >/dev/null 2>&1; then
+	echo "SKIP convert/ctf-babeltrace: no babeltrace test traces: $(tail -1 "$tmp/bt-traces.log")"
+	BT_TRACES=""
+fi
+for ctf_base in "$ROOT/tests/corpus" ${BT_TRACES:+"$BT_TRACES"} ${TRACECAT_CORPUS:+"$TRACECAT_CORPUS"}; do
+	[ -d "$ctf_base/ctf" ] || continue
 	while IFS= read -r ref; do
 		x=${ref%.bt2.txt}
-		check_ctf "${x#"$CORPUS"/ctf/}" "$x" "$ref"
+		check_ctf "${x#"$ctf_base"/ctf/}" "$x" "$ref"
 		n=$((n + 1))
-	done < <(find "$CORPUS/ctf" -name '*.bt2.txt' | sort)
-fi
+	done < <(find "$ctf_base/ctf" -name '*.bt2.txt' | sort)
+done
 for ref in "$ROOT"/tests/fixtures/ctf/*.bt2.txt; do
 	x=${ref%.bt2.txt}
 	[ -d "$x" ] || continue

@@ -1,31 +1,46 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tests/live/ctf-corpus-options.sh BIN - every CTF trace of the shared corpus
-# that babeltrace2 reads, printed by babeltrace2 (run now) and by BIN with
-# several option sets: stdout must be identical, and so must the WARNING
-# lines babeltrace2 writes on stderr (its log lines are not part of the
-# contract).  Prints PASS/FAIL/SKIP lines for tests/run.sh; exits 0.
+# tests/live/ctf-corpus-options.sh BIN - every CTF 1.8 trace of the corpus
+# that babeltrace2 reads (tests/corpus/ctf, babeltrace's test traces from
+# scripts/babeltrace-traces.sh, and $TRACECAT_CORPUS/ctf when set), printed
+# by babeltrace2 (run now) and by BIN with several option sets: stdout must
+# be identical, and so must the WARNING lines babeltrace2 writes on stderr
+# (its log lines are not part of the contract).  Prints PASS/FAIL/SKIP
+# lines for tests/run.sh; exits 0.
 set -u
 BIN=$1
-CORPUS=${TRACECAT_CORPUS:-$(cd "$(dirname "$0")/../.." && pwd)/../shared/corpus}
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 if ! command -v babeltrace2 >/dev/null; then
 	echo "SKIP ctf-corpus-options: babeltrace2 is not installed"
-	exit 0
-fi
-if [ ! -d "$CORPUS/ctf" ]; then
-	echo "SKIP ctf-corpus-options: no corpus at $CORPUS"
 	exit 0
 fi
 export TZ=UTC
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# Through a symbolic link, as a checkout with shared/ linked beside it has
-# it: warnings name streams by their path as the shell sees it, unresolved.
-ln -s "$CORPUS" "$tmp/corpus"
-CORPUS=$tmp/corpus
+# Only the CTF 1.8 references are needed here: the traces are usable when
+# those are written, whatever became of the CTF 2 ones.
+BT_TRACES=$("$ROOT/scripts/babeltrace-traces.sh" 2>"$tmp/bt-traces.log")
+if [ -z "$BT_TRACES" ] || ! ls "$BT_TRACES"/ctf/babeltrace/*/*.bt2.txt >/dev/null 2>&1; then
+	echo "SKIP ctf-corpus-options/babeltrace: no babeltrace test traces: $(tail -1 "$tmp/bt-traces.log")"
+	BT_TRACES=""
+fi
+# Each base through a symbolic link: warnings name streams by their path
+# as the shell sees it, unresolved.
+bases=()
+i=0
+for base in "$ROOT/tests/corpus" ${BT_TRACES:+"$BT_TRACES"} ${TRACECAT_CORPUS:+"$TRACECAT_CORPUS"}; do
+	[ -d "$base/ctf" ] || continue
+	i=$((i + 1))
+	ln -s "$base" "$tmp/base$i"
+	bases+=("$tmp/base$i")
+done
 optsets=("-f trace" "--clock-seconds -n all" "--clock-cycles --clock-gmt" "--no-delta --clock-date -f all"
 	"-n none --clock-gmt" "--clock-offset=-2 --clock-offset-ns=700")
-for exp in "$CORPUS"/ctf/*/*.bt2.txt "$CORPUS"/ctf/babeltrace/*/*.bt2.txt; do
+exps=()
+for base in "${bases[@]}"; do
+	exps+=("$base"/ctf/*/*.bt2.txt "$base"/ctf/babeltrace/*/*.bt2.txt)
+done
+for exp in "${exps[@]}"; do
 	[ -f "$exp" ] || continue
 	dir=$(dirname "$exp")
 	name=$(basename "$exp" .bt2.txt)
