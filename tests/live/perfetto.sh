@@ -30,10 +30,10 @@ TPQ=$ROOT/tests/perfetto/tp-query
 F=$ROOT/tests/fixtures
 CORPUS=${TRACECAT_CORPUS:-$ROOT/tests/corpus}
 # ---- Where the two real LTTng traces are: set here and nowhere else. ----
-# An LTTng 2 kernel trace (CTF 1.8, with sched_switch, from babeltrace's
-# test data, tests/data/ctf-traces/succeed/lttng-tracefile-rotation/kernel
-# in its source): no fixture of tests/fixtures is one.
-kernel_trace=${TRACECAT_LTTNG_KERNEL_TRACE:-$CORPUS/ctf/babeltrace/succeed/lttng-tracefile-rotation/kernel}
+# An LTTng 2 kernel trace (CTF 1.8, with sched_switch) from babeltrace's
+# test data, committed under tests/third_party: no fixture of
+# tests/fixtures is one.
+kernel_trace=${TRACECAT_LTTNG_KERNEL_TRACE:-$ROOT/tests/third_party/babeltrace-ctf-traces/1/succeed/lttng-tracefile-rotation/kernel}
 # A legacy LTTng 0.x kernel trace (format 2.3, one CPU, 1021 events, from
 # the test data of the Eclipse Linux Tools LTTng plugin): no fixture of
 # tests/fixtures/lttng-legacy is a real recording.
