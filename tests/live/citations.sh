@@ -6,8 +6,10 @@
 #     names a page that exists and a section that is one of its headings
 #     ("## N.", "### N.N", ...); so does a bare §N in a file that names
 #     exactly one such page, which it then refers to;
-#   - no tracked file there or in doc/formats/ names a path outside the
-#     repository (../shared, /work/, a specs/ folder).
+#   - no tracked file there or in doc/formats/ cites a specs/ folder, and
+#     no tracked file at all (third-party copies aside) names a sibling
+#     folder of the checkout through "..", or the absolute path of the
+#     folder that holds the checkout: the clone must be the whole project.
 #
 # usage (from the repository root): bash tests/live/citations.sh BIN
 # BIN is accepted for the protocol and not used.
@@ -26,7 +28,13 @@ if ! command -v python3 >/dev/null; then
 	exit 0
 fi
 
-out=$(git grep -nE '\.\./shared|/work/|(^|[^[:alnum:]_])specs/' -- src include tools doc/formats)
+out=$(git grep -nE '(^|[^[:alnum:]_])specs/' -- src include tools doc/formats)
+# The folder holding the checkout, as the files would name it (none to
+# look for when the checkout sits at the top of the file system).
+parent=$(dirname "$PWD")
+[ "$parent" = / ] && parent='' || parent=$parent/
+out+=$(git grep -n -e '\.\./shared' -- . ':!tests/third_party')
+[ -n "$parent" ] && out+=$(git grep -n -F -e "$parent" -- . ':!tests/third_party')
 if [ -n "$out" ]; then
 	echo "FAIL citations/outside-paths: $(echo "$out" | head -3 | tr '\n' ' ' | head -c 300)"
 else
