@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """mkrc.py FIXTURES OUTDIR - CTF 2 traces in the release-candidate 7.0
-dialect (ctf2.md Appendix A), made from final-CTF-2 fixtures by undoing
+dialect (doc/formats/ctf.md §4.6), made from final-CTF-2 fixtures by undoing
 what the final specification renamed:
 
     attributes                 -> user-attributes

@@ -17,8 +17,9 @@ reference outputs (tests/ctf2/mkrefs.sh records those), so
 `python3 tests/ctf2/mktraces.py tests/fixtures` regenerates the committed traces
 in place and the test suite can check that a fresh run reproduces them.
 
-The traces follow shared/specs/ctf2.md (section numbers below are that
-document's) and the CTF 2 specification; they were written without looking at
+The traces follow CTF2-SPEC-2.0 (cited by section name) and what
+babeltrace2 2.1.2 does with it, as doc/formats/ctf.md describes (a bare §N
+below is a section of that page); they were written without looking at
 tracecat's reader.  Standard library only; the output is the same on every run
 (fixed UUIDs, no clocks, no randomness).
 
@@ -31,8 +32,9 @@ How a case is built: field classes are JSON dicts made by the helpers below
 sarr, darr, opt, var, loc); fragments are dicts (or raw bytes for framing
 and JSON cases); the data is encoded by Encoder from the field classes and
 hand-given values (lengths and selectors are given explicitly, never derived
-from field locations), bit by bit following ctf.md §8.2 and ctf2.md §7-§8;
-Trace.packet() fills in the packet total/content lengths.
+from field locations), bit by bit following CTF 1.8 §4.1.5 and, for CTF 2's
+own kinds and packets, doc/formats/ctf.md §5.2-§5.3; Trace.packet() fills in
+the packet total/content lengths.
 """
 import json
 import os
@@ -63,13 +65,13 @@ def _fl(typ, length, bo, align=None, bit_order=None, **extra):
 
 
 def u(n, bo="le", align=None, base=None, mappings=None, roles=None, bit_order=None, **kw):
-    """Fixed-length unsigned integer (§4.1)."""
+    """Fixed-length unsigned integer (CTF2-SPEC-2.0, fixed-length field classes)."""
     return _fl("fixed-length-unsigned-integer", n, bo, align, bit_order,
                preferred_display_base=base, mappings=mappings, roles=roles, **kw)
 
 
 def s(n, bo="le", align=None, base=None, mappings=None, bit_order=None, **kw):
-    """Fixed-length signed integer (§4.1)."""
+    """Fixed-length signed integer (CTF2-SPEC-2.0, fixed-length field classes)."""
     return _fl("fixed-length-signed-integer", n, bo, align, bit_order,
                preferred_display_base=base, mappings=mappings, **kw)
 
@@ -598,7 +600,7 @@ def t_basic():
 
 @valid
 def t_framing():
-    t = Trace("framing", "JSON text sequence framing accepted by babeltrace (§2.2): a "
+    t = Trace("framing", "JSON text sequence framing accepted by babeltrace (§4.2): a "
               "fragment without LF, one with CRLF, spaces and tabs around the object, "
               "an indented multi-line object, a run of RS bytes; `extensions: {}` on the "
               "preamble")
@@ -624,7 +626,7 @@ def t_attributes_extensions():
     x = {"attributes": attrs, "extensions": ext}
     t = Trace("attributes-extensions", "`attributes` (free JSON) and empty `extensions` on "
               "every fragment, field class, member class and variant option; they never "
-              "change decoding (§2.5)", style="indent")
+              "change decoding (§4.3)", style="indent")
     t.add(preamble(**x))
     t.add(frag("field-class-alias", name="byte", field_class=u(8, **x), **x))
     t.add(frag("trace-class", **x))
@@ -659,7 +661,7 @@ def t_attributes_extensions():
 
 def std_header(with_uuid=True, dsc_id=True, dsid=True, bo=LE):
     """LTTng-like packet header: magic, metadata stream UUID, data stream class
-    id, data stream id (roles of §5)."""
+    id, data stream id (CTF2-SPEC-2.0, roles)."""
     m = [("magic", u(32, bo, align=8, base=16, roles=["packet-magic-number"]))]
     if with_uuid:
         m.append(("uuid", sblob(16, roles=["metadata-stream-uuid"])))
@@ -753,7 +755,7 @@ def clock_trace(name, doc, clock, begin, stamps, hdr_fc=None, end=None, payload=
 @valid
 def t_clock_unix_epoch():
     return clock_trace(
-        "clock-unix-epoch", "§11's clock example: 1 GHz clock with origin unix-epoch and "
+        "clock-unix-epoch", "a worked example: 1 GHz clock with origin unix-epoch and "
         "offset {seconds 1700000000, cycles 5}, u64 packet-context and event-header "
         "timestamps; plus a packet end timestamp",
         frag("clock-class", id="c", frequency=1000000000, origin="unix-epoch",
@@ -790,7 +792,7 @@ def t_clock_origin_partial():
 @valid
 def t_clock_freq3():
     return clock_trace(
-        "clock-freq3", "§9.1's example: frequency 3, offset {seconds 10, cycles 2}, clock "
+        "clock-freq3", "a worked example (§6.1): frequency 3, offset {seconds 10, cycles 2}, clock "
         "values 1, 2, 4 (cyc→ns truncated separately); clock without origin nor identity; "
         "events without payload",
         frag("clock-class", id="c3", frequency=3, offset_from_origin={"seconds": 10, "cycles": 2}),
@@ -810,7 +812,7 @@ def t_clock_negative():
 @valid
 def t_clock_wrap():
     return clock_trace(
-        "clock-wrap", "§9.2's wraparound: 8-bit event timestamps 250, 5, 5, 4 after a packet "
+        "clock-wrap", "wraparound (§6.2): 8-bit event timestamps 250, 5, 5, 4 after a packet "
         "beginning at 0 → 250, 261, 261, 516 ns; then 0 (wrap) and 255",
         frag("clock-class", id="c", frequency=1000000000),
         0, [250, 5, 5, 4, 0, 255], hdr_fc=ts_role(8, align=1))
@@ -830,7 +832,7 @@ SPEC_FLAGS = {"b": [[0, 0]], "A": [[1, 1]], "a": [[0, 1]], "Z": [[15, 15]], "x y
 def t_bit_arrays():
     t = Trace("bit-arrays", "fixed-length bit arrays (1, 12, 64-bit BE aligned, 64-bit all "
               "ones), booleans (1, 3, 8, 16 BE, 64 bits; true iff any bit set), bit maps: "
-              "§10.3's example (flags sorted with strcmp, escaped names, flag over a range), a "
+              "a worked example (§9.13; flags sorted with strcmp, escaped names, flag over a range), a "
               "BE 8-bit map with overlapping ranges, a map with multi-range flags")
     t.add(preamble())
     t.add(frag("data-stream-class", event_record_header_field_class=ID8_HEADER))
@@ -865,7 +867,7 @@ def t_bit_arrays():
 
 @valid
 def t_bit_order():
-    t = Trace("bit-order", "non-default bit orders (§7): the spec example (bytes 33 33 00 01 "
+    t = Trace("bit-order", "non-default bit orders (§5.2): a worked example (bytes 33 33 00 01 "
               "00 01 → 3, 12, 3, 12, 32768, 128), and a bit map, a boolean, a bit array, a "
               "signed integer and 32-bit floats with reversed bit order")
     t.add(preamble())
@@ -985,7 +987,7 @@ MAPPING_ROWS = [
 
 @valid
 def t_mappings():
-    t = Trace("mappings", "integers with mappings (enumerations, §10.5): one label, no label, "
+    t = Trace("mappings", "integers with mappings (enumerations, §9.9): one label, no label, "
               "several labels printed in braces in babeltrace's hash-table order (Appendix B: "
               "sets of 2, 3, 4, 6, 12 and 31 labels, including spec examples `ONE/LOW`, "
               "`c, b, a` and `zeta, alpha, mid, beta`), multi-range labels, display bases of the "
@@ -1032,7 +1034,7 @@ def t_floats():
 
 @valid
 def t_varints():
-    t = Trace("varints", "variable-length (LEB128) integers (§8.2): minimal and non-minimal "
+    t = Trace("varints", "variable-length (LEB128) integers (§5.2): minimal and non-minimal "
               "encodings, 10-byte maxima, signed limits, every display base (printed as 64-bit "
               "values), byte alignment after bit-packed fields")
     t.add(preamble())
@@ -1068,7 +1070,7 @@ def t_strings_null_terminated():
     t = Trace("strings-null-terminated", "null-terminated strings in UTF-8 (default and "
               "explicit), UTF-16LE/BE and UTF-32LE/BE: empty, non-ASCII, astral (surrogate "
               "pairs), characters to escape; a UTF-16 code unit 0x4100 (the zero byte is not a "
-              "terminator off a unit boundary, §8.3); invalid UTF-8 passed through")
+              "terminator off a unit boundary, §5.2); invalid UTF-8 passed through")
     t.add(preamble())
     t.add(frag("data-stream-class"))
     members = [("default", nts())] + [(enc, nts(enc)) for enc in ENCS] + [("p", u(8))]
@@ -1091,7 +1093,7 @@ def t_strings_null_terminated():
 @valid
 def t_strings_sized():
     t = Trace("strings-sized", "static-length and dynamic-length strings in every encoding "
-              "(§4.3, §8.3): value up to the first zero code unit, the rest is padding "
+              "(§5.2; CTF2-SPEC-2.0, string field classes): value up to the first zero code unit, the rest is padding "
               "(garbage after the terminator is ignored), length 0, full length without "
               "terminator, dynamic length from an earlier u8 and from a variable-length integer")
     t.add(preamble())
@@ -1106,7 +1108,7 @@ def t_strings_sized():
     members.append(("vd", dls(loc("vn"))))
     e = t.add(frag("event-record-class", name="sized", payload_field_class=st(*members)))
     evs = []
-    # §11's row: 61 62 00 63 64 65 66 67 | 78 00 79 00 00 00 | | 61 62 63
+    # Worked row: 61 62 00 63 64 65 66 67 | 78 00 79 00 00 00 | | 61 62 63
     base = {"a": b"ab\0cdefg", "b": b"x\0y\0\0\0", "c": b"", "d": b"abc"}
     for i, text in enumerate(["", "hé", "h€😀", "x\ty\"z", "日本"]):
         p = dict(base)
@@ -1205,7 +1207,7 @@ def t_structs_arrays():
 
 @valid
 def t_optionals():
-    t = Trace("optionals", "optionals (§8.4) with a boolean selector (8-bit and 1-bit), an "
+    t = Trace("optionals", "optionals (§5.2) with a boolean selector (8-bit and 1-bit), an "
               "unsigned integer selector with several ranges, a signed selector with negative "
               "ranges, a variable-length selector, one selector shared by two optionals, "
               "optional structures, arrays and strings, an optional whose content aligns itself")
@@ -1221,7 +1223,7 @@ def t_optionals():
         ("o6", opt(dls(loc("us"), ), loc("vsel"), [[-9223372036854775808, -1]])),
         ("tail", U8))))
     rows = [
-        # §11's example then variations
+        # A worked example, then variations
         {"f": True, "o": 42, "sel": -2, "o2": "neg", "us": 0, "o3": None, "b1": True,
          "o4": 0xDEADBEEF, "p": 1, "vsel": -1, "o5": [1, 2], "o6": b"", "tail": 1},
         {"f": False, "o": None, "sel": 0, "o2": None, "us": 1, "o3": {"x": 9, "y": "one"},
@@ -1239,7 +1241,7 @@ def t_optionals():
 
 @valid
 def t_variants():
-    t = Trace("variants", "variants (§8.4): signed selector with negative ranges (§11's "
+    t = Trace("variants", "variants (§5.2): signed selector with negative ranges (a worked "
               "example), unsigned selector with several ranges per option, options with and "
               "without names, a variant nested in a variant option, a variant selected by a "
               "variable-length integer and by a 64-bit value, a variant used as a dynamic "
@@ -1292,7 +1294,7 @@ def t_variants():
 
 @valid
 def t_field_locations():
-    t = Trace("field-locations", "field locations (§6): absolute from each of the six origins "
+    t = Trace("field-locations", "field locations (CTF2-SPEC-2.0, field locations): absolute from each of the six origins "
               "(packet header, packet context, event record header, common context, specific "
               "context, payload), relative ones: sibling, `[null, \"n\"]` from a nested "
               "structure and from inside array elements, a path descending into an earlier "
@@ -1350,7 +1352,7 @@ def t_field_locations():
 
 
 def lttng_header(id_bits=5):
-    """LTTng compact (5-bit id) or large (16-bit id) event header (§13)."""
+    """LTTng compact (5-bit id) or large (16-bit id) event header."""
     if id_bits == 5:
         idfc = u(5, mappings={"compact": [[0, 30]], "extended": [[31, 31]]},
                  roles=["event-record-class-id"])
@@ -1381,7 +1383,7 @@ def lttng_packet_context():
 
 class LttngClock:
     """Chooses compact or extended headers like LTTng: compact when the 27-bit
-    value rebuilds the time (§9.2), else extended."""
+    value rebuilds the time (§6.2), else extended."""
 
     def __init__(self, bits=27):
         self.cur = 0
@@ -1406,7 +1408,7 @@ class LttngClock:
 
 @valid
 def t_lttng_like():
-    t = Trace("lttng-like", "an LTTng-UST-like trace (§13, §14): trace class namespace "
+    t = Trace("lttng-like", "an LTTng-UST-like trace: trace class namespace "
               "lttng.org,2009 with empty name and uid, LTTng environment (hostname, domain, "
               "tracer name/version, procname, vpid), clock `monotonic` (unix-epoch origin, uid, "
               "description, precision), packet header magic/uuid/stream_id/stream_instance_id, "
@@ -1568,7 +1570,7 @@ def t_no_clock_streams():
 
 @valid
 def t_names():
-    t = Trace("names", "names printed verbatim (§10.1): event record classes without a name "
+    t = Trace("names", "names printed verbatim (§4.3): event record classes without a name "
               "(`<unknown>`), names with a leading underscore or two, a tab, spaces, a "
               "trailing space, quotes, non-ASCII, a name that is only spaces; the same for "
               "member and variant option names; namespace and uid on event record classes")
@@ -1601,7 +1603,7 @@ LOG_LEVELS = ["emergency", "alert", "critical", "error", "warning", "notice", "i
 
 @valid
 def t_log_levels():
-    t = Trace("log-levels", "event record class attributes (§10.7): each of the 15 log level "
+    t = Trace("log-levels", "event record class attributes (§9.14): each of the 15 log level "
               "names under babeltrace.org,2020 and under lttng.org,2009; unknown level "
               "strings, a non-string level; EMF URIs under either namespace; babeltrace.org,2020 "
               "taking precedence over lttng.org,2009 for both keys; the environment's hostname, "
@@ -1644,7 +1646,7 @@ def t_log_levels():
 
 @valid
 def t_scopes():
-    t = Trace("scopes", "which scopes print (§10.2): a packet context with only role fields "
+    t = Trace("scopes", "which scopes print (§9.6): a packet context with only role fields "
               "(absent), a packet context with a nested structure of role fields and plain "
               "fields (the structure prints `{ }`), empty common and specific contexts, "
               "empty payload, events with and without payload classes; roles at depth in the "
@@ -1691,7 +1693,7 @@ def t_scopes():
 
 @valid
 def t_aliases():
-    t = Trace("aliases", "field-class-alias fragments (§3.2): a chain of three aliases, "
+    t = Trace("aliases", "field-class-alias fragments (CTF2-SPEC-2.0, field class alias fragment): a chain of three aliases, "
               "aliases of every field class kind, used in every position: the six scope "
               "properties, structure members, array elements (static and dynamic), optional "
               "and variant option field classes, inside another alias; an alias holding a "
@@ -1780,7 +1782,7 @@ def t_lttng_large_header():
 
 @valid
 def t_packet_lengths():
-    t = Trace("packet-lengths", "packet sizes (§8.1): total and content lengths with content "
+    t = Trace("packet-lengths", "packet sizes (§5.3): total and content lengths with content "
               "ending inside a byte (4-bit events) and padding bytes after it; content length "
               "only (total = content); total length only (content = total); 64-bit BE lengths; "
               "a packet with no event record; packets in one file for each class")
@@ -1857,7 +1859,7 @@ def t_two_traces():
     return MultiTrace("two-traces", "a directory holding two traces (sub-directories `a` and "
                       "`b`) with different trace class identities and hostnames, clocks with the "
                       "unix-epoch origin: the muxer interleaves their events by time, ties "
-                      "ordered by trace identity (§9.3); `-f trace` shows the hostnames", [
+                      "ordered by trace identity (§6.3); `-f trace` shows the hostnames", [
                           ("a", small_clocked("host-a", "ns", "a", "uid-a", clk(), [10, 30, 50], [1, 3, 5], "from_a")),
                           ("b", small_clocked("host-b", "ns", "b", "uid-b", clk(), [20, 30, 40], [2, 4, 6], "from_b")),
                       ])
@@ -1868,7 +1870,7 @@ def t_merged_traces():
     clk = lambda: frag("clock-class", id="c", frequency=1000000000, name="mono", uid="clock-uid",
                        offset_from_origin={"seconds": 100})
     return MultiTrace("merged-traces", "two sub-directories whose trace classes share namespace, "
-                      "name and uid: babeltrace merges them into one trace (§9.3); clocks "
+                      "name and uid: babeltrace merges them into one trace (§6.3); clocks "
                       "without origin but with the same name and uid; different data stream "
                       "ids", [
                           ("part1", small_clocked("mhost", "ns", "same", "same-uid", clk(), [5, 15], [1, 3], dsid=0)),
@@ -1879,7 +1881,7 @@ def t_merged_traces():
 
 # ---------------------------------------------------------------------------
 # Valid traces: times that are not monotonic.  babeltrace2 2.0.4 stopped with
-# "time went backwards" on these (babeltrace-text §8.3); 2.1.2 (release build)
+# "time went backwards" on these; 2.1.2 (release build)
 # prints them, with a wrapped-around unsigned delta when time goes back.
 
 def _clock_order_cases():
@@ -1897,7 +1899,8 @@ def _clock_order_cases():
 
 
 # ---------------------------------------------------------------------------
-# Rejected traces (ctf2-bad): metadata errors (§2-§6, §12)
+# Rejected traces (ctf2-bad): metadata errors (§4; CTF2-SPEC-2.0, fragments,
+# field classes, roles and field locations)
 
 
 def J(obj):
@@ -1944,40 +1947,40 @@ def bad_fc(name, doc, fc, stream=b"\x01\x02", crash=None, before=()):
 
 VALID_META = b"".join(J(f) for f in base_frags())
 
-# §2.1-§2.2 framing and JSON
+# Framing and JSON (§4.1-§4.2)
 bad_case("leading-newline", "metadata starting with LF before the first RS: babeltrace takes "
-         "the TSDL path (§2.1)", [b"\n" + VALID_META])
-bad_case("utf8-bom", "metadata starting with a UTF-8 BOM (§2.1)", [b"\xef\xbb\xbf" + VALID_META])
-bad_case("whitespace-fragment", "a fragment made only of whitespace (§2.2)",
+         "the TSDL path (§4.1)", [b"\n" + VALID_META])
+bad_case("utf8-bom", "metadata starting with a UTF-8 BOM (§4.1)", [b"\xef\xbb\xbf" + VALID_META])
+bad_case("whitespace-fragment", "a fragment made only of whitespace (§4.2)",
          [VALID_META + RS + b" \n\t\n"])
-bad_case("two-objects", "two JSON objects in one fragment (§2.2)",
+bad_case("two-objects", "two JSON objects in one fragment (§4.2)",
          [RS + b'{"type":"preamble","version":2}{"type":"data-stream-class"}\n'] +
          [J(f) for f in base_frags()[2:]])
-bad_case("trailing-garbage", "garbage after the JSON object of a fragment (§2.2)",
+bad_case("trailing-garbage", "garbage after the JSON object of a fragment (§4.2)",
          [RS + b'{"type":"preamble","version":2} x\n'] + [J(f) for f in base_frags()[1:]])
-bad_case("non-object-fragment", "a fragment that is a JSON array (§2.2)",
+bad_case("non-object-fragment", "a fragment that is a JSON array (§4.2)",
          [VALID_META + RS + b'[{"type":"data-stream-class","id":1}]\n'])
-bad_case("json-comment", "a comment inside a fragment (§2.2)",
+bad_case("json-comment", "a comment inside a fragment (§4.2)",
          [RS + b'{"type":"preamble", /* v2 */ "version":2}\n'] + [J(f) for f in base_frags()[1:]])
-bad_case("duplicate-key", "a key twice in one object (§2.2)",
+bad_case("duplicate-key", "a key twice in one object (§4.2)",
          [RS + b'{"type":"preamble","version":2,"version":2}\n'] + [J(f) for f in base_frags()[1:]])
-bad_case("integer-too-large", "an integer above UINT64_MAX (§2.2)",
+bad_case("integer-too-large", "an integer above UINT64_MAX (§4.2)",
          [J(preamble()), RS + b'{"type":"data-stream-class","id":18446744073709551616}\n'] +
          [J(base_frags()[2])])
-bad_case("integer-below-int64", "an integer below INT64_MIN (clock offset seconds, §2.2)",
+bad_case("integer-below-int64", "an integer below INT64_MIN (clock offset seconds, §4.2)",
          [J(preamble()), RS + b'{"type":"clock-class","id":"c","frequency":1000,'
           b'"offset-from-origin":{"seconds":-9223372036854775809}}\n'] + [J(f) for f in base_frags()[1:]])
-bad_case("float-for-integer", "`8.0` where an integer is required (§2.2)",
+bad_case("float-for-integer", "`8.0` where an integer is required (§4.2)",
          [J(preamble()), J(frag("data-stream-class")),
           RS + b'{"type":"event-record-class","name":"ev","payload-field-class":{"type":"structure",'
           b'"member-classes":[{"name":"x","field-class":{"type":"fixed-length-unsigned-integer",'
           b'"length":8.0,"byte-order":"little-endian"}}]}}\n'])
-bad_case("exponent-for-integer", "`8e0` where an integer is required (§2.2)",
+bad_case("exponent-for-integer", "`8e0` where an integer is required (§4.2)",
          [J(preamble()), J(frag("data-stream-class")),
           RS + b'{"type":"event-record-class","name":"ev","payload-field-class":{"type":"structure",'
           b'"member-classes":[{"name":"x","field-class":{"type":"fixed-length-unsigned-integer",'
           b'"length":8e0,"byte-order":"little-endian"}}]}}\n'])
-bad_case("json-syntax", "an unterminated JSON object (§2.2)",
+bad_case("json-syntax", "an unterminated JSON object (§4.2)",
          [J(preamble()), RS + b'{"type":"data-stream-class"\n'] + [J(base_frags()[2])])
 bad_case("json-empty-key", "an empty object key (environment entry \"\"): babeltrace's JSON "
          "parser refuses empty keys",
@@ -2001,7 +2004,7 @@ bad_case("json-minus-zero", "an event record class id written `-0` (a signed int
           b'{"type":"fixed-length-unsigned-integer","length":8,"byte-order":"little-endian"}}]}}\n'])
 bad_case("version-string", "preamble version given as the string \"2\"",
          [RS + b'{"type":"preamble","version":"2"}\n'] + [J(f) for f in base_frags()[1:]])
-bad_case("packetized-metadata", "CTF2-PMETA-1.0 packetized metadata (§2.3): not supported "
+bad_case("packetized-metadata", "CTF2-PMETA-1.0 packetized metadata (§4.1): not supported "
          "by babeltrace 2.1.2 (taken as CTF 1.8, version 2.0 refused)",
          lambda: [packetize(VALID_META)])
 bad_case("empty-metadata", "an empty metadata file", [b""],
@@ -2025,38 +2028,38 @@ def packetize(data):
     return hdr + data
 
 
-# §2.4-§2.5 property validation
-bad_case("unknown-property-fragment", "an unknown property in a fragment (§2.4)",
+# Property validation (§4.3)
+bad_case("unknown-property-fragment", "an unknown property in a fragment (§4.3)",
          base_frags(pre=preamble(comment="x")))
-bad_fc("unknown-property-fc", "an unknown property in a field class (§2.4)",
+bad_fc("unknown-property-fc", "an unknown property in a field class (§4.3)",
        u(8, signed=False))
-bad_case("unknown-property-member", "an unknown property in a structure member class (§2.4)",
+bad_case("unknown-property-member", "an unknown property in a structure member class (§4.3)",
          base_frags(payload=st(("x", U8, {"doc": "x"}))))
-bad_fc("unknown-property-option", "an unknown property in a variant option (§2.4)",
+bad_fc("unknown-property-option", "an unknown property in a variant option (§4.3)",
        var(loc("s"), ("a", [[0, 255]], U8, {"doc": "x"})), before=[("s", U8)], stream=b"\x00\x01")
-bad_case("unknown-property-origin", "an unknown property in a clock origin object (§2.4)",
+bad_case("unknown-property-origin", "an unknown property in a clock origin object (§4.3)",
          base_frags(clock=frag("clock-class", id="c", frequency=1000,
                                 origin={"name": "n", "uid": "u", "epoch": 0})))
-bad_case("unknown-property-offset", "an unknown property in offset-from-origin (§2.4)",
+bad_case("unknown-property-offset", "an unknown property in offset-from-origin (§4.3)",
          base_frags(clock=frag("clock-class", id="c", frequency=1000,
                                 offset_from_origin={"seconds": 1, "nanoseconds": 5})))
 bad_case("unknown-property-location", "an unknown property in a field location",
          base_frags(payload=st(("n", U8), ("x", darr({"path": ["n"], "origin2": "x"}, U8)))))
-bad_fc("wrong-json-type", "`length` given as a string (§2.4)", u("8"))
+bad_fc("wrong-json-type", "`length` given as a string (§4.3)", u("8"))
 bad_fc("alignment-float", "`alignment` given as the real number 1.0 (babeltrace does not "
        "type-check `alignment`: it reads the bits of the double, 4607182418800017408, and "
        "reports that it is not a power of two)", u(8, align=1.0))
-bad_case("extensions-preamble", "a non-empty `extensions` object in the preamble (§2.5): "
+bad_case("extensions-preamble", "a non-empty `extensions` object in the preamble (§4.3): "
          "an extension babeltrace does not support",
          base_frags(pre=preamble(extensions={"my.org,2024": {"ext": True}})))
-bad_fc("extensions-fc", "a non-empty `extensions` object in a field class (§2.5)",
+bad_fc("extensions-fc", "a non-empty `extensions` object in a field class (§4.3)",
        u(8, extensions={"my.org,2024": {"ext": 1}}))
-bad_case("extensions-erc", "a non-empty `extensions` object in an event record class (§2.5)",
+bad_case("extensions-erc", "a non-empty `extensions` object in an event record class (§4.3)",
          base_frags(erc=frag("event-record-class", name="ev", payload_field_class=st(("x", U8)),
                              extensions={"ns": {"e": None}})))
 bad_fc("unknown-fc-type", "an unknown field class type", {"type": "fixed-length-integer", "length": 8,
                                                           "byte-order": "little-endian"})
-bad_fc("signed-int-roles", "`roles` on a signed integer (an unknown property, §4.1)",
+bad_fc("signed-int-roles", "`roles` on a signed integer (an unknown property, CTF2-SPEC-2.0, fixed-length field classes)",
        s(8, roles=["packet-magic-number"]))
 bad_fc("bit-array-roles", "`roles` on a bit array (an unknown property)",
        bits(8, roles=["packet-magic-number"]))
@@ -2065,35 +2068,35 @@ bad_case("attributes-erc-not-object", "event record class `attributes` given as 
          base_frags(erc=frag("event-record-class", name="ev", payload_field_class=st(("x", U8)),
                              attributes="info")))
 
-# §3 fragments
-bad_case("no-preamble", "the first fragment is not the preamble (§3)", base_frags()[1:])
-bad_case("preamble-not-first", "the preamble after a trace class (§3)",
+# Fragments (CTF2-SPEC-2.0, fragments)
+bad_case("no-preamble", "the first fragment is not the preamble (CTF2-SPEC-2.0, fragments)", base_frags()[1:])
+bad_case("preamble-not-first", "the preamble after a trace class (CTF2-SPEC-2.0, fragments)",
          lambda: [frag("trace-class")] + base_frags())
-bad_case("two-preambles", "two preambles (§3)", lambda: [preamble()] + base_frags())
-bad_case("two-trace-classes", "two trace classes (§3)",
+bad_case("two-preambles", "two preambles (CTF2-SPEC-2.0, fragments)", lambda: [preamble()] + base_frags())
+bad_case("two-trace-classes", "two trace classes (CTF2-SPEC-2.0, fragments)",
          base_frags(tc=frag("trace-class"))[:2] + [frag("trace-class")] + base_frags()[1:])
-bad_case("trace-class-after-dsc", "a trace class after a data stream class (§3: implicit "
+bad_case("trace-class-after-dsc", "a trace class after a data stream class (CTF2-SPEC-2.0, fragments: implicit "
          "trace class, then `Duplicate trace class fragment`)",
          base_frags()[:2] + [frag("trace-class")] + base_frags()[2:])
-bad_case("clock-after-dsc", "a data stream class naming a clock class defined after it (§3)",
+bad_case("clock-after-dsc", "a data stream class naming a clock class defined after it (CTF2-SPEC-2.0, fragments)",
          lambda: [preamble(), frag("data-stream-class", default_clock_class_id="c",
                                    packet_context_field_class=st(("ts", ts_role()))),
                   frag("clock-class", id="c", frequency=1000), base_frags()[2]])
-bad_case("unknown-clock-id", "default-clock-class-id naming no clock class (§3.5)",
+bad_case("unknown-clock-id", "default-clock-class-id naming no clock class (CTF2-SPEC-2.0, data stream class fragment)",
          base_frags(clock=frag("clock-class", id="c", frequency=1000),
                     dsc=frag("data-stream-class", default_clock_class_id="d",
                              packet_context_field_class=st(("ts", ts_role())))))
-bad_case("erc-before-dsc", "an event record class before its data stream class (§3)",
+bad_case("erc-before-dsc", "an event record class before its data stream class (CTF2-SPEC-2.0, fragments)",
          lambda: [preamble(), base_frags()[2], base_frags()[1]])
-bad_case("erc-unknown-dsc", "an event record class of a missing data stream class id (§3.6)",
+bad_case("erc-unknown-dsc", "an event record class of a missing data stream class id (CTF2-SPEC-2.0, event record class fragment)",
          base_frags(erc=frag("event-record-class", data_stream_class_id=1, name="ev",
                              payload_field_class=st(("x", U8)))))
-bad_case("alias-unknown", "a field class naming an undefined alias (§3.2)",
+bad_case("alias-unknown", "a field class naming an undefined alias (CTF2-SPEC-2.0, field class alias fragment)",
          base_frags(payload=st(("x", "nothing"))))
-bad_case("alias-after-use", "an alias defined after its use (§3.2)",
+bad_case("alias-after-use", "an alias defined after its use (CTF2-SPEC-2.0, field class alias fragment)",
          lambda: base_frags(payload=st(("x", "byte"))) +
          [frag("field-class-alias", name="byte", field_class=U8)])
-bad_case("alias-duplicate", "two aliases with the same name (§3)",
+bad_case("alias-duplicate", "two aliases with the same name (CTF2-SPEC-2.0, fragments)",
          lambda: [preamble(), frag("field-class-alias", name="byte", field_class=U8),
                   frag("field-class-alias", name="byte", field_class=u(16))] +
          base_frags(payload=st(("x", "byte")))[1:])
@@ -2102,49 +2105,49 @@ bad_case("alias-self", "an alias whose field class names itself",
          base_frags()[1:])
 bad_case("alias-missing-field-class", "an alias without `field-class`",
          lambda: [preamble(), frag("field-class-alias", name="byte")] + base_frags()[1:])
-bad_case("duplicate-clock-id", "two clock classes with the same id (§3)",
+bad_case("duplicate-clock-id", "two clock classes with the same id (CTF2-SPEC-2.0, fragments)",
          lambda: [preamble(), frag("clock-class", id="c", frequency=1000),
                   frag("clock-class", id="c", frequency=1000)] + base_frags()[1:])
-bad_case("duplicate-dsc-id", "two data stream classes with the same id (§3)",
+bad_case("duplicate-dsc-id", "two data stream classes with the same id (CTF2-SPEC-2.0, fragments)",
          lambda: base_frags()[:2] + [frag("data-stream-class", id=0)] + base_frags()[2:])
 bad_case("duplicate-erc-id", "two event record classes with the same (data stream class, "
-         "id) (§3)", lambda: base_frags() + [frag("event-record-class", name="ev2")])
+         "id) (CTF2-SPEC-2.0, fragments)", lambda: base_frags() + [frag("event-record-class", name="ev2")])
 bad_case("duplicate-erc-id-explicit", "event record classes with ids 0 (default) and 0 "
          "(explicit), each with its data stream class id written differently",
          lambda: base_frags() + [frag("event-record-class", id=0, data_stream_class_id=0, name="ev2")])
-bad_case("version-1", "preamble version 1 (§3.1)", base_frags(pre={"type": "preamble", "version": 1}))
-bad_case("version-3", "preamble version 3 (§3.1)", base_frags(pre={"type": "preamble", "version": 3}))
-bad_case("version-missing", "preamble without version (§3.1)", base_frags(pre={"type": "preamble"}))
-bad_case("frequency-0", "clock class frequency 0 (§3.4)",
+bad_case("version-1", "preamble version 1 (CTF2-SPEC-2.0, preamble fragment)", base_frags(pre={"type": "preamble", "version": 1}))
+bad_case("version-3", "preamble version 3 (CTF2-SPEC-2.0, preamble fragment)", base_frags(pre={"type": "preamble", "version": 3}))
+bad_case("version-missing", "preamble without version (CTF2-SPEC-2.0, preamble fragment)", base_frags(pre={"type": "preamble"}))
+bad_case("frequency-0", "clock class frequency 0 (CTF2-SPEC-2.0, clock class fragment)",
          base_frags(clock=frag("clock-class", id="c", frequency=0)))
-bad_case("frequency-missing", "clock class without frequency (§3.4)",
+bad_case("frequency-missing", "clock class without frequency (CTF2-SPEC-2.0, clock class fragment)",
          base_frags(clock=frag("clock-class", id="c")))
-bad_case("clock-id-missing", "clock class without id (§3.4)",
+bad_case("clock-id-missing", "clock class without id (CTF2-SPEC-2.0, clock class fragment)",
          base_frags(clock=frag("clock-class", frequency=1000)))
-bad_case("cycles-equal-frequency", "offset-from-origin cycles equal to the frequency (§3.4)",
+bad_case("cycles-equal-frequency", "offset-from-origin cycles equal to the frequency (CTF2-SPEC-2.0, clock class fragment)",
          base_frags(clock=frag("clock-class", id="c", frequency=1000,
                                 offset_from_origin={"seconds": 0, "cycles": 1000})))
-bad_case("cycles-negative", "negative offset-from-origin cycles (§3.4)",
+bad_case("cycles-negative", "negative offset-from-origin cycles (CTF2-SPEC-2.0, clock class fragment)",
          base_frags(clock=frag("clock-class", id="c", frequency=1000,
                                 offset_from_origin={"cycles": -1})))
-bad_case("origin-missing-uid", "a custom clock origin without uid (§3.4)",
+bad_case("origin-missing-uid", "a custom clock origin without uid (CTF2-SPEC-2.0, clock class fragment)",
          base_frags(clock=frag("clock-class", id="c", frequency=1000, origin={"name": "o"})))
-bad_case("origin-unknown-string", "clock origin given as an unknown string (§3.4)",
+bad_case("origin-unknown-string", "clock origin given as an unknown string (CTF2-SPEC-2.0, clock class fragment)",
          base_frags(clock=frag("clock-class", id="c", frequency=1000, origin="boot")))
-bad_case("no-dsc", "no data stream class fragment (§3)", [preamble()], stream=None)
-bad_case("no-dsc-with-trace-class", "a trace class but no data stream class (§3)",
+bad_case("no-dsc", "no data stream class fragment (CTF2-SPEC-2.0, fragments)", [preamble()], stream=None)
+bad_case("no-dsc-with-trace-class", "a trace class but no data stream class (CTF2-SPEC-2.0, fragments)",
          [preamble(), frag("trace-class")], stream=None)
-bad_case("env-boolean", "an environment value that is a boolean (§3.3)",
+bad_case("env-boolean", "an environment value that is a boolean (CTF2-SPEC-2.0, trace class fragment)",
          base_frags(tc=frag("trace-class", environment={"flag": True})))
-bad_case("env-float", "an environment value that is a real number (§3.3)",
+bad_case("env-float", "an environment value that is a real number (CTF2-SPEC-2.0, trace class fragment)",
          base_frags(tc=frag("trace-class", environment={"ratio": 0.5})))
-bad_case("env-object", "an environment value that is an object (§3.3)",
+bad_case("env-object", "an environment value that is an object (CTF2-SPEC-2.0, trace class fragment)",
          base_frags(tc=frag("trace-class", environment={"o": {}})))
-bad_case("env-null", "an environment value that is null (§3.3)",
+bad_case("env-null", "an environment value that is null (CTF2-SPEC-2.0, trace class fragment)",
          base_frags(tc=frag("trace-class", environment={"n": None})))
-bad_case("preamble-uuid-15", "a preamble uuid of 15 integers (§3.1)",
+bad_case("preamble-uuid-15", "a preamble uuid of 15 integers (CTF2-SPEC-2.0, preamble fragment)",
          base_frags(pre=preamble(bytes(15))))
-bad_case("preamble-uuid-256", "a preamble uuid item above 255 (§3.1)",
+bad_case("preamble-uuid-256", "a preamble uuid item above 255 (CTF2-SPEC-2.0, preamble fragment)",
          base_frags(pre={"type": "preamble", "version": 2, "uuid": [256] + [0] * 15}))
 bad_case("dsc-id-negative", "a negative data stream class id",
          base_frags(dsc=frag("data-stream-class", id=-1)))
@@ -2152,185 +2155,185 @@ bad_case("erc-name-not-string", "an event record class name that is an integer",
          base_frags(erc=frag("event-record-class", name=5, payload_field_class=st(("x", U8)))))
 
 
-# §4 field classes
+# Field classes (CTF2-SPEC-2.0, field classes)
 for _t, _mk in (("int", lambda n: u(n)), ("signed", lambda n: s(n)), ("bitarray", lambda n: bits(n)),
                 ("bool", lambda n: boolean(n)), ("bitmap", lambda n: bitmap(n, {"f": [[0, 0]]}))):
-    bad_fc("%s-length-0" % _t, "fixed-length %s of length 0 (§4.1)" % _t, _mk(0))
-    bad_fc("%s-length-65" % _t, "fixed-length %s of length 65 (§4.1: babeltrace 1-64)" % _t, _mk(65),
+    bad_fc("%s-length-0" % _t, "fixed-length %s of length 0 (CTF2-SPEC-2.0, fixed-length field classes)" % _t, _mk(0))
+    bad_fc("%s-length-65" % _t, "fixed-length %s of length 65 (CTF2-SPEC-2.0, fixed-length field classes: babeltrace 1-64)" % _t, _mk(65),
            stream=bytes(18))
-bad_fc("float-length-128", "128-bit floating point number (§4.1: > 64 is a validation error)",
+bad_fc("float-length-128", "128-bit floating point number (CTF2-SPEC-2.0, fixed-length field classes: > 64 is a validation error)",
        flt(128, align=8), stream=bytes(32))
 bad_fc("float-length-0", "floating point number of length 0", flt(0))
-bad_fc("alignment-3", "alignment 3, not a power of two (§4.1)", u(8, align=3))
-bad_fc("alignment-0", "alignment 0 (§4.1)", u(8, align=0))
-bad_fc("byte-order-native", "byte order `native` (§4)", u(8, bo="native"))
-bad_fc("byte-order-missing", "no byte order (§4)", {"type": "fixed-length-unsigned-integer", "length": 8})
-bad_fc("bit-order-invalid", "an invalid bit order (§4.1)", u(8, bit_order="msb-first"))
-bad_fc("display-base-3", "preferred display base 3 (§4.1)", u(8, base=3))
+bad_fc("alignment-3", "alignment 3, not a power of two (CTF2-SPEC-2.0, fixed-length field classes)", u(8, align=3))
+bad_fc("alignment-0", "alignment 0 (CTF2-SPEC-2.0, fixed-length field classes)", u(8, align=0))
+bad_fc("byte-order-native", "byte order `native` (CTF2-SPEC-2.0, field classes)", u(8, bo="native"))
+bad_fc("byte-order-missing", "no byte order (CTF2-SPEC-2.0, field classes)", {"type": "fixed-length-unsigned-integer", "length": 8})
+bad_fc("bit-order-invalid", "an invalid bit order (CTF2-SPEC-2.0, fixed-length field classes)", u(8, bit_order="msb-first"))
+bad_fc("display-base-3", "preferred display base 3 (CTF2-SPEC-2.0, fixed-length field classes)", u(8, base=3))
 bad_fc("display-base-vl-7", "preferred display base 7 on a variable-length integer", vu(base=7))
-bad_fc("mapping-lower-gt-upper", "a mapping range whose lower bound exceeds the upper (§4.1)",
+bad_fc("mapping-lower-gt-upper", "a mapping range whose lower bound exceeds the upper (CTF2-SPEC-2.0, fixed-length field classes)",
        u(8, mappings={"A": [[5, 1]]}))
-bad_fc("mapping-empty-range-set", "a mapping with an empty range set (§4.1)",
+bad_fc("mapping-empty-range-set", "a mapping with an empty range set (CTF2-SPEC-2.0, fixed-length field classes)",
        u(8, mappings={"A": []}))
-bad_fc("mapping-range-3-items", "a mapping range of three integers (§4.1)",
+bad_fc("mapping-range-3-items", "a mapping range of three integers (CTF2-SPEC-2.0, fixed-length field classes)",
        u(8, mappings={"A": [[1, 2, 3]]}))
-bad_fc("mapping-range-1-item", "a mapping range of one integer (§4.1)", u(8, mappings={"A": [[1]]}))
-bad_fc("mapping-negative-unsigned", "a negative bound in an unsigned integer's mapping (§4.1)",
+bad_fc("mapping-range-1-item", "a mapping range of one integer (CTF2-SPEC-2.0, fixed-length field classes)", u(8, mappings={"A": [[1]]}))
+bad_fc("mapping-negative-unsigned", "a negative bound in an unsigned integer's mapping (CTF2-SPEC-2.0, fixed-length field classes)",
        u(8, mappings={"A": [[-1, 1]]}))
 bad_fc("mapping-signed-too-large", "a bound above INT64_MAX in a signed integer's mapping",
        s(8, mappings={"A": [[0, 9223372036854775808]]}))
-bad_fc("mapping-not-array", "a mapping whose range set is an object (§4.1)",
+bad_fc("mapping-not-array", "a mapping whose range set is an object (CTF2-SPEC-2.0, fixed-length field classes)",
        u(8, mappings={"A": {"lower": 1, "upper": 2}}))
-bad_fc("bitmap-no-flags", "a bit map with an empty `flags` object (§4.1)", bitmap(8, {}))
-bad_fc("bitmap-missing-flags", "a bit map without `flags` (§4.1)", bits(8, type="fixed-length-bit-map"))
-bad_fc("bitmap-flag-out-of-range", "a bit map flag on bit 8 of an 8-bit map (§4.1)",
+bad_fc("bitmap-no-flags", "a bit map with an empty `flags` object (CTF2-SPEC-2.0, fixed-length field classes)", bitmap(8, {}))
+bad_fc("bitmap-missing-flags", "a bit map without `flags` (CTF2-SPEC-2.0, fixed-length field classes)", bits(8, type="fixed-length-bit-map"))
+bad_fc("bitmap-flag-out-of-range", "a bit map flag on bit 8 of an 8-bit map (CTF2-SPEC-2.0, fixed-length field classes)",
        bitmap(8, {"f": [[0, 0]], "g": [[7, 8]]}))
-bad_fc("bitmap-flag-empty-ranges", "a bit map flag with an empty range set (§4.1)",
+bad_fc("bitmap-flag-empty-ranges", "a bit map flag with an empty range set (CTF2-SPEC-2.0, fixed-length field classes)",
        bitmap(8, {"f": []}))
-bad_fc("static-string-negative-length", "static-length string of length -1 (§4.3)", sls(-1))
-bad_fc("static-string-no-length", "static-length string without length (§4.3)",
+bad_fc("static-string-negative-length", "static-length string of length -1 (CTF2-SPEC-2.0, string field classes)", sls(-1))
+bad_fc("static-string-no-length", "static-length string without length (CTF2-SPEC-2.0, string field classes)",
        {"type": "static-length-string"})
-bad_fc("encoding-unknown", "string encoding `latin1` (§4.3)", nts("latin1"))
-bad_fc("encoding-uppercase", "string encoding `UTF-8` (§4.3: names are lowercase)", nts("UTF-8"))
-bad_fc("static-blob-no-length", "static-length BLOB without length (§4.4)",
+bad_fc("encoding-unknown", "string encoding `latin1` (CTF2-SPEC-2.0, string field classes)", nts("latin1"))
+bad_fc("encoding-uppercase", "string encoding `UTF-8` (CTF2-SPEC-2.0, string field classes: names are lowercase)", nts("UTF-8"))
+bad_fc("static-blob-no-length", "static-length BLOB without length (CTF2-SPEC-2.0, BLOB field classes)",
        {"type": "static-length-blob"})
-bad_fc("blob-media-type-int", "a BLOB media type that is not a string (§4.4)", sblob(2, 5))
-bad_case("duplicate-member-names", "two members named `x` in one structure (§4.5)",
+bad_fc("blob-media-type-int", "a BLOB media type that is not a string (CTF2-SPEC-2.0, BLOB field classes)", sblob(2, 5))
+bad_case("duplicate-member-names", "two members named `x` in one structure (CTF2-SPEC-2.0, compound field classes)",
          base_frags(payload=st(("x", U8), ("x", U8))))
-bad_fc("duplicate-option-names", "two variant options named `a` (§4.5)",
+bad_fc("duplicate-option-names", "two variant options named `a` (CTF2-SPEC-2.0, compound field classes)",
        var(loc("s"), ("a", [[0, 0]], U8), ("a", [[1, 1]], U8)), before=[("s", U8)], stream=b"\x00\x01")
-bad_fc("member-no-name", "a structure member class without `name` (§4.5)",
+bad_fc("member-no-name", "a structure member class without `name` (CTF2-SPEC-2.0, compound field classes)",
        {"type": "structure", "member-classes": [{"field-class": U8}]})
 bad_fc("member-name-not-string", "a structure member name that is an integer",
        {"type": "structure", "member-classes": [{"name": 1, "field-class": U8}]})
-bad_fc("min-alignment-3", "structure minimum-alignment 3 (§4.5)", st(("a", U8), min_align=3))
-bad_fc("array-min-alignment-0", "array minimum-alignment 0 (§4.5)", sarr(1, U8, min_align=0))
-bad_fc("static-array-negative-length", "static-length array of length -1 (§4.5)", sarr(-1, U8))
-bad_fc("variant-no-options", "a variant with an empty `options` array (§4.5)",
+bad_fc("min-alignment-3", "structure minimum-alignment 3 (CTF2-SPEC-2.0, compound field classes)", st(("a", U8), min_align=3))
+bad_fc("array-min-alignment-0", "array minimum-alignment 0 (CTF2-SPEC-2.0, compound field classes)", sarr(1, U8, min_align=0))
+bad_fc("static-array-negative-length", "static-length array of length -1 (CTF2-SPEC-2.0, compound field classes)", sarr(-1, U8))
+bad_fc("variant-no-options", "a variant with an empty `options` array (CTF2-SPEC-2.0, compound field classes)",
        var(loc("s")), before=[("s", U8)])
-bad_fc("variant-option-no-ranges", "a variant option without selector-field-ranges (§4.5)",
+bad_fc("variant-option-no-ranges", "a variant option without selector-field-ranges (CTF2-SPEC-2.0, compound field classes)",
        {"type": "variant", "selector-field-location": loc("s"),
         "options": [{"name": "a", "field-class": U8}]}, before=[("s", U8)])
-bad_fc("variant-option-empty-ranges", "a variant option with an empty range set (§4.5)",
+bad_fc("variant-option-empty-ranges", "a variant option with an empty range set (CTF2-SPEC-2.0, compound field classes)",
        var(loc("s"), ("a", [], U8)), before=[("s", U8)])
-bad_fc("variant-no-location", "a variant without selector-field-location (§4.5)",
+bad_fc("variant-no-location", "a variant without selector-field-location (CTF2-SPEC-2.0, compound field classes)",
        {"type": "variant", "options": [{"name": "a", "selector-field-ranges": [[0, 0]],
                                         "field-class": U8}]}, before=[("s", U8)])
 bad_fc("optional-int-no-ranges", "an optional with an integer selector and no "
-       "selector-field-ranges (§4.5)", opt(U8, loc("s")), before=[("s", U8)])
+       "selector-field-ranges (CTF2-SPEC-2.0, compound field classes)", opt(U8, loc("s")), before=[("s", U8)])
 bad_fc("optional-int-empty-ranges", "an optional with an integer selector and an empty range "
-       "set (§4.5)", opt(U8, loc("s"), []), before=[("s", U8)])
+       "set (CTF2-SPEC-2.0, compound field classes)", opt(U8, loc("s"), []), before=[("s", U8)])
 bad_fc("dynamic-array-no-location", "a dynamic-length array without length-field-location",
        {"type": "dynamic-length-array", "element-field-class": U8}, before=[("n", U8)])
 for _scope in ("payload-field-class", "specific-context-field-class"):
     bad_case("scope-not-structure-" + _scope.split("-")[0], "an event record class %s that is "
-             "an integer, not a structure (§3.6)" % _scope,
+             "an integer, not a structure (CTF2-SPEC-2.0, event record class fragment)" % _scope,
              base_frags(erc=frag("event-record-class", name="ev", **{_scope.replace("-", "_"): U8})))
 bad_case("scope-not-structure-packet-context", "a packet context field class that is an "
-         "integer (§3.5)", base_frags(dsc=frag("data-stream-class", packet_context_field_class=U8)))
+         "integer (CTF2-SPEC-2.0, data stream class fragment)", base_frags(dsc=frag("data-stream-class", packet_context_field_class=U8)))
 bad_case("scope-not-structure-event-header", "an event record header field class that is an "
-         "array (§3.5)", base_frags(dsc=frag("data-stream-class",
+         "array (CTF2-SPEC-2.0, data stream class fragment)", base_frags(dsc=frag("data-stream-class",
                                               event_record_header_field_class=sarr(1, U8))))
 bad_case("scope-not-structure-common-context", "an event record common context field class "
-         "that is a string (§3.5)",
+         "that is a string (CTF2-SPEC-2.0, data stream class fragment)",
          base_frags(dsc=frag("data-stream-class", event_record_common_context_field_class=nts())))
 bad_case("scope-not-structure-packet-header", "a packet header field class that is an alias "
-         "of an integer (§3.3)",
+         "of an integer (CTF2-SPEC-2.0, trace class fragment)",
          lambda: [preamble(), frag("field-class-alias", name="int", field_class=U8)] +
          base_frags(tc=frag("trace-class", packet_header_field_class="int"))[1:])
 
 
-# §5 roles
+# Roles (CTF2-SPEC-2.0, roles)
 MAGIC = u(32, align=8, roles=["packet-magic-number"])
 bad_case("magic-not-first", "the packet-magic-number member is not the first member of the "
-         "packet header (§5)",
+         "packet header (CTF2-SPEC-2.0, roles)",
          base_frags(tc=frag("trace-class", packet_header_field_class=st(("a", U8), ("magic", MAGIC)))))
-bad_case("magic-16-bit", "a 16-bit packet-magic-number (§5)",
+bad_case("magic-16-bit", "a 16-bit packet-magic-number (CTF2-SPEC-2.0, roles)",
          base_frags(tc=frag("trace-class", packet_header_field_class=st(
              ("magic", u(16, align=8, roles=["packet-magic-number"]))))))
-bad_case("magic-in-packet-context", "packet-magic-number in the packet context (§5)",
+bad_case("magic-in-packet-context", "packet-magic-number in the packet context (CTF2-SPEC-2.0, roles)",
          base_frags(dsc=frag("data-stream-class", packet_context_field_class=st(("magic", MAGIC)))))
 bad_case("magic-nested", "packet-magic-number as the first member of a structure that is the "
-         "packet header's first member (§5: must be the first member of the packet header)",
+         "packet header's first member (CTF2-SPEC-2.0, roles: must be the first member of the packet header)",
          base_frags(tc=frag("trace-class", packet_header_field_class=st(("s", st(("magic", MAGIC)))))))
-bad_case("two-magics", "two packet-magic-number members (§5)",
+bad_case("two-magics", "two packet-magic-number members (CTF2-SPEC-2.0, roles)",
          base_frags(tc=frag("trace-class", packet_header_field_class=st(
              ("magic", MAGIC), ("magic2", MAGIC)))))
 bad_case("uuid-role-without-preamble-uuid", "a metadata-stream-uuid BLOB without a preamble "
-         "uuid (§5)", base_frags(tc=frag("trace-class", packet_header_field_class=st(
+         "uuid (CTF2-SPEC-2.0, roles)", base_frags(tc=frag("trace-class", packet_header_field_class=st(
              ("uuid", sblob(16, roles=["metadata-stream-uuid"]))))))
-bad_case("uuid-role-length-8", "a metadata-stream-uuid BLOB of 8 bytes (§4.4)",
+bad_case("uuid-role-length-8", "a metadata-stream-uuid BLOB of 8 bytes (CTF2-SPEC-2.0, BLOB field classes)",
          base_frags(pre=preamble(uuid_bytes(UUID_A)), tc=frag("trace-class", packet_header_field_class=st(
              ("uuid", sblob(8, roles=["metadata-stream-uuid"]))))))
-bad_case("uuid-role-on-integer", "metadata-stream-uuid on an integer (§5)",
+bad_case("uuid-role-on-integer", "metadata-stream-uuid on an integer (CTF2-SPEC-2.0, roles)",
          base_frags(pre=preamble(uuid_bytes(UUID_A)), tc=frag("trace-class", packet_header_field_class=st(
              ("uuid", u(64, roles=["metadata-stream-uuid"]))))))
-bad_case("uuid-role-in-payload", "a metadata-stream-uuid BLOB in the payload (§5)",
+bad_case("uuid-role-in-payload", "a metadata-stream-uuid BLOB in the payload (CTF2-SPEC-2.0, roles)",
          base_frags(pre=preamble(uuid_bytes(UUID_A)),
                     payload=st(("uuid", sblob(16, roles=["metadata-stream-uuid"])))))
-bad_case("role-on-dynamic-blob", "`roles` on a dynamic-length BLOB (§4.4: unknown property)",
+bad_case("role-on-dynamic-blob", "`roles` on a dynamic-length BLOB (CTF2-SPEC-2.0, BLOB field classes: unknown property)",
          base_frags(pre=preamble(uuid_bytes(UUID_A)), payload=st(
              ("n", U8), ("b", dblob(loc("n"), roles=["metadata-stream-uuid"])))))
-bad_case("total-length-in-header", "packet-total-length in the packet header (§5)",
+bad_case("total-length-in-header", "packet-total-length in the packet header (CTF2-SPEC-2.0, roles)",
          base_frags(tc=frag("trace-class", packet_header_field_class=st(
              ("len", u(32, roles=["packet-total-length"]))))))
 bad_case("content-length-in-event-header", "packet-content-length in the event record header "
-         "(§5)", base_frags(dsc=frag("data-stream-class", event_record_header_field_class=st(
+         "(CTF2-SPEC-2.0, roles)", base_frags(dsc=frag("data-stream-class", event_record_header_field_class=st(
              ("len", u(32, roles=["packet-content-length"]))))))
-bad_case("timestamp-in-payload", "default-clock-timestamp in the payload (§5: common context, "
+bad_case("timestamp-in-payload", "default-clock-timestamp in the payload (CTF2-SPEC-2.0, roles: common context, "
          "specific context and payload have no roles)",
          base_frags(clock=frag("clock-class", id="c", frequency=1000),
                     dsc=frag("data-stream-class", default_clock_class_id="c",
                              packet_context_field_class=st(("tb", ts_role()))),
                     payload=st(("ts", ts_role()))))
-bad_case("role-in-common-context", "data-stream-id in the event record common context (§5)",
+bad_case("role-in-common-context", "data-stream-id in the event record common context (CTF2-SPEC-2.0, roles)",
          base_frags(dsc=frag("data-stream-class", event_record_common_context_field_class=st(
              ("sid", u(8, roles=["data-stream-id"]))))))
-bad_case("role-in-specific-context", "event-record-class-id in the specific context (§5)",
+bad_case("role-in-specific-context", "event-record-class-id in the specific context (CTF2-SPEC-2.0, roles)",
          base_frags(erc=frag("event-record-class", name="ev", specific_context_field_class=st(
              ("id", u(8, roles=["event-record-class-id"]))))))
-bad_case("erc-id-in-packet-context", "event-record-class-id in the packet context (§5)",
+bad_case("erc-id-in-packet-context", "event-record-class-id in the packet context (CTF2-SPEC-2.0, roles)",
          base_frags(dsc=frag("data-stream-class", packet_context_field_class=st(
              ("id", u(8, roles=["event-record-class-id"]))))))
-bad_case("dsc-id-in-event-header", "data-stream-class-id in the event record header (§5)",
+bad_case("dsc-id-in-event-header", "data-stream-class-id in the event record header (CTF2-SPEC-2.0, roles)",
          base_frags(dsc=frag("data-stream-class", event_record_header_field_class=st(
              ("d", u(8, roles=["data-stream-class-id"]))))))
-bad_case("seq-num-in-header", "packet-sequence-number in the packet header (§5)",
+bad_case("seq-num-in-header", "packet-sequence-number in the packet header (CTF2-SPEC-2.0, roles)",
          base_frags(tc=frag("trace-class", packet_header_field_class=st(
              ("seq", u(8, roles=["packet-sequence-number"]))))))
 bad_case("timestamp-without-clock", "default-clock-timestamp in a data stream class without a "
-         "default clock class (§5)", base_frags(dsc=frag("data-stream-class", packet_context_field_class=st(
+         "default clock class (CTF2-SPEC-2.0, roles)", base_frags(dsc=frag("data-stream-class", packet_context_field_class=st(
              ("tb", ts_role())))))
 bad_case("end-timestamp-without-clock", "packet-end-default-clock-timestamp without a default "
-         "clock class (§5)", base_frags(dsc=frag("data-stream-class", packet_context_field_class=st(
+         "clock class (CTF2-SPEC-2.0, roles)", base_frags(dsc=frag("data-stream-class", packet_context_field_class=st(
              ("te", u(64, align=8, roles=["packet-end-default-clock-timestamp"]))))))
-bad_case("unknown-role", "an unknown role name (§5)",
+bad_case("unknown-role", "an unknown role name (CTF2-SPEC-2.0, roles)",
          base_frags(dsc=frag("data-stream-class", packet_context_field_class=st(
              ("x", u(8, roles=["packet-checksum"]))))))
-bad_case("roles-not-array", "`roles` given as a string (§5)",
+bad_case("roles-not-array", "`roles` given as a string (CTF2-SPEC-2.0, roles)",
          base_frags(dsc=frag("data-stream-class", packet_context_field_class=st(
              ("x", u(32, roles="packet-total-length"))))))
 
-# §6 field locations
-bad_fc("location-empty-path", "a field location with an empty path (§6)",
+# Field locations (CTF2-SPEC-2.0, field locations)
+bad_fc("location-empty-path", "a field location with an empty path (CTF2-SPEC-2.0, field locations)",
        darr({"path": []}, U8), before=[("n", U8)])
-bad_fc("location-ends-with-null", "a field location path ending with null (§6)",
+bad_fc("location-ends-with-null", "a field location path ending with null (CTF2-SPEC-2.0, field locations)",
        darr(loc("n", None), U8), before=[("n", U8)])
-bad_fc("location-no-path", "a field location without path (§6)",
+bad_fc("location-no-path", "a field location without path (CTF2-SPEC-2.0, field locations)",
        darr({"origin": "event-record-payload"}, U8), before=[("n", U8)])
-bad_fc("location-bad-origin", "a field location with an unknown origin (§6)",
+bad_fc("location-bad-origin", "a field location with an unknown origin (CTF2-SPEC-2.0, field locations)",
        darr(loc("n", origin="payload"), U8), before=[("n", U8)])
-bad_fc("location-path-item-int", "a field location path item that is an integer (§6)",
+bad_fc("location-path-item-int", "a field location path item that is an integer (CTF2-SPEC-2.0, field locations)",
        darr({"path": [0]}, U8), before=[("n", U8)])
-bad_fc("location-missing-member", "a field location naming no member (§6)",
+bad_fc("location-missing-member", "a field location naming no member (CTF2-SPEC-2.0, field locations)",
        darr(loc("m"), U8), before=[("n", U8)])
-bad_case("location-later-member", "a length field located after the dependent field (§6)",
+bad_case("location-later-member", "a length field located after the dependent field (CTF2-SPEC-2.0, field locations)",
          base_frags(payload=st(("x", darr(loc("n"), U8)), ("n", U8))))
-bad_case("location-itself", "a dynamic array whose length location is the array itself (§6)",
+bad_case("location-itself", "a dynamic array whose length location is the array itself (CTF2-SPEC-2.0, field locations)",
          base_frags(payload=st(("x", darr(loc("x"), U8)))))
-bad_fc("location-too-many-parents", "a relative location going up past the scope root (§6: "
+bad_fc("location-too-many-parents", "a relative location going up past the scope root (CTF2-SPEC-2.0, field locations: "
        "too many \"parent\" path items)", darr(loc(None, "n"), U8), before=[("n", U8)])
-bad_case("location-later-scope", "a packet context length located in the payload (§6: the "
+bad_case("location-later-scope", "a packet context length located in the payload (CTF2-SPEC-2.0, field locations: the "
          "key must be in the same or an earlier scope)",
          base_frags(dsc=frag("data-stream-class", packet_context_field_class=st(
              ("a", darr(loc("x", origin="event-record-payload"), U8))))))
@@ -2338,34 +2341,34 @@ bad_case("location-absolute-later", "an absolute location to a later member of t
          base_frags(payload=st(("a", darr(loc("n", origin="event-record-payload"), U8)), ("n", U8))))
 bad_case("location-into-array", "a length located through an array (static array of u8)",
          base_frags(payload=st(("arr", sarr(2, U8)), ("a", darr(loc("arr"), U8)))))
-bad_fc("length-signed", "a dynamic array length that is a signed integer (§6)",
+bad_fc("length-signed", "a dynamic array length that is a signed integer (CTF2-SPEC-2.0, field locations)",
        darr(loc("n"), U8), before=[("n", s(8))])
-bad_fc("length-string", "a dynamic array length that is a string (§6)",
+bad_fc("length-string", "a dynamic array length that is a string (CTF2-SPEC-2.0, field locations)",
        darr(loc("n"), U8), before=[("n", nts())])
-bad_fc("length-boolean", "a dynamic string length that is a boolean (§6)",
+bad_fc("length-boolean", "a dynamic string length that is a boolean (CTF2-SPEC-2.0, field locations)",
        dls(loc("n")), before=[("n", boolean(8))])
-bad_fc("length-structure", "a dynamic BLOB length that is a structure (§6)",
+bad_fc("length-structure", "a dynamic BLOB length that is a structure (CTF2-SPEC-2.0, field locations)",
        dblob(loc("n")), before=[("n", st(("a", U8)))])
-bad_fc("selector-string", "a variant selector that is a string (§6)",
+bad_fc("selector-string", "a variant selector that is a string (CTF2-SPEC-2.0, field locations)",
        var(loc("n"), ("a", [[0, 0]], U8)), before=[("n", nts())])
-bad_fc("optional-selector-float", "an optional selector that is a float (§6)",
+bad_fc("optional-selector-float", "an optional selector that is a float (CTF2-SPEC-2.0, field locations)",
        opt(U8, loc("n")), before=[("n", flt(32))])
-bad_fc("optional-selector-bitarray", "an optional selector that is a bit array (§6)",
+bad_fc("optional-selector-bitarray", "an optional selector that is a bit array (CTF2-SPEC-2.0, field locations)",
        opt(U8, loc("n")), before=[("n", bits(8))])
 bad_fc("variant-selector-mixed-signedness", "a variant whose selector location resolves to a "
-       "signed integer in one option and an unsigned one in the other (§6)",
+       "signed integer in one option and an unsigned one in the other (CTF2-SPEC-2.0, field locations)",
        var(loc("s", "k"), ("a", [[0, 0]], U8)),
        before=[("t", U8), ("s", var(loc("t"), ("u", [[0, 0]], st(("k", U8))),
                                      ("i", [[1, 1]], st(("k", s(8))))))])
 bad_case("location-two-parents", "a spec-correct relative location going up two levels "
          "(`[null, null, \"n\"]` from a member of a structure in a structure): babeltrace "
-         "cancels the two leading nulls (§6 bug) and then finds nothing",
+         "cancels the two leading nulls (a babeltrace bug against CTF2-SPEC-2.0, field locations) and then finds nothing",
          base_frags(payload=st(("n", U8), ("s", st(("t", st(("a", darr(loc(None, None, "n"), U8)))))))))
 
 
 
 # ---------------------------------------------------------------------------
-# Rejected traces: data errors (§7, §8, §9; exit 1 after the events decoded so far)
+# Rejected traces: data errors (§5, §6; exit 1 after the events decoded so far)
 
 
 def data_case(name, doc, payloads, bad_payload_fc, raw_tail, crash=None):
@@ -2391,51 +2394,51 @@ def data_case(name, doc, payloads, bad_payload_fc, raw_tail, crash=None):
 
 
 data_case("byte-order-change-in-byte", "a 4-bit LE field followed by a 4-bit BE field in the "
-          "same byte (§7), after two valid events",
+          "same byte (§5.2), after two valid events",
           [1, 2], st(("a", u(4, LE)), ("b", u(4, BE))), b"\x01\x12")
-data_case("unknown-erc-id", "an event record class id (7) that does not exist (§8.1), after "
+data_case("unknown-erc-id", "an event record class id (7) that does not exist (§5.3), after "
           "two valid events", [1, 2], st(("x", U8)), b"\x07\x00")
 data_case("leb128-oversized-unsigned", "a 10-byte unsigned LEB128 whose last byte is 0x00 "
-          "(§8.2: more than 64 bits of data)", [1], st(("u", vu())), b"\x01" + b"\x80" * 9 + b"\x00")
-data_case("leb128-11-bytes", "an 11-byte LEB128 (§8.2)", [1], st(("u", vu())),
+          "(§5.2: more than 64 bits of data)", [1], st(("u", vu())), b"\x01" + b"\x80" * 9 + b"\x00")
+data_case("leb128-11-bytes", "an 11-byte LEB128 (§5.2)", [1], st(("u", vu())),
           b"\x01" + b"\x80" * 10 + b"\x01")
-data_case("leb128-oversized-signed", "a 10-byte signed LEB128 whose last byte is 0x01 (§8.2)",
+data_case("leb128-oversized-signed", "a 10-byte signed LEB128 whose last byte is 0x01 (§5.2)",
           [1], st(("s", vs())), b"\x01" + b"\x80" * 9 + b"\x01")
 data_case("leb128-truncated", "a LEB128 whose continuation bit is set on the last byte of the "
           "stream", [1], st(("u", vu())), b"\x01\x80\x80")
 data_case("utf16-lone-surrogate", "a null-terminated UTF-16LE string with a lone high surrogate "
-          "(§8.3, §11: g_iconv() failed)", [1], st(("a", nts("utf-16le"))),
+          "(§5.2; babeltrace: g_iconv() failed)", [1], st(("a", nts("utf-16le"))),
           b"\x01\x00\xd8\x41\x00\x00\x00")
 data_case("utf16-truncated-static", "a 5-byte static-length UTF-16BE string without "
-          "terminator (§8.3: truncated code unit)", [1], st(("a", sls(5, "utf-16be"))),
+          "terminator (§5.2: truncated code unit)", [1], st(("a", sls(5, "utf-16be"))),
           b"\x01\x00\x41\x00\x42\x00")
 data_case("utf16be-low-surrogate-first", "a dynamic-length UTF-16BE string starting with a "
-          "low surrogate (§8.3)", [1], st(("n", U8), ("a", dls(loc("n"), "utf-16be"))),
+          "low surrogate (§5.2)", [1], st(("n", U8), ("a", dls(loc("n"), "utf-16be"))),
           b"\x01\x04\xdc\x00\x00\x41")
-data_case("utf32-too-large", "a UTF-32LE code unit above U+10FFFF (§8.3)", [1],
+data_case("utf32-too-large", "a UTF-32LE code unit above U+10FFFF (§5.2)", [1],
           st(("a", nts("utf-32le"))), b"\x01\x00\x00\x11\x00\x00\x00\x00\x00")
-data_case("utf32-surrogate", "a UTF-32BE code unit that is a surrogate (§8.3)", [1],
+data_case("utf32-surrogate", "a UTF-32BE code unit that is a surrogate (§5.2)", [1],
           st(("a", sls(8, "utf-32be"))), b"\x01\x00\x00\xd8\x00\x00\x00\x00\x00")
-data_case("variant-no-option", "a variant selector value matching no option (§8.4), after a "
+data_case("variant-no-option", "a variant selector value matching no option (§5.2), after a "
           "valid event of the same class", [1],
           st(("sel", s(8)), ("v", var(loc("sel"), ("a", [[-10, -1]], U8), ("b", [[1, 1]], u(16))))),
           b"\x01\xff\x05" + b"\x01\x00\x05")
-data_case("truncated-event", "a 32-bit payload field cut by the end of the stream (§8.1)",
+data_case("truncated-event", "a 32-bit payload field cut by the end of the stream (§5.3)",
           [1, 2], st(("x", u(32, LE, align=8))), b"\x01\xaa\xbb")
 data_case("unterminated-string", "a null-terminated string running to the end of the stream",
           [1], st(("s", nts())), b"\x01abc")
-data_case("dynamic-array-past-end", "a dynamic array longer than the data left (§8.1)",
+data_case("dynamic-array-past-end", "a dynamic array longer than the data left (§5.3)",
           [1], st(("n", U8), ("a", darr(loc("n"), U8))), b"\x01\xc8\x01\x02")
 data_case("static-blob-past-end", "a static BLOB longer than the data left", [1],
           st(("b", sblob(16))), b"\x01" + bytes(8))
-bad_case("trailing-bits", "§11's trailing bits: two 3-bit event records fill 6 bits of the "
-         "only byte, the 2 remaining bits cannot form an event record (§8.1)",
+bad_case("trailing-bits", "trailing bits: two 3-bit event records fill 6 bits of the "
+         "only byte, the 2 remaining bits cannot form an event record (§5.3)",
          base_frags(payload=st(("x", u(3)))), stream=b"\x0b")
 bad_case("trailing-bits-after-bytes", "two 12-bit event records (3 bytes) then one spare "
          "byte, too short for a third one",
          base_frags(payload=st(("x", u(12)))), stream=b"\xff\x0f\x01\x00")
 bad_case("empty-event-record", "an event record class without any field: a 0-bit event "
-         "record (§8.1: Invalid empty event record)",
+         "record (§5.3: Invalid empty event record)",
          base_frags(erc=frag("event-record-class", name="nothing")), stream=b"\x00")
 bad_case("empty-event-record-empty-struct", "event record whose only scope is an empty "
          "structure (0 bits)", base_frags(payload=st()), stream=b"\x00")
@@ -2466,7 +2469,7 @@ def packet_case(name, doc, ctx_fc, packets, crash=None, header_fc=None, headers=
 LEN_CTX = st(("total", u(32, LE, align=8, roles=["packet-total-length"])),
              ("content", u(32, LE, align=8, roles=["packet-content-length"])))
 packet_case("content-gt-total", "a packet whose content length (96) exceeds its total length "
-            "(72) (§8.1)", LEN_CTX, [({"total": 72, "content": 96}, [1], 0)])
+            "(72) (§5.3)", LEN_CTX, [({"total": 72, "content": 96}, [1], 0)])
 packet_case("content-gt-total-second-packet", "a valid packet, then one whose content length "
             "exceeds its total length", LEN_CTX,
             [({"total": "TOTAL", "content": "CONTENT"}, [1, 2], 0),
@@ -2485,7 +2488,7 @@ packet_case("total-zero", "a packet total length of 0 (babeltrace loops forever 
 packet_case("content-mid-event", "a content length ending inside an event record", LEN_CTX,
             [({"total": 96, "content": 76}, [1, 2], 0)])
 packet_case("unknown-dsc-id", "a packet header data-stream-class-id (9) naming no data stream "
-            "class (§8.1), after a valid packet",
+            "class (§5.3), after a valid packet",
             st(("len", u(16, LE, align=8, roles=["packet-total-length"]))),
             [({"len": "TOTAL"}, [1], 0), ({"len": "TOTAL"}, [2], 0)],
             header_fc=st(("dsc", u(8, roles=["data-stream-class-id"]))),
@@ -2531,7 +2534,7 @@ _clock_order_cases()
 def bad_mux_clock_and_no_clock():
     t = Trace("mux-clock-and-no-clock", "two data stream classes in one trace, one with a clock "
               "and one without: the muxer expects a clock class for every stream once the first "
-              "has one (§9.3)")
+              "has one (§6.3)")
     t.add(preamble())
     t.add(frag("trace-class", packet_header_field_class=st(("dsc", u(8, roles=["data-stream-class-id"])))))
     t.add(frag("clock-class", id="c", frequency=1000000000))
@@ -2565,7 +2568,7 @@ def bad_dsc_change_in_stream():
 def bad_two_traces_unrelated_clocks():
     clk = lambda: frag("clock-class", id="c", frequency=1000000000)
     return MultiTrace("two-traces-unrelated-clocks", "two traces whose clocks have neither an "
-                      "origin nor a name/uid identity: the muxer cannot correlate them (§9.3)", [
+                      "origin nor a name/uid identity: the muxer cannot correlate them (§6.3)", [
                           ("a", small_clocked("ha", "ns", "a", "uid-a", clk(), [10, 30], [1, 3])),
                           ("b", small_clocked("hb", "ns", "b", "uid-b", clk(), [20, 40], [2, 4])),
                       ])
@@ -2574,7 +2577,7 @@ def bad_two_traces_unrelated_clocks():
 @bad
 def bad_two_traces_different_origins():
     return MultiTrace("two-traces-different-origins", "two traces, one clock with the unix-epoch "
-                      "origin and one with a custom origin (§9.3)", [
+                      "origin and one with a custom origin (§6.3)", [
                           ("a", small_clocked("ha", "ns", "a", "uid-a",
                                               frag("clock-class", id="c", frequency=1000000000,
                                                    origin="unix-epoch"), [10, 30], [1, 3])),
@@ -2586,47 +2589,47 @@ def bad_two_traces_different_origins():
 
 
 # ---------------------------------------------------------------------------
-# Traces on which babeltrace2 2.1.2 crashes (§12): generated with a
+# Traces on which babeltrace2 2.1.2 crashes: generated with a
 # NAME.expect-error marker; a reader must exit 1 on them without crashing.
 
 ABORT = "babeltrace2 2.1.2 aborts (exit 134)"
 SEGV = "babeltrace2 2.1.2 segfaults (exit 139)"
 
-bad_fc("float-length-16", "a 16-bit floating point number (§4.1: lengths other than 32 and 64 "
+bad_fc("float-length-16", "a 16-bit floating point number (CTF2-SPEC-2.0, fixed-length field classes: lengths other than 32 and 64 "
        "up to 64 crash babeltrace)", flt(16), crash=ABORT)
-bad_fc("float-length-48", "a 48-bit floating point number (§4.1)", flt(48, align=8),
+bad_fc("float-length-48", "a 48-bit floating point number (CTF2-SPEC-2.0, fixed-length field classes)", flt(48, align=8),
        stream=bytes(12), crash=ABORT)
 bad_case("vl-integer-with-role", "a variable-length unsigned integer with a role (packet "
-         "sequence number) in the packet context (§4.2)",
+         "sequence number) in the packet context (CTF2-SPEC-2.0, variable-length integer field class)",
          base_frags(dsc=frag("data-stream-class", packet_context_field_class=st(
              ("seq", vu(roles=["packet-sequence-number"]))))), stream=b"\x00\x01\x02", crash=ABORT)
-bad_fc("static-blob-length-0", "a static-length BLOB of length 0 (§4.4)", sblob(0),
+bad_fc("static-blob-length-0", "a static-length BLOB of length 0 (CTF2-SPEC-2.0, BLOB field classes)", sblob(0),
        before=[("a", U8)], crash=ABORT)
-bad_fc("overlapping-option-ranges", "variant options whose selector ranges overlap (§4.5)",
+bad_fc("overlapping-option-ranges", "variant options whose selector ranges overlap (CTF2-SPEC-2.0, compound field classes)",
        var(loc("s"), ("a", [[0, 5]], U8), ("b", [[5, 9]], U8)), before=[("s", U8)],
        stream=b"\x00\x01", crash=ABORT)
-bad_fc("array-no-element-class", "a static-length array without element-field-class (§4.5)",
+bad_fc("array-no-element-class", "a static-length array without element-field-class (CTF2-SPEC-2.0, compound field classes)",
        {"type": "static-length-array", "length": 1}, crash=SEGV)
 bad_fc("dynamic-array-no-element-class", "a dynamic-length array without element-field-class "
-       "(§4.5)", {"type": "dynamic-length-array", "length-field-location": loc("n")},
+       "(CTF2-SPEC-2.0, compound field classes)", {"type": "dynamic-length-array", "length-field-location": loc("n")},
        before=[("n", U8)], crash=SEGV)
-bad_case("member-no-field-class", "a structure member class without field-class (§4.5)",
+bad_case("member-no-field-class", "a structure member class without field-class (CTF2-SPEC-2.0, compound field classes)",
          base_frags(payload={"type": "structure", "member-classes": [{"name": "x"}]}), crash=SEGV)
-bad_fc("optional-no-field-class", "an optional without field-class (§4.5)",
+bad_fc("optional-no-field-class", "an optional without field-class (CTF2-SPEC-2.0, compound field classes)",
        {"type": "optional", "selector-field-location": loc("f")},
        before=[("f", boolean(8))], crash=SEGV)
-bad_fc("variant-boolean-selector", "a variant whose selector is a boolean (§6)",
+bad_fc("variant-boolean-selector", "a variant whose selector is a boolean (CTF2-SPEC-2.0, field locations)",
        var(loc("f"), ("a", [[0, 0]], U8), ("b", [[1, 1]], u(16))), before=[("f", boolean(8))],
        stream=b"\x00\x01", crash=ABORT)
 bad_fc("optional-boolean-selector-ranges", "an optional with a boolean selector and "
-       "selector-field-ranges (§6)", opt(U8, loc("f"), [[1, 1]]), before=[("f", boolean(8))],
+       "selector-field-ranges (CTF2-SPEC-2.0, field locations)", opt(U8, loc("f"), [[1, 1]]), before=[("f", boolean(8))],
        stream=b"\x01\x02", crash=ABORT)
 
 
 @bad
 def bad_several_dsc_without_id():
     t = Trace("several-dsc-without-id", "two data stream classes and no data-stream-class-id "
-              "field to choose between them (§8.1)")
+              "field to choose between them (§5.3)")
     t.add(preamble())
     t.add(frag("data-stream-class", id=0))
     t.add(frag("data-stream-class", id=1))
@@ -2640,7 +2643,7 @@ def bad_several_dsc_without_id():
 @bad
 def bad_several_erc_without_id():
     t = Trace("several-erc-without-id", "two event record classes in a data stream class "
-              "without event-record-class-id field (§8.1)")
+              "without event-record-class-id field (§5.3)")
     t.add(preamble())
     t.add(frag("data-stream-class"))
     t.add(frag("event-record-class", id=0, name="a", payload_field_class=st(("v", U8))))
@@ -2653,7 +2656,7 @@ def bad_several_erc_without_id():
 @bad
 def bad_clock_without_packet_timestamp():
     t = Trace("clock-without-packet-timestamp", "a data stream class with a default clock class "
-              "but no packet-context default-clock-timestamp field (§8.1), event header "
+              "but no packet-context default-clock-timestamp field (§5.3), event header "
               "timestamps only")
     t.add(preamble())
     t.add(frag("clock-class", id="c", frequency=1000000000))
@@ -2668,7 +2671,7 @@ def bad_clock_without_packet_timestamp():
 @bad
 def bad_dsc_without_erc_nonempty():
     t = Trace("dsc-without-erc-nonempty", "a data stream class without event record classes "
-              "and a non-empty stream file (§8.5)")
+              "and a non-empty stream file")
     t.add(preamble())
     t.add(frag("data-stream-class", packet_context_field_class=st(("x", U8))))
     t.stream("stream", b"\x01\x02")
@@ -2680,22 +2683,22 @@ def _env_crash(name, env, doc):
     bad_case(name, doc, base_frags(tc=frag("trace-class", environment=env)), crash=SEGV)
 
 
-bad_case("env-vpid-string", "environment `vpid` given as a string (§10.8)",
+bad_case("env-vpid-string", "environment `vpid` given as a string (§9.5)",
          base_frags(tc=frag("trace-class", environment={"hostname": "h", "procname": "p",
                                                         "vpid": "12"})),
          crash="babeltrace2 2.1.2 prints a memory address as the vpid (undefined behaviour, "
          "not reproducible; exit 0)")
 _env_crash("env-hostname-integer", {"hostname": 5}, "environment `hostname` given as an integer "
-           "(§10.8)")
+           "(§9.5)")
 _env_crash("env-procname-integer", {"procname": 7, "vpid": 1}, "environment `procname` given "
-           "as an integer (§10.8)")
+           "as an integer (§9.5)")
 
 
 
 @valid
 def t_discarded_no_clock():
     t = Trace("discarded-no-clock", "discarded event records and packets without a clock "
-              "(§8, ctf.md §10.1): a first packet with a non-zero discarded-event counter (no "
+              "(§5.4, §9.11): a first packet with a non-zero discarded-event counter (no "
               "warning from babeltrace 2.1.2), increments of 2 and 5, a packet sequence number "
               "jump of 3; warnings on stderr without times")
     t.add(preamble())
@@ -2744,7 +2747,7 @@ def t_discarded_with_clock():
 def t_magic_uuid_mismatch():
     t = Trace("magic-uuid-mismatch", "a wrong packet magic number (0xC1FC1FC2) and a packet "
               "metadata-stream-uuid differing from the preamble's: babeltrace 2.1.2 reports "
-              "neither (§5), prints the events")
+              "neither (CTF2-SPEC-2.0, roles), prints the events")
     t.add(preamble(uuid_bytes(UUID_A)))
     t.add(frag("trace-class", packet_header_field_class=std_header(dsc_id=False, dsid=False)))
     t.add(frag("data-stream-class", packet_context_field_class=st(
@@ -2761,7 +2764,7 @@ def t_magic_uuid_mismatch():
 @valid
 def t_location_parent_bug():
     t = Trace("location-parent-bug", "relative field locations with several leading nulls "
-              "(§6 bug): babeltrace cancels two consecutive leading nulls, so `[null, null, "
+              "(a babeltrace bug against CTF2-SPEC-2.0, field locations): babeltrace cancels two consecutive leading nulls, so `[null, null, "
               "\"n\"]` finds the sibling `n` (spec: the `n` two structures up) and `[null, null, "
               "null, \"n\"]` finds the parent structure's `n` (spec: three structures up); "
               "every `n` has a different value so the output shows which one is used")
@@ -2784,7 +2787,7 @@ def t_location_parent_bug():
 @valid
 def t_env_uint64():
     t = Trace("env-uint64", "an environment value above INT64_MAX (UINT64_MAX): babeltrace "
-              "drops the entry with a warning log line on stderr (§3.3) and prints the rest "
+              "drops the entry with a warning log line on stderr (CTF2-SPEC-2.0, trace class fragment) and prints the rest "
               "(`-f all` shows the remaining entries)")
     t.add(preamble())
     t.add(frag("trace-class", environment={"hostname": "uhost", "big": 18446744073709551615,

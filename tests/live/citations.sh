@@ -1,15 +1,22 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# citations.sh - what the code cites about a format can be opened by a
-# reader of the repository:
-#   - every `doc/formats/PAGE.md §N` cited under src/, include/ and tools/
-#     names a page that exists and a section that is one of its headings
-#     ("## N.", "### N.N", ...); so does a bare §N in a file that names
-#     exactly one such page, which it then refers to;
-#   - no tracked file there or in doc/formats/ cites a specs/ folder, and
-#     no tracked file at all (third-party copies aside) names a sibling
+# citations.sh - what the code and the tests cite about a format can be
+# opened by a reader of the repository:
+#   - every `doc/formats/PAGE.md §N` cited under src/, include/, tools/ and
+#     tests/ names a page that exists and a section that is one of its
+#     headings ("## N.", "### N.N", ...); so does a bare §N in a file that
+#     names exactly one such page, which it then refers to;
+#   - no tracked file there or in doc/formats/ cites a specs/ folder, or a
+#     section of a note by its bare name ("ctf2.md §7", "babeltrace-text
+#     §8.3"): a page cited with a section must be one of doc/formats/;
+#   - no tracked file at all (third-party copies aside) names a sibling
 #     folder of the checkout through "..", or the absolute path of the
 #     folder that holds the checkout: the clone must be the whole project.
+#
+# Under tests/, third-party copies (tests/third_party/), recorded traces
+# (tests/corpus/) and the trace files of tests/fixtures/ are data, not
+# text the project writes, and are left out; the READMEs of tests/fixtures/
+# are checked.
 #
 # usage (from the repository root): bash tests/live/citations.sh BIN
 # BIN is accepted for the protocol and not used.
@@ -28,7 +35,14 @@ if ! command -v python3 >/dev/null; then
 	exit 0
 fi
 
-out=$(git grep -nE '(^|[^[:alnum:]_])specs/' -- src include tools doc/formats)
+# What the checks read: the project's own text, data left out (see above),
+# and this script, which names the patterns it looks for, left out too.
+mapfile -t scope < <(
+	git ls-files -- src include tools doc/formats tests ':!tests/third_party' \
+		':!tests/corpus' ':!tests/fixtures' ':!tests/live/citations.sh'
+	git ls-files -- 'tests/fixtures/*.md')
+
+out=$(git grep -nE '(^|[^[:alnum:]_])specs/' -- "${scope[@]}")
 # The folder holding the checkout, as the files would name it (none to
 # look for when the checkout sits at the top of the file system).
 parent=$(dirname "$PWD")
@@ -41,7 +55,17 @@ else
 	echo "PASS citations/outside-paths"
 fi
 
-git ls-files -z -- src include tools | python3 -c '
+# A page named with a section that is not under doc/formats/: a ".md"
+# name not preceded by doc/formats/, or a note's name without its ".md".
+out=$(git grep -nE '(^|[^/[:alnum:]_.-])[[:alnum:]_-]+\.md`?[[:space:]]*(§|[0-9])|(^|[^/[:alnum:]_.-])(ctf2|babeltrace-text|lttng-conventions|trace-dat)[[:space:]]+§' -- "${scope[@]}")
+if [ -n "$out" ]; then
+	echo "FAIL citations/note-names: $(echo "$out" | head -3 | tr '\n' ' ' | head -c 300)"
+else
+	echo "PASS citations/note-names"
+fi
+
+# doc/formats/ itself is read for its headings, not checked as a citer.
+printf '%s\0' "${scope[@]}" | grep -zv '^doc/formats/' | python3 -c '
 import re, sys, os
 files = [f for f in sys.stdin.read().split("\0") if f]
 heads = {}
@@ -57,7 +81,7 @@ def sections(page):
         heads[page] = got if os.path.exists(path) else None
     return heads[page]
 # "doc/formats/X.md", then comment continuation, then a list of sections
-cite = re.compile(r"doc/formats/([A-Za-z0-9_-]+)\.md((?:[\s*/]*(?:§[0-9.]*[0-9](?:-§?[0-9.]*[0-9])?)(?:,| and)?)*)")
+cite = re.compile(r"doc/formats/([A-Za-z0-9_-]+)\.md((?:[\s*/`]*(?:§[0-9.]*[0-9](?:-§?[0-9.]*[0-9])?)(?:,| and)?)*)")
 sec = re.compile(r"§([0-9]+(?:\.[0-9]+)*)(?:-§?([0-9]+(?:\.[0-9]+)*))?")
 bad, count = [], 0
 for f in files:

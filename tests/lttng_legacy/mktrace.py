@@ -13,9 +13,10 @@ writes each trace as the directory OUTDIR/NAME/ and beside it:
 * NAME.lost: the total of lost events, for traces that lose some.
 
 This is a second implementation of the format rules of
-shared/specs/lttng-legacy.md (the section numbers below are that document's),
-written without looking at the reader, so that each checks the other: where
-they disagree, the spec decides.  tests/fixtures/lttng-legacy/ holds its
+doc/formats/lttng-legacy.md (a bare §N below is a section of that page),
+written from them and from the code of the period without looking at the
+reader, so that each checks the other: where they disagree, the format's
+sources decide.  tests/fixtures/lttng-legacy/ holds its
 output.  Stdlib only; the output is the same on every run.
 """
 import os
@@ -48,7 +49,7 @@ def extend_tsc(cur, low, mask):
 
 
 # ---------------------------------------------------------------------------
-# Printing (babeltrace-text §7)
+# Printing (babeltrace2's text syntax for field values)
 
 STRING_ESCAPES = {"\\": "\\\\", "'": "\\'", '"': '\\"', "?": "\\?"}
 
@@ -996,14 +997,15 @@ def emit_some(trace, values, tracefile, event_type, count):
 # ---------------------------------------------------------------------------
 # The traces
 
-# §11's two markers: a string after a u8, and a u64 after a pointer.
+# The two markers of the worked examples below: a string after a u8, and a
+# u64 after a pointer.
 DEMO_FORMAT = "pid %d prio #1u%u comm %s"
 BIG_FORMAT = "flag #1u%u addr %p count %llu"
 
 
 def v26_be_64():
-    """§11.2's layout: 2.6, big-endian, 64-bit, aligned; metadata and kernel
-    on two CPUs, fs on one; a marker id also used by another channel;
+    """The layout of the second worked example: 2.6, big-endian, 64-bit,
+    aligned; metadata and kernel on two CPUs, fs on one; a marker id also used by another channel;
     variable sub-buffer sizes; an empty block."""
     trace = Trace2x("v26-be-64", (2, 6), big_endian=True, arch_size=8, alignment=8, start_freq=2394199000,
                     start_tsc=430026387953931, start_time=(1265054412, 731204))
@@ -1054,7 +1056,7 @@ def v26_be_64():
 
 def aligned_32bit_markers(trace):
     """Markers whose 64-bit fields show which alignment rule applies on a
-    32-bit trace with alignment 4 (§4, §11.2)."""
+    32-bit trace with alignment 4 (§4)."""
     return [
         trace.marker("big", 40, BIG_FORMAT, "kernel"),
         trace.marker("sched_schedule", 3, "prev_pid %d next_pid %d prev_state #2d%ld", "kernel"),
@@ -1459,7 +1461,9 @@ def v08_facilities():
     return trace
 
 
-# The constructed examples of §11, as dumped there.
+# Worked examples, dumped by hand from the layouts of §4 to §7 (block
+# headers, event headers, marker and facility events); the generator must
+# reproduce them byte for byte before it writes anything.
 SECTION_11_1 = bytes.fromhex("""
     00 00 50 34 12 00 00 00  00 01 50 3e 12 00 00 00  ed b7 d6 00 02 06 04 00  e6 81 43 4b 00 00 00 00
     f3 3c 06 00 00 00 00 00  00 94 35 77 00 00 00 00  01 00 00 00 7f 00 00 00  00 10 00 00 00 00 00 00
@@ -1482,7 +1486,7 @@ SECTION_11_START = dict(start_tsc=0x1234500000, start_time=(1262715366, 408819))
 
 
 def section_11_blocks(version, **options):
-    """The first blocks of metadata_0 and kernel_0 holding §11's events."""
+    """The first blocks of metadata_0 and kernel_0 holding the worked examples' events."""
     trace = Trace2x("section-11", version, start_freq=2000000000, **SECTION_11_START, **options)
     kernel, metadata = trace.tracefile("kernel_0"), trace.metadata_file(0)
     demo = trace.marker("demo", 5, DEMO_FORMAT, "kernel")
@@ -1498,7 +1502,7 @@ def section_11_blocks(version, **options):
 
 
 def check_section_11():
-    """The generator writes §11's examples exactly as the spec shows them."""
+    """The generator writes the worked examples exactly as dumped above."""
     packed = dict(big_endian=False, arch_size=4, alignment=0)
     metadata, kernel = section_11_blocks((2, 6), **packed)
     assert kernel[:0x7F] == SECTION_11_1
@@ -1536,7 +1540,7 @@ def main():
     if len(sys.argv) != 2:
         sys.exit("usage: mktrace.py OUTDIR")
     assert Facility("demo", [FacilityEvent("ev", [("a", XmlScalar("int"))])]).checksum() == 0xEC813811, \
-        "§7.3's test vector"
+        "CRC-32 test vector of the §7.3 checksum"
     check_section_11()
     for build in TRACES:
         build().write(sys.argv[1])

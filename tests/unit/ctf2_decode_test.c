@@ -5,8 +5,9 @@
  * front end builds them (plans compiled by plan.c, lengths and selectors
  * resolved into the plans' ref_* fields), without any metadata.
  *
- * Expected texts are those of shared/specs/ctf2.md sections 7, 8, 10 and
- * 11, which were checked against babeltrace2 2.1.2.  One line per check,
+ * Expected texts are what babeltrace2 2.1.2 prints for the same fields,
+ * as doc/formats/ctf.md §5.2 and §9 describe it (a bare §N below is a
+ * section of that page).  One line per check,
  * "PASS name" or "FAIL name: ..."; exit status 0 when everything passed.
  */
 #include <inttypes.h>
@@ -113,7 +114,7 @@ static void expect_error(const char *name, char *got, const char *want, const ch
 	})
 
 /* ------------------------------------------------------------------------
- * Tests (ctf2.md 11 unless said)
+ * Tests (worked examples checked against babeltrace2 2.1.2)
  */
 
 static void test_booleans_bit_arrays(void)
@@ -131,7 +132,7 @@ static void test_booleans_bit_arrays(void)
 	expect("bit-array", RUN(p, 0x34, 0x12, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07, 0x08),
 	       "ev: { ba = 0x234, p = 1, bb = 0x102030405060708 }\n");
 
-	/* ctf2.md 10.3: flags sorted with strcmp, quoted and escaped */
+	/* §9.13: flags sorted with strcmp, quoted and escaped */
 	tc_field_class *bm = fixed(TC_FIELD_BIT_ARRAY, 16, 1, TC_LITTLE_ENDIAN);
 	tc_enum_label *f = ctf_build_alloc(&B, 6 * sizeof *f);
 	static const char *const names[6] = { "b", "A", "a", "Z", "x y", "q\"uote" };
@@ -154,7 +155,7 @@ static void test_booleans_bit_arrays(void)
 
 static void test_bit_order(void)
 {
-	/* ctf2.md 7 */
+	/* bit order reversed from the byte order (§5.2) */
 	tc_field_class *p = structure(1,
 		"be_ltf", fixed(TC_FIELD_INT, 4, 1, TC_BIG_ENDIAN),
 		"be_ftl", reversed(fixed(TC_FIELD_INT, 4, 1, TC_BIG_ENDIAN)),
@@ -215,7 +216,7 @@ static void test_varints(void)
 {
 	tc_field_class *p = structure(1, "u", varint(false), "s", varint(true), NULL);
 	expect("leb128", RUN(p, 0xE5, 0x8E, 0x26, 0xC0, 0xBB, 0x78), "ev: { u = 624485, s = -123456 }\n");
-	/* non-minimal encodings (ctf2.md 8.2) */
+	/* non-minimal encodings (§5.2) */
 	expect("leb128-long", RUN(p, 0x81, 0x80, 0x80, 0x00, 0xFF, 0x00, 0x01, 0x80, 0x7F),
 	       "ev: { u = 1, s = 127 }\nev: { u = 1, s = -128 }\n");
 
@@ -237,7 +238,7 @@ static void test_varints(void)
 	p = structure(1, "a", uint_le(3, 1), "u", varint(false), "b", uint_le(8, 1), NULL);
 	expect("leb128-aligned", RUN(p, 0x05, 0x7F, 0x09), "ev: { a = 5, u = 127, b = 9 }\n");
 
-	/* ctf2.md 10.4: printed as 64-bit integers */
+	/* §9.8: printed as 64-bit integers */
 	p = structure(1, "h", with_base(varint(false), 16), "sh", with_base(varint(true), 16),
 	              "so", with_base(varint(true), 8), "b", with_base(varint(false), 2), NULL);
 	expect("leb128-bases", RUN(p, 0xFF, 0x01, 0x7F, 0x7F, 0x05),
@@ -258,7 +259,7 @@ static void test_strings(void)
 	expect("nt-strings-be", RUN(p, 0x00, 0x41, 0x00, 0x00, 0x00, 0x00, 0x00, 0xE9, 0x00, 0x00, 0x00, 0x00),
 	       "ev: { b = \"A\", d = \"\xC3\xA9\" }\n");
 
-	/* the end is an all-zero unit on a unit boundary (ctf2.md 8.3) */
+	/* the end is an all-zero unit on a unit boundary (§5.2) */
 	p = structure(1, "a", string_cls(TC_UTF16LE), NULL);
 	expect("nt-utf16-units", RUN(p, 0x00, 0x41, 0x41, 0x00, 0x00, 0x00),
 	       "ev: { a = \"\xE4\x84\x80" "A\" }\n");
@@ -416,7 +417,7 @@ static void test_structs_arrays(void)
 	expect("length-in-element", RUN(p, 0x01, 0x05, 0x02, 0x06, 0x07),
 	       "ev: { arr = [ [0] = { n = 1, d = [ [0] = 5 ] }, [1] = { n = 2, d = [ [0] = 6, [1] = 7 ] } ] }\n");
 
-	/* names verbatim (ctf2.md 10.1), an empty structure */
+	/* names verbatim (§4.3), an empty structure */
 	p = structure(1, "_x", uint_le(8, 1), "__y", uint_le(8, 1), "", uint_le(8, 1), "a b", uint_le(8, 1),
 	              "e", structure(1, NULL), NULL);
 	expect("names", RUN(p, 1, 2, 3, 4), "ev: { _x = 1, __y = 2,  = 3, a b = 4, e = { } }\n");
@@ -444,7 +445,7 @@ static void test_header_and_warnings(void)
 		print_event(pr, root);
 		tc_message m;
 
-		/* discarded items name the trace by UID (ctf2.md 10.8) */
+		/* discarded items name the trace by UID (§9.13) */
 		memset(&m, 0, sizeof m);
 		m.kind = TC_MSG_DISCARDED_EVENTS;
 		m.stream = &stream;

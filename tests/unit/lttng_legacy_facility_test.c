@@ -2,7 +2,7 @@
 /*
  * lttng_legacy_facility_test.c - unit tests for src/lttng_legacy/facility.c:
  * LTTng 0.x XML facility descriptions parsed into payload layouts
- * (specs/lttng-legacy.md §7.3).
+ * (doc/formats/lttng-legacy.md §7.3).
  *
  * The descriptions are cut down from the XML files in LTTV's
  * ltt-control/facilities (kernel, kernel_arch_i386, net, compact) and from

@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * lttng_legacy_layout_test.c - unit tests for src/lttng_legacy/layout.c:
- * marker format strings compiled into layouts (specs/lttng-legacy.md
+ * marker format strings compiled into layouts (doc/formats/lttng-legacy.md
  * §7.4, quirks included), the alignment rules of every version (§4), the
- * decoder on the spec's byte examples (§11), and the model's member names.
+ * decoder on byte examples worked out by hand (the same as
+ * tests/lttng_legacy/mktrace.py checks itself against), and the model's
+ * member names.
  * One line per check, "PASS name" or "FAIL name: ..."; exit status 0 when
  * everything passed.
  */
@@ -86,8 +88,8 @@ static void test_formats(void)
 	check_format("format/trailing-qualifier", "x #2", &i386_packed, "");
 }
 
-/* §11.1's kernel_0 payloads: demo (pid, prio, comm) and big (flag, addr,
- * count), packed little-endian 32-bit. */
+/* The worked example's kernel_0 payloads (format 2.6): demo (pid, prio,
+ * comm) and big (flag, addr, count), packed little-endian 32-bit. */
 static void test_decode(void)
 {
 	tc_pool pool;

@@ -4,7 +4,7 @@
  *
  * Builds small class and field trees by hand, prints them through
  * tc_text_printer into memory streams, and compares the bytes with what
- * babeltrace2 2.0.4 prints (shared/specs/babeltrace-text.md and the corpus
+ * babeltrace2 2.0.4 prints (doc/formats/ctf.md §9 and the corpus
  * reference outputs).  One line per check: "PASS name" or
  * "FAIL name: expected ... got ..."; exit status 0 when everything passed.
  */
