@@ -551,7 +551,7 @@ class Trace:
     expected output.  Subclasses write the block and event headers."""
 
     header_size = None
-    ns_divides_by_freq_scale = True     # §8.3: formats 2.2 and later
+    ns_divides_by_freq_scale = True     # §8.3, §10.3: 2.2 is taken in its later reading
 
     def __init__(self, name, version, *, big_endian, arch_size, alignment, start_freq,
                  start_tsc, start_time, freq_scale=1, block_size=4096):
