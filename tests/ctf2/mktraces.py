@@ -2394,9 +2394,9 @@ def data_case(name, doc, payloads, bad_payload_fc, raw_tail, crash=None):
 
 
 data_case("byte-order-change-in-byte", "a 4-bit LE field followed by a 4-bit BE field in the "
-          "same byte (§5.2), after two valid events",
+          "same byte, after two valid events",
           [1, 2], st(("a", u(4, LE)), ("b", u(4, BE))), b"\x01\x12")
-data_case("unknown-erc-id", "an event record class id (7) that does not exist (§5.3), after "
+data_case("unknown-erc-id", "an event record class id (7) that does not exist (CTF2-SPEC-2.0, event record class fragment), after "
           "two valid events", [1, 2], st(("x", U8)), b"\x07\x00")
 data_case("leb128-oversized-unsigned", "a 10-byte unsigned LEB128 whose last byte is 0x00 "
           "(§5.2: more than 64 bits of data)", [1], st(("u", vu())), b"\x01" + b"\x80" * 9 + b"\x00")
