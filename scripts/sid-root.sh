@@ -25,10 +25,13 @@
 # Quiet on success; on failure one line on stderr (plus the tail of the log).
 set -euo pipefail
 
-# Each entry is PACKAGE=UPSTREAM-VERSION: the tests' expected outputs were
+# Each peer is PACKAGE=UPSTREAM-VERSION: the tests' expected outputs were
 # made with that upstream release, so a sid that has moved on is an error to
-# fix (new fixtures or a new version here), not a silent difference.
-packages=(babeltrace2=2.1.2)
+# fix (new fixtures or a new version here), not a silent difference.  A bare
+# PACKAGE takes sid's version: what building tracecat there needs (the
+# newest compiler, whose warnings the tests check, and the -dev packages).
+packages=(babeltrace2=2.1.2 trace-cmd=3.4 uftrace=0.19 gcc-16=16.2.0
+	make pkgconf libc6-dev libzstd-dev zlib1g-dev libtraceevent-dev libjson-c-dev libelf-dev)
 
 root=${TRACECAT_SID_ROOT:-/var/cache/tracecat/sid-root}
 stamp=.tracecat-sid-root
@@ -153,6 +156,7 @@ fi
 umount_all
 
 for p in "${packages[@]}"; do
+	[[ $p == *=* ]] || continue
 	name=${p%%=*} version=${p#*=}
 	# shellcheck disable=SC2016  # a dpkg-query format, not a shell expansion
 	got=$(chroot "$tmp" dpkg-query -W -f='${Version}' "$name" 2>/dev/null) || got=

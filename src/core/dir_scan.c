@@ -62,6 +62,9 @@ static int open_below(tc_input *in, const tc_format *format, const char *path, c
 static int entry_type(const char *dir, const char *name, bool follow, mode_t *type)
 {
 	char *path = tc_path_join(dir, name);
+	/* Set on failure too: gcc 16 cannot tell that callers read it only
+	 * on success, and warns. */
+	*type = 0;
 	if (!path)
 		return tc_fail_nomem();
 	struct stat st;
