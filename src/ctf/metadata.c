@@ -15,6 +15,7 @@
  * fields babeltrace2 hides from the output.
  */
 #include "ctf/json_meta.h"
+#include "ctf/label_order.h"
 #include "ctf/tsdl.h"
 
 #include <inttypes.h>
@@ -457,6 +458,11 @@ static tc_field_class *build_enum(builder *b, const ast_node *n)
 		l->ranges = r;
 		l->range_count++;
 	}
+	/* babeltrace2 2.1 fills one map from the labels (merged as here),
+	 * then only moves or copies it whole, which keeps its order. */
+	int rc = ctf_rank_labels(fc, 1);
+	if (rc < 0)
+		return b->c.err = rc, NULL;
 	if (n->name) {
 		char *key = prefixed(b, "enum ", n->name);
 		if (!key || scope_bind(b, n, key, fc) < 0)
