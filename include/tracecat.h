@@ -417,6 +417,9 @@ typedef struct tc_message {
  * Opening inputs
  */
 
+/* The peer releases to follow (defined with tc_compat_parse below). */
+typedef struct tc_compat tc_compat;
+
 typedef struct tc_open_options {
 	int64_t clock_offset_s;      /* added to every clock's offset */
 	int64_t clock_offset_ns;
@@ -424,6 +427,10 @@ typedef struct tc_open_options {
 	 * (event and field names, values, environment), as Trace Compass
 	 * expects a kernel trace; see README "trace.dat as LTTng". */
 	bool lttng_names;
+	/* the peer releases whose reading to follow where they differ (NULL:
+	 * tc_compat_default()): babeltrace2 2.0 refuses plain-text CTF 1.8
+	 * metadata that does not open with the comment "CTF 1.8", 2.1 reads it */
+	const tc_compat *compat;
 } tc_open_options;
 
 typedef struct tc_input tc_input;
@@ -645,7 +652,7 @@ TC_API void tc_ctf_writer_free(tc_ctf_writer *w);
  * Each difference between two releases is one switch in the writer that
  * reads the field here; a later release prints what the newest one known
  * below it prints. */
-typedef struct tc_compat {
+struct tc_compat {
 	/* babeltrace2, for `print`: 2.0 (Debian 12's 2.0.4) or 2.1 (Debian
 	 * 13's 2.1.1, sid's 2.1.2).  CTF 2, which 2.0 cannot read, always
 	 * prints as 2.1 does. */
@@ -654,7 +661,7 @@ typedef struct tc_compat {
 	unsigned trace_cmd;
 	/* uftrace, for `replay`: 0.13 (Debian 12) only for now. */
 	unsigned uftrace;
-} tc_compat;
+};
 
 /* The newest text written of each peer: babeltrace2 2.1, trace-cmd 3.1,
  * uftrace 0.13.  (trace-cmd 3.4's and uftrace 0.19's texts are not

@@ -175,6 +175,7 @@ int cli_print(int argc, char **argv)
 		return free(paths), 2;
 	bool filtering = !tc_filter_is_empty(filter);
 	tc_input **inputs;
+	oo.compat = &o.compat;
 	if (cli_open_inputs("print", paths, npaths, &oo, &inputs))
 		return tc_filter_free(filter), free(paths), 1;
 	int status = 0;
