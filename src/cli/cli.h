@@ -65,7 +65,8 @@ bool cli_jobs_option(int argc, char **argv, int *i, const char *command, unsigne
 /* The value V of -j/--jobs (exits with status 2 when malformed). */
 unsigned cli_jobs_value(const char *command, const char *v);
 
-/* The peer releases whose text COMMAND writes: tc_compat_default(), then
+/* The peer releases whose text COMMAND writes (or, for info and convert,
+ * whose reading of traces it follows): tc_compat_default(), then
  * TRACECAT_COMPAT when set, for scripts.  Exits with status 2, naming the
  * variable, when it is malformed. */
 tc_compat cli_compat_default(const char *command);
