@@ -2,10 +2,15 @@
 /*
  * compat_test.c - tc_compat_default and tc_compat_parse: the releases each
  * request names, the peers it leaves alone, and the message of every kind
- * of bad request, which must leave the releases as they were.
+ * of bad request, which must leave the releases as they were.  Then the
+ * two babeltrace2 texts of a CTF 1.8 enumeration read from TSDL: the
+ * labels in babeltrace2 2.1.2's order (what it printed for these traces,
+ * doc/formats/ctf.md §4.5), or 2.0.4's declaration order.  Run from the
+ * repository root.
  */
 #include "check.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 static void check_release(const char *name, unsigned got, unsigned want)
@@ -38,6 +43,32 @@ static void check_bad(const char *name, const char *spec, const char *message)
 	check(rc == TC_EINVAL && strcmp(e->message, message) == 0, name, "message \"%s\", want \"%s\"",
 	      e->message, message);
 	check(memcmp(&c, &before, sizeof c) == 0, name, "the releases changed");
+}
+
+/* Whether the text the trace at PATH prints with BABELTRACE2's text
+ * holds WANT. */
+static void check_trace_text(const char *name, const char *path, unsigned babeltrace2, const char *want)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	tc_input *in = NULL;
+	tc_text_printer *p = NULL;
+	tc_text_options o;
+	tc_text_options_default(&o);
+	o.compat.babeltrace2 = babeltrace2;
+	tc_open_options oo = { .compat = &o.compat };
+	const tc_message *m;
+	int rc = tc_input_open(&in, path, &oo);
+	if (rc == 0)
+		rc = tc_text_printer_new(&p, &o, f, f);
+	while (rc == 0 && (rc = tc_input_next(in, &m)) > 0)
+		rc = tc_text_printer_print(p, m) < 0 ? -1 : 0;
+	tc_text_printer_free(p);
+	tc_input_free(in);
+	fclose(f);
+	check(rc == 0 && text && strstr(text, want), name, "%s (rc %d) does not print %s", path, rc, want);
+	free(text);
 }
 
 int main(void)
@@ -82,6 +113,15 @@ int main(void)
 	tc_text_options o;
 	tc_text_options_default(&o);
 	check(memcmp(&o.compat, &d, sizeof d) == 0, "text-options-default", "not tc_compat_default()");
+
+	check_trace_text("ust-types.2.1", "tests/fixtures/ctf/ust-types", TC_RELEASE(2, 1),
+	                 "state1 = ( { \"OVERLAP\", \"RESERVED\" } : container = 5 )");
+	check_trace_text("ust-types.2.0", "tests/fixtures/ctf/ust-types", TC_RELEASE(2, 0),
+	                 "state1 = ( \"RESERVED\", \"OVERLAP\" : container = 5 )");
+	check_trace_text("types-le.2.1", "tests/corpus/ctf/synthetic/types-le", TC_RELEASE(2, 1),
+	                 "e1 = ( { \"OVER\", \"RANGE2\", \"quoted label\" } : container = 25 )");
+	check_trace_text("types-le.2.0", "tests/corpus/ctf/synthetic/types-le", TC_RELEASE(2, 0),
+	                 "e1 = ( \"quoted label\", \"RANGE2\", \"OVER\" : container = 25 )");
 
 	printf("%d failed\n", n_fail);
 	return n_fail != 0;
