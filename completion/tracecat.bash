@@ -10,13 +10,13 @@
 # Options of each command: flags, then options that take a value.  Long
 # options with a value are offered as "--name=".
 _tracecat_flags_print='--clock-gmt --clock-seconds --clock-date --clock-cycles --no-delta --lttng-names -h --help'
-_tracecat_values_print='-n --names -f --fields -c --color --clock-offset --clock-offset-ns -b --begin -e --end --events --cpu -j --jobs'
+_tracecat_values_print='-n --names -f --fields -c --color --clock-offset --clock-offset-ns -b --begin -e --end --events --cpu -j --jobs --compat'
 _tracecat_flags_info='-h --help'
 _tracecat_values_info='-j --jobs'
 _tracecat_flags_report='-R -t -v -I -S -N -L -h --help'
-_tracecat_values_report='-i -F --cpu -j --jobs'
+_tracecat_values_report='-i -F --cpu -j --jobs --compat'
 _tracecat_flags_replay='--no-args --no-merge -a --auto-args -h --help'
-_tracecat_values_replay='-d --data -f --output-fields --tid -D --depth -F --filter -N --notrace -t --time-filter'
+_tracecat_values_replay='-d --data -f --output-fields --tid -D --depth -F --filter -N --notrace -t --time-filter --compat'
 _tracecat_flags_convert='--force --ftrace-names --clock-gmt -h --help'
 _tracecat_values_convert='-o --output --format --ctf-version --packet-size -j --jobs -b --begin -e --end --events --cpu'
 _tracecat_commands=(print info report replay convert help)
@@ -93,6 +93,9 @@ _tracecat_value()
 			trace:vpid loglevel emf callsite all ;;
 	print:-c | print:--color)
 		_tracecat_choice "$value" never auto always ;;
+	*:--compat)
+		# every peer's known releases (src/core/compat.c)
+		_tracecat_list "$value" babeltrace2=2.0 babeltrace2=2.1 trace-cmd=3.1 uftrace=0.13 ;;
 	convert:--ctf-version)
 		_tracecat_choice "$value" 1.8 2 ;;
 	convert:--format)

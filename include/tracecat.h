@@ -198,8 +198,8 @@ typedef struct tc_enum_label {
 	char *label;         /* shown verbatim */
 	tc_enum_range *ranges;
 	size_t range_count;
-	/* CTF 2 mappings: where babeltrace2 2.1.2 prints this label when
-	 * several match a value (labels themselves stay in document order). */
+	/* Where babeltrace2 2.1 prints this label when several match a
+	 * value (labels themselves stay in declaration order). */
 	unsigned print_rank;
 } tc_enum_label;
 
@@ -417,6 +417,9 @@ typedef struct tc_message {
  * Opening inputs
  */
 
+/* The peer releases to follow (defined with tc_compat_parse below). */
+typedef struct tc_compat tc_compat;
+
 typedef struct tc_open_options {
 	int64_t clock_offset_s;      /* added to every clock's offset */
 	int64_t clock_offset_ns;
@@ -424,6 +427,10 @@ typedef struct tc_open_options {
 	 * (event and field names, values, environment), as Trace Compass
 	 * expects a kernel trace; see README "trace.dat as LTTng". */
 	bool lttng_names;
+	/* the peer releases whose reading to follow where they differ (NULL:
+	 * tc_compat_default()): babeltrace2 2.0 refuses plain-text CTF 1.8
+	 * metadata that does not open with the comment "CTF 1.8", 2.1 reads it */
+	const tc_compat *compat;
 } tc_open_options;
 
 typedef struct tc_input tc_input;
@@ -635,6 +642,42 @@ TC_API uint64_t tc_ctf_writer_bytes(const tc_ctf_writer *w);
 TC_API void tc_ctf_writer_free(tc_ctf_writer *w);
 
 /* ------------------------------------------------------------------------
+ * Peer releases: whose text to write
+ */
+
+/* A peer's release as one number: TC_RELEASE(2, 1) is 2.1 (201). */
+#define TC_RELEASE(major, minor) ((unsigned)(major) * 100u + (unsigned)(minor))
+
+/* The release of each peer whose text is written, when releases differ.
+ * Each difference between two releases is one switch in the writer that
+ * reads the field here; a later release prints what the newest one known
+ * below it prints. */
+struct tc_compat {
+	/* babeltrace2, for `print`: 2.0 (Debian 12's 2.0.4) or 2.1 (Debian
+	 * 13's 2.1.1, sid's 2.1.2).  CTF 2, which 2.0 cannot read, always
+	 * prints as 2.1 does. */
+	unsigned babeltrace2;
+	/* trace-cmd, for `report`: 3.1 (Debian 12) only for now. */
+	unsigned trace_cmd;
+	/* uftrace, for `replay`: 0.13 (Debian 12) only for now. */
+	unsigned uftrace;
+};
+
+/* The newest text written of each peer: babeltrace2 2.1, trace-cmd 3.1,
+ * uftrace 0.13.  (trace-cmd 3.4's and uftrace 0.19's texts are not
+ * written yet; those defaults rise when they are.) */
+TC_API tc_compat tc_compat_default(void);
+
+/*
+ * Sets the releases SPEC names in C, leaving the other peers as they are:
+ * "PEER=VERSION[,PEER=VERSION...]", PEER one of babeltrace2, trace-cmd,
+ * uftrace, VERSION "X.Y" or "X.Y.Z" (the patch level is ignored).  0, or
+ * TC_EINVAL (C unchanged) for an unknown peer or release or a malformed
+ * SPEC, with a message listing the known releases.
+ */
+TC_API int tc_compat_parse(tc_compat *c, const char *spec);
+
+/* ------------------------------------------------------------------------
  * uftrace's replay view
  */
 
@@ -660,6 +703,8 @@ typedef struct tc_replay_options {
 	 * a .sym file nor in its binary, so its functions show as <hex>) */
 	void (*warning)(void *arg, const char *message);
 	void *warning_arg;
+	/* whose text: .uftrace is read (zeroed options: the oldest known) */
+	tc_compat compat;
 } tc_replay_options;
 
 /*
@@ -690,10 +735,13 @@ typedef struct tc_text_options {
 	 * and on warnings (it colours them whenever the terminal can) */
 	bool color;
 	bool color_warnings;
+	/* whose text: .babeltrace2 is read (tc_text_options_default sets
+	 * tc_compat_default()) */
+	tc_compat compat;
 } tc_text_options;
 
 /* babeltrace2's defaults: local time, delta, payload and context names,
- * hostname, procname and vpid. */
+ * hostname, procname and vpid; the newest babeltrace2 text. */
 TC_API void tc_text_options_default(tc_text_options *opts);
 
 typedef struct tc_text_printer tc_text_printer;

@@ -65,6 +65,17 @@ bool cli_jobs_option(int argc, char **argv, int *i, const char *command, unsigne
 /* The value V of -j/--jobs (exits with status 2 when malformed). */
 unsigned cli_jobs_value(const char *command, const char *v);
 
+/* The peer releases whose text COMMAND writes (or, for info and convert,
+ * whose reading of traces it follows): tc_compat_default(), then
+ * TRACECAT_COMPAT when set, for scripts.  Exits with status 2, naming the
+ * variable, when it is malformed. */
+tc_compat cli_compat_default(const char *command);
+/* --compat SPEC: the releases SPEC names replace those in *C (exits with
+ * status 2 when malformed). */
+bool cli_compat_option(int argc, char **argv, int *i, const char *command, tc_compat *c);
+/* The same for a value V already taken by getopt. */
+void cli_compat_value(const char *command, const char *v, tc_compat *c);
+
 /* Calls READ(state, I) for every stream I of IN, on up to JOBS threads
  * (the caller's first), each thread with its own of the JOBS states of
  * STATE_SIZE bytes at STATES (the first for the calling thread).  READ

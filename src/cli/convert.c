@@ -591,6 +591,9 @@ int cli_convert(int argc, char **argv)
 	if (cli_filter_build(&fa, gmt, &filter))
 		return free(paths), 2;
 	bool filtering = !tc_filter_is_empty(filter);
+	/* traces read as `print` reads them under the same TRACECAT_COMPAT */
+	tc_compat compat = cli_compat_default("convert");
+	oo.compat = &compat;
 	if ((fa.begin || fa.end) && first_time(paths, npaths, &oo, filter) < 0)
 		return tc_filter_free(filter), free(paths), 1;
 	tc_input **inputs;

@@ -46,6 +46,9 @@ static const command_help commands[] = {
 	  "                           writes it\n"
 	  "  -j, --jobs=N             decode on N threads, 1 to 256 (default: the online\n"
 	  "                           CPUs); the output is the same\n"
+	  "  --compat=PEER=VER[,...]  print as this release of the peer does, e.g.\n"
+	  "                           babeltrace2=2.0 (default: babeltrace2=2.1; CTF 2\n"
+	  "                           always as 2.1; also TRACECAT_COMPAT)\n"
 	  "Filters:\n"
 	  "  -b, --begin=TIME         drop events before TIME (YYYY-MM-DD HH:MM[:SS[.N]]\n"
 	  "                           with a space or T, HH:MM[:SS[.N]] or\n"
@@ -87,6 +90,8 @@ static const command_help commands[] = {
 	  "Options of tracecat's own:\n"
 	  "  -j, --jobs=N             read CPUs' pages on N threads, 1 to 256 (default:\n"
 	  "                           the online CPUs); the output is the same\n"
+	  "  --compat=PEER=VER[,...]  print as this release of the peer does: only\n"
+	  "                           trace-cmd=3.1 so far (also TRACECAT_COMPAT)\n"
 	  "  -h, --help               show this help\n" },
 	{ "replay", "print a uftrace record directory as uftrace replay does",
 	  "usage: tracecat replay [OPTIONS] [DIR]\n"
@@ -108,6 +113,9 @@ static const command_help commands[] = {
 	  "  --no-args                do not show arguments and return values\n"
 	  "  --no-merge               do not merge leaf functions\n"
 	  "  -a, --auto-args          accepted; recorded arguments are always shown\n"
+	  "Options of tracecat's own:\n"
+	  "  --compat=PEER=VER[,...]  print as this release of the peer does: only\n"
+	  "                           uftrace=0.13 so far (also TRACECAT_COMPAT)\n"
 	  "  -h, --help               show this help\n"
 	  "  --                       the argument after it is DIR\n" },
 	{ "convert", "write any input as CTF (1.8 or 2), Perfetto or Chrome JSON",

@@ -357,8 +357,11 @@ int cli_info(int argc, char **argv)
 	}
 	if (count == 0)
 		return free(paths), cli_usage_error("info", "no trace path given");
+	/* traces read as `print` reads them under the same TRACECAT_COMPAT */
+	tc_compat compat = cli_compat_default("info");
+	tc_open_options oo = { .compat = &compat };
 	tc_input **inputs;
-	if (cli_open_inputs("info", paths, count, NULL, &inputs))
+	if (cli_open_inputs("info", paths, count, &oo, &inputs))
 		return free(paths), 1;
 	int status = 0;
 	for (int i = 0; i < count; i++) {

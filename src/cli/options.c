@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * options.c - command-line pieces the commands share: option values in
- * both spellings, -j/--jobs, and the filter options of `print` and
- * `convert`.
+ * both spellings, -j/--jobs, --compat and TRACECAT_COMPAT, and the filter
+ * options of `print` and `convert`.
  */
 #include "cli/cli.h"
 
@@ -58,6 +58,30 @@ bool cli_jobs_option(int argc, char **argv, int *i, const char *command, unsigne
 	if (!cli_opt_value(argc, argv, i, "--jobs", "-j", &v))
 		return false;
 	*jobs = cli_jobs_value(command, v);
+	return true;
+}
+
+tc_compat cli_compat_default(const char *command)
+{
+	tc_compat c = tc_compat_default();
+	const char *env = getenv("TRACECAT_COMPAT");
+	if (env && *env && tc_compat_parse(&c, env) < 0)
+		exit(cli_usage_error(command, "TRACECAT_COMPAT: %s", tc_error_last()->message));
+	return c;
+}
+
+void cli_compat_value(const char *command, const char *v, tc_compat *c)
+{
+	if (tc_compat_parse(c, v) < 0)
+		exit(cli_usage_error(command, "--compat: %s", tc_error_last()->message));
+}
+
+bool cli_compat_option(int argc, char **argv, int *i, const char *command, tc_compat *c)
+{
+	const char *v;
+	if (!cli_opt_value(argc, argv, i, "--compat", NULL, &v))
+		return false;
+	cli_compat_value(command, v, c);
 	return true;
 }
 

@@ -103,6 +103,7 @@ int cli_print(int argc, char **argv)
 {
 	tc_text_options o;
 	tc_text_options_default(&o);
+	o.compat = cli_compat_default("print");
 	tc_open_options oo = { 0 };
 	char **paths = calloc((size_t)argc, sizeof *paths);
 	int npaths = 0;
@@ -142,6 +143,7 @@ int cli_print(int argc, char **argv)
 			color = v;
 		} else if (cli_filter_option(argc, argv, &i, &fa)) {
 		} else if (cli_jobs_option(argc, argv, &i, "print", &jobs)) {
+		} else if (cli_compat_option(argc, argv, &i, "print", &o.compat)) {
 		} else if (!strcmp(a, "--lttng-names")) {
 			oo.lttng_names = true;
 		} else if (cli_is_help_option(a)) {
@@ -173,6 +175,7 @@ int cli_print(int argc, char **argv)
 		return free(paths), 2;
 	bool filtering = !tc_filter_is_empty(filter);
 	tc_input **inputs;
+	oo.compat = &o.compat;
 	if (cli_open_inputs("print", paths, npaths, &oo, &inputs))
 		return tc_filter_free(filter), free(paths), 1;
 	int status = 0;

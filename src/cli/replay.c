@@ -67,9 +67,11 @@ int cli_replay(int argc, char **argv)
 		status = 1;
 		goto out;
 	}
+	o.compat = cli_compat_default("replay");
 	for (int i = 1; i < argc && status == 0; i++) {
 		const char *a = argv[i];
-		if (cli_opt_value(argc, argv, &i, "--data", "-d", &v)) {
+		if (cli_compat_option(argc, argv, &i, "replay", &o.compat)) {
+		} else if (cli_opt_value(argc, argv, &i, "--data", "-d", &v)) {
 			dir = v;
 		} else if (cli_opt_value(argc, argv, &i, "--output-fields", "-f", &v)) {
 			o.fields = v;

@@ -92,17 +92,18 @@ static int parse_cpus(const char *arg, int_list *cpus)
 	return 0;
 }
 
-enum { OPT_CPU = 256 };
+enum { OPT_CPU = 256, OPT_COMPAT };
 
 int cli_report_command(int argc, char **argv)
 {
 	static const struct option longs[] = {
 		{ "cpu", required_argument, NULL, OPT_CPU },
+		{ "compat", required_argument, NULL, OPT_COMPAT },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	tracedat_report_options o = { .threads = cli_default_jobs() };
+	tracedat_report_options o = { .threads = cli_default_jobs(), .compat = cli_compat_default("report") };
 	int_list cpus = { 0 };
 	const char **filters = NULL;
 	bool *negate = NULL, neg = false, have_cpus = false;
@@ -163,6 +164,9 @@ int cli_report_command(int argc, char **argv)
 		case 'j':
 			o.threads = cli_jobs_value("report", optarg);
 			break;
+		case OPT_COMPAT:
+			cli_compat_value("report", optarg, &o.compat);
+			break;
 		case OPT_CPU:
 			have_cpus = true;
 			if (parse_cpus(optarg, &cpus) < 0)
@@ -171,6 +175,8 @@ int cli_report_command(int argc, char **argv)
 		case ':':
 			if (optopt == OPT_CPU)
 				status = cli_usage_error("report", "option --cpu needs a value");
+			else if (optopt == OPT_COMPAT)
+				status = cli_usage_error("report", "option --compat needs a value");
 			else if (optopt == 'j' && strncmp(argv[optind - 1], "--", 2) == 0)
 				status = cli_usage_error("report", "option --jobs needs a value");
 			else

@@ -258,7 +258,8 @@ typedef struct ctf_quirks {
 	bool lttng_crash;
 	/* How babeltrace2 2.1.2 reads CTF 2 (set by json_meta.c): every
 	 * packet's header and context checked before the first event, a wrong
-	 * magic taken, and nothing said of a first packet's discard counter. */
+	 * magic taken, and nothing said of a first packet's discard counter
+	 * (the last also for CTF 1.8 when 2.1's text is asked for). */
 	bool check_packets_first;
 	bool any_magic;
 	bool quiet_first_discards;

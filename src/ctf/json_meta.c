@@ -14,6 +14,7 @@
  * labels are ordered as babeltrace2 prints them (doc/formats/ctf.md §4.5).
  */
 #include "ctf/json_meta.h"
+#include "ctf/label_order.h"
 
 #include <inttypes.h>
 #include <stdio.h>
@@ -178,94 +179,6 @@ static int get_ranges(jb *b, json_object *v, const char *what, bool is_signed, t
 	return 0;
 }
 
-/* libstdc++'s std::hash<std::string> on 64-bit (_Hash_bytes, seed
- * 0xc70f6907): babeltrace2 keeps mapping labels in unordered maps, and
- * prints several matching labels in their iteration order. */
-static uint64_t stdlib_string_hash(const char *s, size_t len)
-{
-	const uint64_t m = 0xc6a4a7935bd1e995ull;
-	uint64_t h = 0xc70f6907ull ^ (len * m);
-	const unsigned char *p = (const unsigned char *)s;
-	size_t i = 0;
-	for (; i + 8 <= len; i += 8) {
-		uint64_t d = 0;
-		for (int k = 7; k >= 0; k--)
-			d = d << 8 | p[i + (size_t)k];
-		d *= m;
-		d ^= d >> 47;
-		d *= m;
-		h ^= d;
-		h *= m;
-	}
-	if (len - i) {
-		uint64_t d = 0;
-		for (size_t k = len - i; k-- > 0;)
-			d = d << 8 | p[i + k];
-		h ^= d;
-		h *= m;
-	}
-	h ^= h >> 47;
-	h *= m;
-	h ^= h >> 47;
-	return h;
-}
-
-static bool is_prime(uint64_t n)
-{
-	if (n < 2)
-		return false;
-	for (uint64_t d = 2; d * d <= n; d++)
-		if (n % d == 0)
-			return false;
-	return true;
-}
-
-/* Inserts keys ORDER[0..N) (indexes into HASH; NULL: 0..N) into an empty
- * std::unordered_map and writes its iteration order to OUT
- * (doc/formats/ctf.md §4.5: buckets 1, then 13, then the next prime of at
- * least twice as many; a key goes just before the first key of its bucket,
- * else first).  Exact up to 257 labels; libstdc++'s prime list skips
- * primes beyond. */
-static void unordered_map_order(const uint64_t *hash, const size_t *order, size_t n, size_t *out)
-{
-	size_t len = 0;
-	uint64_t buckets = 1, threshold = 0;
-	for (size_t k = 0; k < n; k++) {
-		if (k + 1 > threshold) {
-			uint64_t want = buckets == 1 ? 13 : (k + 2 > 2 * buckets ? k + 2 : 2 * buckets);
-			while (buckets != 1 && !is_prime(want))
-				want++;
-			buckets = want;
-			threshold = buckets;
-			/* rehash: walk the old list from its head */
-			size_t old[len ? len : 1];
-			memcpy(old, out, len * sizeof *out);
-			size_t rebuilt = 0;
-			for (size_t i = 0; i < len; i++) {
-				size_t key = old[i], pos = 0;
-				bool found = false;
-				for (size_t j = 0; j < rebuilt && !found; j++)
-					if (hash[out[j]] % buckets == hash[key] % buckets) {
-						pos = j;
-						found = true;
-					}
-				memmove(out + pos + 1, out + pos, (rebuilt - pos) * sizeof *out);
-				out[pos] = key;
-				rebuilt++;
-			}
-		}
-		size_t key = order ? order[k] : k, pos = 0;
-		for (size_t j = 0; j < len; j++)
-			if (hash[out[j]] % buckets == hash[key] % buckets) {
-				pos = j;
-				break;
-			}
-		memmove(out + pos + 1, out + pos, (len - pos) * sizeof *out);
-		out[pos] = key;
-		len++;
-	}
-}
-
 /* "mappings" (or a bit map's "flags"): FC's labels, in document order. */
 static int get_mappings(jb *b, json_object *v, const char *what, bool is_signed, tc_field_class *fc)
 {
@@ -285,26 +198,13 @@ static int get_mappings(jb *b, json_object *v, const char *what, bool is_signed,
 	return 0;
 }
 
-/* Each mapping label's print_rank: babeltrace2 builds one map in document
- * order, then copies it into a second in the first one's iteration order,
- * and prints several matching labels in the second one's. */
-static int rank_labels(jb *b, tc_field_class *fc)
+/* Each mapping label's print_rank: babeltrace2 2.1 reads the JSON object
+ * into one map, then fills the class's map from it (§4.5). */
+static int rank_mappings(jb *b, tc_field_class *fc)
 {
-	size_t n = fc->label_count;
-	uint64_t *hash = calloc(n ? n : 1, sizeof *hash);
-	size_t *first = calloc(n ? n : 1, sizeof *first), *second = calloc(n ? n : 1, sizeof *second);
-	int rc = hash && first && second ? 0 : (b->c.err = tc_fail_nomem());
-	for (size_t k = 0; rc == 0 && k < n; k++)
-		hash[k] = stdlib_string_hash(fc->labels[k].label, strlen(fc->labels[k].label));
-	if (rc == 0 && n) {
-		unordered_map_order(hash, NULL, n, first);
-		unordered_map_order(hash, first, n, second);
-		for (size_t k = 0; k < n; k++)
-			fc->labels[second[k]].print_rank = (unsigned)k;
-	}
-	free(hash);
-	free(first);
-	free(second);
+	int rc = ctf_rank_labels(fc, 2);
+	if (rc < 0)
+		b->c.err = rc;
 	return rc;
 }
 
@@ -636,7 +536,7 @@ static tc_field_class *fixed_length(jb *b, json_object *j, const char *type, con
 		fc->flags |= TC_FIELD_BIT_REVERSED;
 	if ((is_uint || is_sint) && get_base(b, j, what, fc) < 0)
 		return NULL;
-	if (has_mappings(j) && (get_mappings(b, prop(j, "mappings"), what, is_sint, fc) < 0 || rank_labels(b, fc) < 0))
+	if (has_mappings(j) && (get_mappings(b, prop(j, "mappings"), what, is_sint, fc) < 0 || rank_mappings(b, fc) < 0))
 		return NULL;
 	if (is_map) {
 		json_object *flags = prop(j, "flags");
@@ -671,7 +571,7 @@ static tc_field_class *variable_length(jb *b, json_object *j, bool is_signed, co
 	fc->is_signed = is_signed;
 	if (get_base(b, j, what, fc) < 0)
 		return NULL;
-	if (has_mappings(j) && (get_mappings(b, prop(j, "mappings"), what, is_signed, fc) < 0 || rank_labels(b, fc) < 0))
+	if (has_mappings(j) && (get_mappings(b, prop(j, "mappings"), what, is_signed, fc) < 0 || rank_mappings(b, fc) < 0))
 		return NULL;
 	if (!is_signed && get_roles(b, j, what, fc) < 0)
 		return NULL;

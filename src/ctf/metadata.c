@@ -15,6 +15,7 @@
  * fields babeltrace2 hides from the output.
  */
 #include "ctf/json_meta.h"
+#include "ctf/label_order.h"
 #include "ctf/tsdl.h"
 
 #include <inttypes.h>
@@ -69,8 +70,10 @@ static int unpacketize(const char *path, const uint8_t *data, size_t len, bool b
 }
 
 /* The TSDL text of the metadata stream DATA (LEN bytes, NUL-terminated,
- * malloc'd; this takes it over): plain text, or packets around text. */
-static int metadata_text(const char *path, char *data, size_t len, tc_buf *text)
+ * malloc'd; this takes it over): plain text, or packets around text.
+ * Plain text opens with the signature comment "CTF 1.8" (CTF 1.8 §7.1) when
+ * SIGNED: babeltrace2 2.0 requires it, 2.1 reads the text without it. */
+static int metadata_text(const char *path, char *data, size_t len, bool signed_text, tc_buf *text)
 {
 	const uint8_t *u = (const uint8_t *)data;
 	int rc;
@@ -80,11 +83,11 @@ static int metadata_text(const char *path, char *data, size_t len, tc_buf *text)
 		return rc;
 	}
 	unsigned major = 0, minor = 0;
-	if (sscanf(data, "/* CTF %u.%u", &major, &minor) != 2) {
+	if (signed_text && sscanf(data, "/* CTF %u.%u", &major, &minor) != 2) {
 		free(data);
 		return tc_fail(TC_EFORMAT, path, 0, "plain-text metadata must start with the signature \"/* CTF 1.8\"");
 	}
-	if (major != 1 || minor != 8) {
+	if (signed_text && (major != 1 || minor != 8)) {
 		free(data);
 		return tc_fail(TC_EUNSUPPORTED, path, 0, "metadata signature says CTF %u.%u (only 1.8 is read)", major, minor);
 	}
@@ -457,6 +460,11 @@ static tc_field_class *build_enum(builder *b, const ast_node *n)
 		l->ranges = r;
 		l->range_count++;
 	}
+	/* babeltrace2 2.1 fills one map from the labels (merged as here),
+	 * then only moves or copies it whole, which keeps its order. */
+	int rc = ctf_rank_labels(fc, 1);
+	if (rc < 0)
+		return b->c.err = rc, NULL;
 	if (n->name) {
 		char *key = prefixed(b, "enum ", n->name);
 		if (!key || scope_bind(b, n, key, fc) < 0)
@@ -1340,7 +1348,9 @@ int ctf_metadata_parse(ctf_trace **out, const char *dir, char *data, size_t len,
 		return 0;
 	}
 	tc_buf text = { 0 };
-	rc = metadata_text(t->metadata_path, data, len, &text);
+	/* babeltrace2 2.1 no longer checks the signature (doc/formats/ctf.md §3.1) */
+	tc_compat compat = opts && opts->compat ? *opts->compat : tc_compat_default();
+	rc = metadata_text(t->metadata_path, data, len, compat.babeltrace2 < TC_RELEASE(2, 1), &text);
 	if (rc == 0) {
 		tsdl_doc doc;
 		rc = tsdl_parse(&doc, text.data ? text.data : "", text.len, t->metadata_path);
@@ -1362,6 +1372,10 @@ int ctf_metadata_parse(ctf_trace **out, const char *dir, char *data, size_t len,
 		return rc;
 	}
 	t->pub.ctf_major = 1;
+	/* babeltrace2 2.1 says nothing of a first packet's discard counter,
+	 * in CTF 1.8 as in CTF 2; 2.0 reports "may have discarded" events
+	 * (doc/formats/ctf.md §9.11) */
+	t->quirks.quiet_first_discards = compat.babeltrace2 >= TC_RELEASE(2, 1);
 	*out = t;
 	return 0;
 }

@@ -28,6 +28,9 @@
  * babeltrace2 2.1.2 prints them (§9.13): booleans, bit
  * arrays and maps, BLOBs, optionals, several enumeration labels in braces,
  * and UIDs instead of UUIDs in warnings; everything else is common.
+ * CTF 1.8 traces print as the release tc_text_options.compat names: what
+ * 2.1 changed for them is switched on `bt21` (doc/formats/ctf.md §9.9,
+ * §9.11), the two places where its text differs from 2.0.4's.
  *
  * Output is bit-for-bit what babeltrace2 gives, including its oddities:
  * the first negative time falling back to seconds, the hexadecimal mask of
@@ -70,6 +73,10 @@ struct tc_text_printer {
 	                       TC_ENOMEM once a plan could not be made */
 
 	bool ctf2;          /* the event being printed is of a CTF 2 trace */
+	/* babeltrace2 2.1's text for CTF 1.8 too (o.compat.babeltrace2 >=
+	 * 2.1): several enumeration labels in braces in map order (§9.9),
+	 * warnings naming the trace's UUID as its "UID" (§9.11) */
+	bool bt21;
 	bool neg_warned;    /* the once-per-run negative time warning (§9.3) */
 	uint64_t last_ns, delta_ns;    /* NO_TIME until known (§9.4) */
 	uint64_t last_cyc, delta_cyc;
@@ -598,9 +605,9 @@ static char *w_unknown_label(tc_text_printer *p, char *d)
 	return d;
 }
 
-/* CTF 2 (§9.9, §4.5): the matching labels in the order of their
- * print_rank, two or more of them in braces: "( { "A", "B" } : ...". */
-static __attribute__((noinline)) char *w_enum_labels_ctf2(tc_text_printer *p, char *d, const tc_field *f)
+/* babeltrace2 2.1 (§9.9, §4.5): the matching labels in the order of
+ * their print_rank, two or more of them in braces: "( { "A", "B" } : ...". */
+static __attribute__((noinline)) char *w_enum_labels_ranked(tc_text_printer *p, char *d, const tc_field *f)
 {
 	const tc_field_class *c = f->cls;
 	size_t local[16], *match = local, n = 0, i, j;
@@ -636,15 +643,16 @@ static __attribute__((noinline)) char *w_enum_labels_ctf2(tc_text_printer *p, ch
 }
 
 /* "( "A", "B" : container = N )": every matching label in declaration
- * order, no braces (§9.9); CTF 2 traces as w_enum_labels_ctf2() says. */
+ * order, no braces, as babeltrace2 2.0 prints (§9.9); CTF 2 traces and
+ * babeltrace2 2.1's text as w_enum_labels_ranked() says. */
 static char *w_enum(tc_text_printer *p, char *d, const tc_field *f)
 {
 	const tc_field_class *c = f->cls;
 	size_t i, shown = 0;
 
 	d = W_LIT(p, d, "( ");
-	if (p->ctf2) {
-		d = w_enum_labels_ctf2(p, d, f);
+	if (p->ctf2 || p->bt21) {
+		d = w_enum_labels_ranked(p, d, f);
 	} else {
 		for (i = 0; i < c->label_count; i++) {
 			const tc_enum_label *l = &c->labels[i];
@@ -1457,8 +1465,12 @@ static void print_discarded(tc_text_printer *p, const tc_message *m, const char 
 	} else if (t && t->has_uuid) {
 		size_t i;
 
+		/* 2.1 makes a CTF 1.8 trace's UUID its UID, and says so. */
 		d = room(p, d, 48);
-		RAW(d, "(UUID: ");
+		if (p->bt21)
+			RAW(d, "(UID: ");
+		else
+			RAW(d, "(UUID: ");
 		for (i = 0; i < 16; i++) {
 			if (i == 4 || i == 6 || i == 8 || i == 10)
 				*d++ = '-';
@@ -1466,6 +1478,8 @@ static void print_discarded(tc_text_printer *p, const tc_message *m, const char 
 			*d++ = tc_fmt_hex_digits[t->uuid[i] & 0xf];
 		}
 		RAW(d, ") ");
+	} else if (p->bt21) {
+		d = W_LIT(p, d, "(no UID) ");
 	} else {
 		d = W_LIT(p, d, "(no UUID) ");
 	}
@@ -1498,6 +1512,7 @@ void tc_text_options_default(tc_text_options *opts)
 	opts->field_hostname = true;
 	opts->field_procname = true;
 	opts->field_vpid = true;
+	opts->compat = tc_compat_default();
 }
 
 int tc_text_printer_new(tc_text_printer **out, const tc_text_options *opts,
@@ -1536,6 +1551,7 @@ int tc_text_printer_new(tc_text_printer **out, const tc_text_options *opts,
 	p->sink = out_stream;
 	p->last_ns = p->delta_ns = NO_TIME;
 	p->last_cyc = p->delta_cyc = NO_TIME;
+	p->bt21 = p->o.compat.babeltrace2 >= TC_RELEASE(2, 1);
 
 	p->color = p->o.color;
 	if (p->color) {

@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include "tracecat.h"
 
 typedef struct tracedat_report_options {
 	bool raw;              /* -R: the fields as name=value, not the print format */
@@ -50,6 +51,7 @@ typedef struct tracedat_report_options {
 	 * (core/prefetch.c) while this thread merges and formats; the text is
 	 * the same for every count.  0 or 1: all on this thread. */
 	unsigned threads;
+	tc_compat compat;    /* whose text: .trace_cmd (one release so far) */
 } tracedat_report_options;
 
 /*

@@ -25,6 +25,9 @@
 # What convert does around the conversion (--force, signals, write
 # errors, layout, -o -, progress): convert-safety.sh.  Prints
 # PASS/FAIL/SKIP/NOTE lines for tests/run.sh; exits 0.
+
+# babeltrace2 2.0.4's CTF 1.8 text, as in tests/run.sh, when run alone
+export TRACECAT_COMPAT=${TRACECAT_COMPAT-babeltrace2=2.0}
 set -u
 BIN=$1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)

@@ -7,6 +7,9 @@
 # be identical, and so must the WARNING lines babeltrace2 writes on stderr
 # (its log lines are not part of the contract).  Prints PASS/FAIL/SKIP
 # lines for tests/run.sh; exits 0.
+
+# babeltrace2 2.0.4's CTF 1.8 text, as in tests/run.sh, when run alone
+export TRACECAT_COMPAT=${TRACECAT_COMPAT-babeltrace2=2.0}
 set -u
 BIN=$1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)

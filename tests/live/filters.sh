@@ -7,6 +7,9 @@
 #   - `convert` with --events, --cpu and --begin/--end: babeltrace2 shows in
 #     the output exactly what `BIN print` shows with the same filter.
 # Prints PASS/FAIL/SKIP lines for tests/run.sh; exits 0.
+
+# babeltrace2 2.0.4's CTF 1.8 text, as in tests/run.sh, when run alone
+export TRACECAT_COMPAT=${TRACECAT_COMPAT-babeltrace2=2.0}
 set -u
 BIN=$1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)

@@ -23,6 +23,9 @@
 # strings), that BIN itself prints exactly so, and that babeltrace 1.5
 # reads with as many events.
 # Prints PASS/FAIL/SKIP lines for tests/run.sh; exits 0.
+
+# babeltrace2 2.0.4's CTF 1.8 text, as in tests/run.sh, when run alone
+export TRACECAT_COMPAT=${TRACECAT_COMPAT-babeltrace2=2.0}
 set -u
 BIN=$1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)

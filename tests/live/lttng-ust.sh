@@ -24,6 +24,9 @@
 # "FAIL name: reason" or "SKIP name: reason", and exit status 0 whatever
 # happened.  Without LTTng, or when record.sh cannot start a session daemon
 # (its exit status 3), the checks are reported as skipped.
+
+# babeltrace2 2.0.4's CTF 1.8 text, as in tests/run.sh, when run alone
+export TRACECAT_COMPAT=${TRACECAT_COMPAT-babeltrace2=2.0}
 set -uo pipefail
 
 bin=${1:-}

@@ -231,7 +231,7 @@ static void test_numbers(void)
 	       CONVERT("numbers", p, 0xA5, 0x91, 0x40, 0xE5, 0x8E, 0x26, 0x7F, 0x00, 0x01, 0xFC, 0x03, 0x00, 0x00, 0x01,
 	               0xFE),
 	       "ev: { b = 1, ba = 0x234, bm = 0x81, u = 624485, s = 0xFFFFFFFFFFFFFFFF, r = 32768, f = 1.5, "
-	       "e = ( \"ONE\", \"LOW\" : container = 1 ), z = -2 }\n");
+	       "e = ( { \"LOW\", \"ONE\" } : container = 1 ), z = -2 }\n");
 }
 
 static void test_strings_blobs(void)

@@ -436,6 +436,9 @@ static void test_header_and_warnings(void)
 		tc_text_printer *pr;
 		tc_text_options o;
 		tc_text_options_default(&o);
+		/* babeltrace2 2.0's text: CTF 2 keeps 2.1.2's whatever is asked,
+		 * CTF 1.8 keeps 2.0.4's UUIDs */
+		o.compat.babeltrace2 = TC_RELEASE(2, 0);
 		tc_text_printer_new(&pr, &o, fo, fe);
 		ctf_decoder d;
 		decoder_init(&d, b, sizeof b, &arena);
@@ -456,7 +459,7 @@ static void test_header_and_warnings(void)
 		m.count = 1;
 		tc_text_printer_print(pr, &m);
 		trace.class_uid = NULL;
-		/* CTF 1.8 traces keep UUIDs */
+		/* CTF 1.8 traces keep UUIDs in 2.0's text */
 		trace.ctf_major = 1;
 		m.kind = TC_MSG_DISCARDED_EVENTS;
 		m.count = 2;
@@ -499,9 +502,9 @@ static void test_header_and_warnings(void)
 #undef E
 }
 
-/* CTF 1.8 traces keep babeltrace2 2.0.4's text: several labels without
- * braces, whatever the ranks. */
-static void test_ctf18_unchanged(void)
+/* CTF 1.8 traces print several labels as babeltrace2 2.1.2 does by
+ * default, and without braces, whatever the ranks, in 2.0.4's text. */
+static void test_ctf18_labels(void)
 {
 	tc_field_class *p = structure(1, "e", mapped(uint_le(8, 8), labels_of(2, "ONE", (int64_t)1, (int64_t)1, "LOW",
 	                                                                     (int64_t)0, (int64_t)3), 2), NULL);
@@ -509,9 +512,14 @@ static void test_ctf18_unchanged(void)
 	p->members[0].cls->labels[1].print_rank = 0;
 	static const uint8_t b[] = { 1 };
 	trace.ctf_major = 1;
-	char *got = run(p, b, sizeof b);
-	expect("ctf18-labels", got, "ev: { e = ( \"ONE\", \"LOW\" : container = 1 ) }\n");
+	expect("ctf18-labels", run(p, b, sizeof b), "ev: { e = ( { \"LOW\", \"ONE\" } : container = 1 ) }\n");
+	tc_text_options o;
+	tc_text_options_default(&o);
+	o.compat.babeltrace2 = TC_RELEASE(2, 0);
+	expect("ctf18-labels-2.0", run_opts(p, b, sizeof b, &o), "ev: { e = ( \"ONE\", \"LOW\" : container = 1 ) }\n");
 	trace.ctf_major = 2;
+	/* CTF 2 ignores the request: 2.0 cannot read it */
+	expect("ctf2-labels-2.0", run_opts(p, b, sizeof b, &o), "ev: { e = ( { \"LOW\", \"ONE\" } : container = 1 ) }\n");
 }
 
 int main(void)
@@ -528,7 +536,7 @@ int main(void)
 	test_optionals_variants();
 	test_structs_arrays();
 	test_header_and_warnings();
-	test_ctf18_unchanged();
+	test_ctf18_labels();
 
 	check(B.err == 0, "classes-built", "a class could not be built: %d", B.err);
 	ctf_arena_free(&arena);

@@ -499,24 +499,35 @@ static result render(const tc_text_options *o, const tc_message *msgs, size_t n)
 	return r;
 }
 
+/* The expected texts are babeltrace2 2.0.4's unless a check asks for
+ * 2.1's (bt21()): the tests of the two releases' differences do. */
 static tc_text_options defaults(void)
 {
 	tc_text_options o;
 
 	tc_text_options_default(&o);
 	o.clock_gmt = true;
+	o.compat.babeltrace2 = TC_RELEASE(2, 0);
+	return o;
+}
+
+/* defaults() with babeltrace2 2.1.2's text, tracecat's default. */
+static tc_text_options bt21(void)
+{
+	tc_text_options o = defaults();
+
+	o.compat = tc_compat_default();
 	return o;
 }
 
 /* Prints one value as the only payload member "x" of a clockless event in
  * an environment-less trace and checks the whole line. */
-static void check_value_names(const char *name, const tc_field_class *c, tc_field f,
-			      const char *expected, bool names)
+static void check_value_opts(const char *name, const tc_field_class *c, tc_field f,
+			     const char *expected, bool names, tc_text_options o)
 {
 	fixture *fx = fx_new("ev");
 	tc_field_class *st = c_compound(TC_FIELD_STRUCT, 1, "x", (tc_field_class *)c);
 	tc_message m = ev(fx, false, 0, heap(f_comp(st, 1, f)));
-	tc_text_options o = defaults();
 	char want[4096];
 	result r;
 
@@ -524,6 +535,12 @@ static void check_value_names(const char *name, const tc_field_class *c, tc_fiel
 	snprintf(want, sizeof(want), names ? "ev: { x = %s }\n" : "ev: { %s }\n", expected);
 	r = render(&o, &m, 1);
 	check(name, want, r.out);
+}
+
+static void check_value_names(const char *name, const tc_field_class *c, tc_field f,
+			      const char *expected, bool names)
+{
+	check_value_opts(name, c, f, expected, names, defaults());
 }
 
 static void check_value(const char *name, const tc_field_class *c, tc_field f, const char *expected)
@@ -618,6 +635,15 @@ static void test_enums(void)
 	c_enum_add_range(c, 3, 25, 25);
 	check_value("enum.multi", c, f_u(c, 25),
 		    "( \"quoted label\", \"RANGE2\", \"NOPE\", \"OVER\" : container = 25 )");
+	/* 2.1: in braces, by rank (the reader sets ranks; equal ones keep
+	 * the declaration order) */
+	c->labels[0].print_rank = 3;
+	c->labels[2].print_rank = 1;
+	c->labels[3].print_rank = 2;
+	c->labels[4].print_rank = 0;
+	check_value_opts("enum.multi.bt21", c, f_u(c, 25),
+			 "( { \"OVER\", \"RANGE2\", \"NOPE\", \"quoted label\" } : container = 25 )", true, bt21());
+	check_value_opts("enum.one.bt21", c, f_u(c, 200), "( <unknown> : container = 200 )", true, bt21());
 	check_value("enum.one", c, f_u(c, 200) , "( <unknown> : container = 200 )");
 	c = c_enum(8, false, 10, 1, "RED", (int64_t)0, (int64_t)0);
 	check_value("enum.single", c, f_u(c, 0), "( \"RED\" : container = 0 )");
@@ -1180,6 +1206,19 @@ static void test_discarded(void)
 	      "WARNING: Tracer discarded 1 event (unknown time range) in trace \"\" (no UUID) within stream \"./succeed/ev-disc-no-ts-begin-end/stream\" (stream class ID: 0, stream ID: 0).\n",
 	      r.err);
 	check("discard.unknown_range.stdout", "", r.out);
+	/* 2.1 calls a CTF 1.8 trace's UUID its UID */
+	o = bt21();
+	r = render(&o, m, 1);
+	check("discard.no_uid.bt21",
+	      "WARNING: Tracer discarded 17 events (unknown time range) in trace \"\" (no UID) within stream \"./succeed/ev-disc-no-ts-begin-end/stream\" (stream class ID: 0, stream ID: 0).\n",
+	      r.err);
+	fx->trace.has_uuid = true;
+	r = render(&o, m, 1);
+	check("discard.uid.bt21",
+	      "WARNING: Tracer discarded 17 events (unknown time range) in trace \"\" (UID: 11111111-2222-3333-4444-555555555555) within stream \"./succeed/ev-disc-no-ts-begin-end/stream\" (stream class ID: 0, stream ID: 0).\n",
+	      r.err);
+	fx->trace.has_uuid = false;
+	o = defaults();
 
 	/* Seconds format and the negative-time warning shared with events. */
 	o.clock_seconds = true;

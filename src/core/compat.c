@@ -1,0 +1,110 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * compat.c - which release of each peer tool tracecat's text follows
+ * (tc_compat): the newest by default, an older one still shipped by
+ * Debian 12 or 13 on request ("babeltrace2=2.0,trace-cmd=3.1").  The
+ * writers read the release at each place where two releases print
+ * different text; this file only names the releases and parses requests.
+ */
+#include "tracecat.h"
+#include "core/core.h"
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <string.h>
+
+typedef struct peer {
+	const char *name;
+	size_t offset;             /* of its field in tc_compat */
+	const unsigned *releases;  /* known, oldest first, 0-terminated */
+	const char *known;         /* the same, for messages */
+} peer;
+
+static const unsigned babeltrace2_releases[] = { TC_RELEASE(2, 0), TC_RELEASE(2, 1), 0 };
+static const unsigned trace_cmd_releases[] = { TC_RELEASE(3, 1), 0 };
+static const unsigned uftrace_releases[] = { TC_RELEASE(0, 13), 0 };
+
+static const peer peers[] = {
+	{ "babeltrace2", offsetof(tc_compat, babeltrace2), babeltrace2_releases, "2.0, 2.1" },
+	{ "trace-cmd", offsetof(tc_compat, trace_cmd), trace_cmd_releases, "3.1" },
+	{ "uftrace", offsetof(tc_compat, uftrace), uftrace_releases, "0.13" },
+};
+
+#define KNOWN_PEERS "babeltrace2 (2.0, 2.1), trace-cmd (3.1), uftrace (0.13)"
+
+tc_compat tc_compat_default(void)
+{
+	return (tc_compat){
+		.babeltrace2 = TC_RELEASE(2, 1),
+		.trace_cmd = TC_RELEASE(3, 1),
+		.uftrace = TC_RELEASE(0, 13),
+	};
+}
+
+/* A decimal number of at most 4 digits at *S, which moves past it. */
+static bool version_part(const char **s, const char *end, unsigned *out)
+{
+	const char *p = *s;
+	unsigned v = 0;
+	while (p < end && *p >= '0' && *p <= '9' && p - *s < 4)
+		v = v * 10 + (unsigned)(*p++ - '0');
+	if (p == *s)
+		return false;
+	*s = p;
+	*out = v;
+	return true;
+}
+
+/* "X.Y" or "X.Y.Z" in [S, END) as TC_RELEASE(X, Y); false when malformed. */
+static bool parse_version(const char *s, const char *end, unsigned *out)
+{
+	unsigned major, minor, patch;
+	if (!version_part(&s, end, &major) || s == end || *s++ != '.' || !version_part(&s, end, &minor) || minor > 99)
+		return false;
+	if (s < end && (*s++ != '.' || !version_part(&s, end, &patch)))
+		return false;
+	if (s != end)
+		return false;
+	*out = TC_RELEASE(major, minor);
+	return true;
+}
+
+int tc_compat_parse(tc_compat *c, const char *spec)
+{
+	if (!c || !spec)
+		return tc_fail(TC_EINVAL, NULL, -1, "no compatibility request");
+	tc_compat next = *c;
+	const char *item = spec;
+	for (;;) {
+		const char *end = strchr(item, ',');
+		if (!end)
+			end = item + strlen(item);
+		const char *eq = memchr(item, '=', (size_t)(end - item));
+		if (!eq)
+			return tc_fail(TC_EINVAL, NULL, -1, "\"%.*s\" is not PEER=VERSION; known: " KNOWN_PEERS,
+			               (int)(end - item), item);
+		const peer *pr = NULL;
+		for (size_t i = 0; i < sizeof peers / sizeof peers[0]; i++)
+			if (strlen(peers[i].name) == (size_t)(eq - item) && memcmp(peers[i].name, item, (size_t)(eq - item)) == 0)
+				pr = &peers[i];
+		if (!pr)
+			return tc_fail(TC_EINVAL, NULL, -1, "unknown peer \"%.*s\"; known: " KNOWN_PEERS,
+			               (int)(eq - item), item);
+		unsigned release;
+		if (!parse_version(eq + 1, end, &release))
+			return tc_fail(TC_EINVAL, NULL, -1, "%s: \"%.*s\" is not a version X.Y or X.Y.Z; known: %s",
+			               pr->name, (int)(end - eq - 1), eq + 1, pr->known);
+		size_t k = 0;
+		while (pr->releases[k] && pr->releases[k] != release)
+			k++;
+		if (!pr->releases[k])
+			return tc_fail(TC_EINVAL, NULL, -1, "%s %u.%u: unknown release; known: %s", pr->name,
+			               release / 100, release % 100, pr->known);
+		*(unsigned *)((char *)&next + pr->offset) = release;
+		if (!*end)
+			break;
+		item = end + 1;
+	}
+	*c = next;
+	return 0;
+}
