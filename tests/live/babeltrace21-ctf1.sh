@@ -15,7 +15,9 @@
 # refuses where tracecat reads on (doc/reading.md, "Where tracecat differs
 # from babeltrace2 2.0.4"), is skipped with the reason.  Also: TRACECAT_COMPAT and --compat select the
 # text, the option winning, and a bad value of either is a usage error.
-# Prints PASS/FAIL/SKIP lines for tests/run.sh; exits 0.
+# Prints PASS/FAIL/SKIP lines for tests/run.sh, and NOTE lines (not
+# counted) for the traces a peer cannot read: it dies or refuses them where
+# tracecat reads them (doc/reading.md lists them); exits 0.
 set -u
 BIN=$1
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
@@ -100,9 +102,9 @@ compare() {
 	trc=$?
 	if [ $brc -ge 128 ]; then
 		reason=$(sed -n '/ Error is:$/{n;s/^.* [a-z_]*@[^ ]* //p;q}' "$tmp/bt.err" | sed 's/: [a-z-]*-addr=.*//' | head -c 160)
-		echo "SKIP $label: $peer dies of signal $((brc - 128))${reason:+: $reason}"
+		echo "NOTE $label: $peer dies of signal $((brc - 128))${reason:+: $reason}"
 	elif [ $brc -ne 0 ] && [ $trc -eq 0 ]; then
-		echo "SKIP $label: $peer refuses what tracecat reads (doc/reading.md): $(grep -m1 -A1 '^CAUSED BY' "$tmp/bt.err" |
+		echo "NOTE $label: $peer refuses what tracecat reads (doc/reading.md): $(grep -m1 -A1 '^CAUSED BY' "$tmp/bt.err" |
 			tail -n 1 | sed 's/^ *//; s/[:,] [a-z-]*-addr=.*//' | head -c 120)"
 	elif [ $brc -ne $trc ]; then
 		echo "FAIL $label: exit $trc, $peer $brc"
