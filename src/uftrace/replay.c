@@ -76,11 +76,14 @@ typedef struct replay {
 	bool filtering;            /* -F, -N or -D in effect */
 	bool use_filters;          /* -F or -N in effect */
 	pattern *patterns;         /* -F's, then -N's */
-	int fields[6];             /* -f */
+	int fields[8];             /* -f */
 	size_t field_count;
 	uint64_t first_time;       /* of the first record (-f elapsed) */
 	uint64_t time_filter;      /* -t, or the recording's default.opts */
 	bool have_first;
+	/* uftrace 0.19's text rather than 0.13's (tc_compat); each place
+	 * where the two differ reads it */
+	bool v019;
 } replay;
 
 static rtask *rt(replay *p, const uft_task *t)
@@ -474,22 +477,33 @@ static int flush_line(replay *p)
 }
 
 /* -f fields, in uftrace's order of appearance in the list. */
-enum { F_DURATION, F_TID, F_ADDR, F_TIME, F_DELTA, F_ELAPSED, F_COUNT };
+enum { F_DURATION, F_TID, F_ADDR, F_TIME, F_DELTA, F_ELAPSED, F_TASK, F_MODULE, F_COUNT };
 
-static const char *const field_names[F_COUNT] = { "duration", "tid", "addr", "time", "delta", "elapsed" };
-static const char *const field_headers[F_COUNT] = { " DURATION ", "   TID  ", "   ADDRESS  ", "     TIMESTAMP    ",
-	                                            " TIMEDELTA", "  ELAPSED " };
+static const char *const field_names[F_COUNT] = { "duration", "tid",     "addr", "time",
+	                                          "delta",    "elapsed", "task", "module" };
+static const char *const field_headers[F_COUNT] = { " DURATION ", "   TID  ",  "   ADDRESS  ",    "     TIMESTAMP    ",
+	                                            " TIMEDELTA", "  ELAPSED ", "      TASK NAME", "     MODULE NAME" };
 
 static int parse_fields(replay *p, const char *list)
 {
 	p->field_count = 0;
-	if (!list) {
+	/* "+LIST": the default fields and LIST's; "all": every field (both
+	 * releases, doc/formats/uftrace.md §9.1) */
+	if (!list || *list == '+') {
 		p->fields[p->field_count++] = F_DURATION;
 		p->fields[p->field_count++] = F_TID;
-		return 0;
+		if (!list)
+			return 0;
+		list++;
 	}
 	if (!strcmp(list, "none"))
 		return 0;
+	if (!strcmp(list, "all")) {
+		for (int i = 0; i < F_COUNT; i++)
+			p->fields[i] = i;
+		p->field_count = F_COUNT;
+		return 0;
+	}
 	const char *s = list;
 	while (*s) {
 		size_t n = strcspn(s, ",");
@@ -498,7 +512,8 @@ static int parse_fields(replay *p, const char *list)
 			if (strlen(field_names[i]) == n && !strncmp(s, field_names[i], n))
 				f = i;
 		if (f < 0)
-			return tc_fail(TC_EINVAL, NULL, -1, "unknown output field \"%.*s\" (duration, tid, addr, time, delta, elapsed or none)",
+			return tc_fail(TC_EINVAL, NULL, -1,
+			               "unknown output field \"%.*s\" (duration, tid, addr, time, delta, elapsed, task, module, all or none)",
 			               (int)n, s);
 		bool dup = false;
 		for (size_t i = 0; i < p->field_count; i++)
@@ -527,12 +542,49 @@ static int header(replay *p)
 		return 0;
 	if (peek(p, 0, &rc)) {
 		tc_buf_append(&p->line, "#", 1);
-		for (size_t i = 0; i < p->field_count; i++)
-			tc_buf_printf(&p->line, "%s%s", i ? " " : "", field_headers[p->fields[i]]);
+		for (size_t i = 0; i < p->field_count; i++) {
+			const char *h = field_headers[p->fields[i]];
+			/* 0.19 widened the task id column by one (7 digits: pids
+			 * beyond 999999), its title too */
+			if (p->fields[i] == F_TID && p->v019)
+				h = "   TID   ";
+			tc_buf_printf(&p->line, "%s%s", i ? " " : "", h);
+		}
 		tc_buf_append(&p->line, "   FUNCTION", 11);
 	}
 	tc_buf_append(&p->line, "\n", 1);
 	return rc;
+}
+
+/* -f task: the command name, as the kernel keeps it (15 bytes at
+ * most), of the task's latest session's executable; 15 columns,
+ * right-aligned (doc/formats/uftrace.md §9.1). */
+static void task_name(const replay *p, const uft_task *task, tc_buf *b)
+{
+	const char *exe = task->ref_count ? task->refs[task->ref_count - 1].session->exename : NULL;
+	if (!exe)
+		exe = p->d->exename ? p->d->exename : "";
+	const char *slash = strrchr(exe, '/');
+	tc_buf_printf(b, "%15.15s", slash ? slash + 1 : exe);
+}
+
+/* -f module: the file name of the module mapping the line's address,
+ * 16 columns, right-aligned and cut to 16; blank for lines without an
+ * address (events, LOST), "[unknown]" where no module maps it
+ * (doc/formats/uftrace.md §9.1). */
+static void module_name(replay *p, const uft_record *r, bool has_addr, uint64_t addr, tc_buf *b)
+{
+	if (!has_addr) {
+		tc_buf_printf(b, "%16s", "");
+		return;
+	}
+	const char *name = uft_module_name(p->d, r->task, r->time, addr);
+	/* the pseudo-frame of a sched-out/sched-in pair has the event's id
+	 * for an address */
+	if (!name &&
+	    (addr == UFT_EV_SCHED_IN || addr == UFT_EV_SCHED_OUT || addr == UFT_EV_SCHED_OUT_PREEMPT))
+		name = "[event]";
+	tc_buf_printf(b, "%16.16s", name ? name : "[unknown]");
 }
 
 /* Starts the line of record R: its fields, " | ", the indentation. */
@@ -546,10 +598,11 @@ static void line_start_at(replay *p, const uft_record *r, bool has_addr, uint64_
 		case F_DURATION: duration(b, dur); break;
 		case F_TID:
 			tc_buf_append(b, "[", 1);
+			/* 0.19: 7 columns (see header()) */
 			if (r->task->tid < 0)
-				tc_buf_printf(b, "%6d", r->task->tid);
+				tc_buf_printf(b, "%*d", p->v019 ? 7 : 6, r->task->tid);
 			else
-				put_uint(b, (uint64_t)r->task->tid, 6, 10, ' ');
+				put_uint(b, (uint64_t)r->task->tid, p->v019 ? 7 : 6, 10, ' ');
 			tc_buf_append(b, "]", 1);
 			break;
 		case F_ADDR:
@@ -565,6 +618,8 @@ static void line_start_at(replay *p, const uft_record *r, bool has_addr, uint64_
 			break;
 		case F_DELTA: duration(b, t->last_time ? r->time - t->last_time : 0); break;
 		case F_ELAPSED: duration(b, r->time - p->first_time); break;
+		case F_TASK: task_name(p, r->task, b); break;
+		case F_MODULE: module_name(p, r, has_addr, addr, b); break;
 		}
 	}
 	t->last_time = r->time;
@@ -871,6 +926,7 @@ int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out)
 {
 	static const tc_replay_options defaults;
 	replay p = { .o = opts ? opts : &defaults, .out = out };
+	p.v019 = p.o->compat.uftrace >= TC_RELEASE(0, 19);
 	int rc = parse_fields(&p, p.o->fields);
 	if (rc < 0)
 		return rc;
