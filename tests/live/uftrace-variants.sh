@@ -15,6 +15,9 @@ if ! command -v python3 >/dev/null; then
 	echo "SKIP uftrace-variants: python3 is not installed"
 	exit 0
 fi
+# The references are Debian 12's uftrace 0.13's text (the newer default,
+# 0.19's, is tests/live/uftrace019.sh's); the last item of a request wins.
+export TRACECAT_COMPAT=${TRACECAT_COMPAT:+$TRACECAT_COMPAT,}uftrace=0.13
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 for name in single threads; do
