@@ -556,6 +556,21 @@ static int header(replay *p)
 	return rc;
 }
 
+/* The fields' place on a line that has none (inverted time): each
+ * field's width and a blank, then " | " when there is any field. */
+static void empty_fields(replay *p)
+{
+	static const int width[F_COUNT] = { 10, 8, 12, 18, 10, 10, 15, 16 };
+	for (size_t i = 0; i < p->field_count; i++) {
+		/* 0.19's task id column is one wider (see header()) */
+		int w = width[p->fields[i]] + (p->fields[i] == F_TID && p->v019) + 1;
+		for (int k = 0; k < w; k++)
+			tc_buf_append(&p->line, " ", 1);
+	}
+	if (p->field_count)
+		tc_buf_append(&p->line, " | ", 3);
+}
+
 /* -f task: the command name, as the kernel keeps it (15 bytes at
  * most), of the task's latest session's executable; 15 columns,
  * right-aligned (doc/formats/uftrace.md §9.1). */
@@ -855,8 +870,8 @@ static int walk(replay *p)
 		               !(p->filtering && r->type == UFT_EVENT && !filter_event(p, t));
 		if (visible) {
 			if (r->time && r->time < p->prev_time) {
-				tc_buf_printf(&p->line, "%20s |  ", "");
-				for (int i = 0; i < (t->disp + 1) * 2; i++)
+				empty_fields(p);
+				for (int i = 0; i < (t->disp + 1) * 2 + 1; i++)
 					tc_buf_append(&p->line, " ", 1);
 				tc_buf_printf(&p->line, "/* inverted time: broken data? */\n");
 			}
@@ -867,7 +882,13 @@ static int walk(replay *p)
 			case UFT_EXIT: rc = print_exit(p, r); break;
 			case UFT_LOST:
 				line_start(p, r, 0, t->disp + 1);
-				tc_buf_printf(&p->line, "/* LOST %" PRIu64 " records!! */\n", r->addr);
+				/* uftrace reads the count as an int: none, or one
+				 * beyond INT_MAX, is "some" (the kernel's losses can
+				 * be of unknown count) */
+				if ((int)r->addr > 0)
+					tc_buf_printf(&p->line, "/* LOST %d records!! */\n", (int)r->addr);
+				else
+					tc_buf_printf(&p->line, "/* LOST some records!! */\n");
 				break;
 			default: rc = print_event(p, r); break;
 			}
