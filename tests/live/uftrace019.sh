@@ -15,7 +15,10 @@
 #     replay`'s output for the option sets of tests/uftrace/option-sets.txt;
 #   - uftrace 0.19 also replays every scenario, and every recording of
 #     tests/fixtures/uftrace and tests/corpus/uftrace (made with 0.13), with
-#     -f all, --no-merge and -t 10us.
+#     -f all, --no-merge and -t 10us;
+#   - and copies of the scenario single with a time that goes back and
+#     with LOST records (tests/uftrace/damage.py, when python3 is
+#     installed), with -f tid, -f tid,addr,task,module, --no-merge -f tid.
 # Then   BIN replay ARGS DIR   must print exactly what uftrace 0.19
 # printed, TRACECAT_COMPAT unset; one default output once more with
 # TRACECAT_COMPAT=uftrace=0.19 and with --compat uftrace=0.19 overriding
@@ -64,42 +67,68 @@ for d in "$root"/tests/fixtures/uftrace/*/ "$root"/tests/corpus/uftrace/*/; do
 	cp -r "$d" "$work/old/$kind-${d##*/}"
 done
 
-# The extra option sets, as LABEL:ARGS; every recording gets them.
+# The extra option sets, as LABEL:ARGS: every recording gets them; the
+# damaged copies get theirs (their durations are left out: around a time
+# that goes back or lost records, uftrace's differ from tracecat's, in
+# 0.13 as in 0.19).
 extra=("all:-f all" "no-merge:--no-merge" "t10us:-t 10us")
+damaged=("tid:-f tid" "fields:-f tid,addr,task,module" "no-merge:--no-merge -f tid")
 
-# Runs in the root, from /mnt: records, then replays with the extra sets.
-cat >"$work/inside.sh" <<'EOF'
+# in_root COMMAND...: COMMAND in the root, from /mnt, gcc-16 as CC, in a
+# mount namespace of its own; its output goes to the log.
+in_root() {
+	# shellcheck disable=SC2016  # expanded by the inner shell
+	timeout 600 unshare -m bash -c '
+		set -e
+		mount --make-rprivate /
+		mount --bind "$1" "$2/mnt"
+		mount --rbind /dev "$2/dev"
+		mount --bind /proc "$2/proc"
+		mount --bind /sys "$2/sys"
+		shift 2
+		chroot "$0" env -i PATH=/usr/bin:/bin LC_ALL=C.UTF-8 TMPDIR=/mnt/tmp CC=gcc-16 \
+			sh -c "cd /mnt && \"\$@\"" sh "$@"
+	' "$sid" "$work" "$sid" "$@" >>"$work/log" 2>&1
+}
+# replay.sh DIRS SET...: uftrace replay with every SET (LABEL:ARGS) on each
+# of the blank-separated DIRS (patterns), into DIR.u19-LABEL.txt.
+cat >"$work/replay.sh" <<'EOF'
 set -e
-CC=gcc-16 bash /mnt/uftrace/record.sh /mnt/rec
-for dir in /mnt/rec/*/ /mnt/old/*/; do
-	dir=${dir%/}
+dirs=$1
+shift
+for dir in $dirs; do
+	[ -d "$dir" ] || continue
 	for set in "$@"; do
 		# shellcheck disable=SC2086  # the arguments are blank-separated
 		uftrace replay ${set#*:} -d "$dir" >"$dir.u19-${set%%:*}.txt"
 	done
 done
 EOF
-# shellcheck disable=SC2016  # expanded by the inner shell
-timeout 600 unshare -m bash -c '
-	set -e
-	mount --make-rprivate /
-	mount --bind "$1" "$2/mnt"
-	mount --rbind /dev "$2/dev"
-	mount --bind /proc "$2/proc"
-	mount --bind /sys "$2/sys"
-	shift 2
-	chroot "$0" env -i PATH=/usr/bin:/bin LC_ALL=C.UTF-8 TMPDIR=/mnt/tmp sh /mnt/inside.sh "$@"
-' "$sid" "$work" "$sid" "${extra[@]}" >"$work/log" 2>&1
-rc=$?
-version=$(chroot "$sid" uftrace --version 2>/dev/null | head -n 1)
-if [ $rc != 0 ]; then
-	echo "FAIL $prefix/record: $version: exit $rc: $(grep -v '^recorded ' "$work/log" | tail -n 3 | tr '\n' ' ' | head -c 300)"
+
+fail_root() {
+	echo "FAIL $prefix/$1: $version: $(grep -v '^recorded ' "$work/log" | tail -n 3 | tr '\n' ' ' | head -c 300)"
 	exit 0
-fi
+}
+version=$(chroot "$sid" uftrace --version 2>/dev/null | head -n 1)
 case $version in
 *v0.19*) ;;
 *) echo "FAIL $prefix/record: the sid root's uftrace is not 0.19: $version"; exit 0 ;;
 esac
+in_root bash uftrace/record.sh /mnt/rec </dev/null || fail_root record
+in_root sh replay.sh "/mnt/rec/* /mnt/old/*" "${extra[@]}" </dev/null || fail_root replay
+# The damaged copies are made here (python3), then replayed there.
+damage_kinds=()
+if command -v python3 >/dev/null 2>&1; then
+	mkdir -p "$work/dmg"
+	for kind in inverted lost0 lost3; do
+		python3 "$root/tests/uftrace/damage.py" "$work/rec/single" "$work/dmg/$kind" $kind >>"$work/log" 2>&1 ||
+			fail_root "damage/$kind"
+		damage_kinds+=("$kind")
+	done
+	in_root sh replay.sh "/mnt/dmg/*" "${damaged[@]}" </dev/null || fail_root replay-damaged
+else
+	echo "SKIP $prefix/damaged: python3 is not installed"
+fi
 
 # check NAME EXPECTED ARGS...: BIN replay ARGS must print EXPECTED.
 check() {
@@ -133,6 +162,13 @@ while IFS= read -r dir; do
 		check "$prefix/$label.${set%%:*}" "$dir.u19-${set%%:*}.txt" ${set#*:} "$dir"
 	done
 done < <(find "$work/rec" "$work/old" -mindepth 1 -maxdepth 1 -type d | sort)
+
+for kind in "${damage_kinds[@]}"; do
+	for set in "${damaged[@]}"; do
+		# shellcheck disable=SC2086  # the arguments are blank-separated
+		check "$prefix/damaged/$kind.${set%%:*}" "$work/dmg/$kind.u19-${set%%:*}.txt" ${set#*:} "$work/dmg/$kind"
+	done
+done
 
 # The request: the environment naming 0.19, the option overriding an
 # environment naming 0.13; and 0.13's text is another one.
