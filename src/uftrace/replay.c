@@ -498,11 +498,17 @@ static int parse_fields(replay *p, const char *list)
 	}
 	if (!strcmp(list, "none"))
 		return 0;
-	if (!strcmp(list, "all")) {
-		for (int i = 0; i < F_COUNT; i++)
-			p->fields[i] = i;
-		p->field_count = F_COUNT;
-		return 0;
+	/* "all" anywhere in the list wins over the rest of it, unknown
+	 * names included (uftrace 0.13 and 0.19 alike) */
+	for (const char *s = list; *s;) {
+		size_t n = strcspn(s, ",");
+		if (n == 3 && !strncmp(s, "all", 3)) {
+			for (int i = 0; i < F_COUNT; i++)
+				p->fields[i] = i;
+			p->field_count = F_COUNT;
+			return 0;
+		}
+		s += n + (s[n] == ',');
 	}
 	const char *s = list;
 	while (*s) {
