@@ -39,9 +39,11 @@
 #                                           2 threads, a fork: scheduler
 #                                           events around every -t threshold
 #
-# Needs uftrace (0.13 was used for the fixtures) and gcc.  Records as any
-# user; as root, or with a permissive kernel.perf_event_paranoid, uftrace
-# also records scheduler events (perf-cpu*.dat).  Prints one summary line
+# Needs uftrace (0.13 was used for the fixtures; tests/live/uftrace019.sh
+# runs this script in the sid root with uftrace 0.19 and CC=gcc-16) and
+# gcc.  Records as any user; as root, or with a permissive
+# kernel.perf_event_paranoid, uftrace also records scheduler events
+# (perf-cpu*.dat).  Prints one summary line
 # per scenario on stderr.  Exits 1 with a message if anything fails.
 set -euo pipefail
 
