@@ -5,7 +5,8 @@
  * of bad request, which must leave the releases as they were.  Then the
  * two babeltrace2 texts of a CTF 1.8 enumeration read from TSDL: the
  * labels in babeltrace2 2.1.2's order (what it printed for these traces,
- * doc/formats/ctf.md §4.5), or 2.0.4's declaration order.  Run from the
+ * doc/formats/ctf.md §4.5), or 2.0.4's declaration order; and the two
+ * uftrace replay texts (doc/formats/uftrace.md §9.1).  Run from the
  * repository root.
  */
 #include "check.h"
@@ -71,6 +72,25 @@ static void check_trace_text(const char *name, const char *path, unsigned babelt
 	free(text);
 }
 
+/* The first two lines `replay` prints for the recording at PATH with
+ * OPTS (NULL: zeroed options) are WANT. */
+static void check_replay_text(const char *name, const char *path, const tc_replay_options *opts, const char *want)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int rc = f ? tc_uftrace_replay(path, opts, f) : -1;
+	if (f)
+		fclose(f);
+	char *second = text ? strchr(text, '\n') : NULL;
+	char *end = second ? strchr(second + 1, '\n') : NULL;
+	if (end)
+		end[1] = '\0';
+	check(rc == 0 && text && strcmp(text, want) == 0, name, "%s (rc %d) prints \"%s\"", path, rc,
+	      text ? text : "");
+	free(text);
+}
+
 int main(void)
 {
 	tc_compat d = tc_compat_default();
@@ -124,6 +144,18 @@ int main(void)
 	                 "e1 = ( { \"OVER\", \"RANGE2\", \"quoted label\" } : container = 25 )");
 	check_trace_text("types-le.2.0", "tests/corpus/ctf/synthetic/types-le", TC_RELEASE(2, 0),
 	                 "e1 = ( \"quoted label\", \"RANGE2\", \"OVER\" : container = 25 )");
+
+	/* replay: 0.19's task id column is one wider than 0.13's; zeroed
+	 * options are the oldest release's */
+	tc_replay_options r = { 0 };
+	r.compat = d;
+	check_replay_text("replay.0.19", "tests/fixtures/uftrace/single", &r,
+	                  "# DURATION     TID      FUNCTION\n   1.776 us [    575] | __monstartup();\n");
+	r.compat.uftrace = TC_RELEASE(0, 13);
+	check_replay_text("replay.0.13", "tests/fixtures/uftrace/single", &r,
+	                  "# DURATION     TID     FUNCTION\n   1.776 us [   575] | __monstartup();\n");
+	check_replay_text("replay.zeroed", "tests/fixtures/uftrace/single", NULL,
+	                  "# DURATION     TID     FUNCTION\n   1.776 us [   575] | __monstartup();\n");
 
 	printf("%d failed\n", n_fail);
 	return n_fail != 0;
