@@ -81,9 +81,9 @@ typedef struct replay {
 	uint64_t first_time;       /* of the first record (-f elapsed) */
 	uint64_t time_filter;      /* -t, or the recording's default.opts */
 	bool have_first;
-	/* uftrace 0.19's text rather than 0.13's (tc_compat); each place
-	 * where the two differ reads it */
-	bool v019;
+	/* -f tid's digits: the one difference between uftrace 0.13's and
+	 * 0.19's text (set from tc_compat in tc_uftrace_replay()) */
+	int tid_width;
 } replay;
 
 static rtask *rt(replay *p, const uft_task *t)
@@ -549,12 +549,10 @@ static int header(replay *p)
 	if (peek(p, 0, &rc)) {
 		tc_buf_append(&p->line, "#", 1);
 		for (size_t i = 0; i < p->field_count; i++) {
-			const char *h = field_headers[p->fields[i]];
-			/* 0.19 widened the task id column by one (7 digits: pids
-			 * beyond 999999), its title too */
-			if (p->fields[i] == F_TID && p->v019)
-				h = "   TID   ";
-			tc_buf_printf(&p->line, "%s%s", i ? " " : "", h);
+			tc_buf_printf(&p->line, "%s%s", i ? " " : "", field_headers[p->fields[i]]);
+			/* the title widens with the column, on its right */
+			if (p->fields[i] == F_TID)
+				tc_buf_printf(&p->line, "%*s", p->tid_width - 6, "");
 		}
 		tc_buf_append(&p->line, "   FUNCTION", 11);
 	}
@@ -566,10 +564,9 @@ static int header(replay *p)
  * field's width and a blank, then " | " when there is any field. */
 static void empty_fields(replay *p)
 {
-	static const int width[F_COUNT] = { 10, 8, 12, 18, 10, 10, 15, 16 };
+	static const int width[F_COUNT] = { 10, 0, 12, 18, 10, 10, 15, 16 };
 	for (size_t i = 0; i < p->field_count; i++) {
-		/* 0.19's task id column is one wider (see header()) */
-		int w = width[p->fields[i]] + (p->fields[i] == F_TID && p->v019) + 1;
+		int w = (p->fields[i] == F_TID ? p->tid_width + 2 : width[p->fields[i]]) + 1;
 		for (int k = 0; k < w; k++)
 			tc_buf_append(&p->line, " ", 1);
 	}
@@ -619,11 +616,10 @@ static void line_start_at(replay *p, const uft_record *r, bool has_addr, uint64_
 		case F_DURATION: duration(b, dur); break;
 		case F_TID:
 			tc_buf_append(b, "[", 1);
-			/* 0.19: 7 columns (see header()) */
 			if (r->task->tid < 0)
-				tc_buf_printf(b, "%*d", p->v019 ? 7 : 6, r->task->tid);
+				tc_buf_printf(b, "%*d", p->tid_width, r->task->tid);
 			else
-				put_uint(b, (uint64_t)r->task->tid, p->v019 ? 7 : 6, 10, ' ');
+				put_uint(b, (uint64_t)r->task->tid, p->tid_width, 10, ' ');
 			tc_buf_append(b, "]", 1);
 			break;
 		case F_ADDR:
@@ -953,7 +949,9 @@ int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out)
 {
 	static const tc_replay_options defaults;
 	replay p = { .o = opts ? opts : &defaults, .out = out };
-	p.v019 = p.o->compat.uftrace >= TC_RELEASE(0, 19);
+	/* uftrace 0.19 prints task ids in 7 columns ("[%7d]", title "   TID   ",
+	 * pid_max reaching 4194304), 0.13 in 6 (doc/formats/uftrace.md §9.1) */
+	p.tid_width = p.o->compat.uftrace >= TC_RELEASE(0, 19) ? 7 : 6;
 	int rc = parse_fields(&p, p.o->fields);
 	if (rc < 0)
 		return rc;
