@@ -42,6 +42,10 @@ typedef struct rtask {
 	bool disp_set, started, lost_pending;
 	int fork_disp;
 	uint64_t last_time;        /* of its previous line (-f delta) */
+	/* -f task: the name a perf COMM record (linux:task-name) gave the
+	 * task, when one did; its executable's name before */
+	char comm[16];
+	bool renamed;
 	/* -F / -N / -D: frames inside an -F function, inside an -N one,
 	 * and how many more levels may be shown */
 	int in_count, out_count, depth_left;
@@ -152,6 +156,13 @@ static void consume(replay *p, item *it)
 	it->consumed = true;
 	const uft_record *r = &it->r;
 	bool sched = is_sched(r);
+	/* uftrace renames the task as it reads the record, so that the
+	 * linux:task-name line already shows the new name */
+	if (r->from_perf && r->addr == UFT_EV_TASK_NAME && r->comm && r->task) {
+		rtask *t = rt(p, r->task);
+		snprintf(t->comm, sizeof t->comm, "%s", r->comm);
+		t->renamed = true;
+	}
 	if (r->type == UFT_EVENT && !sched)
 		return;
 	rtask *t = rt(p, r->task);
@@ -575,10 +586,15 @@ static void empty_fields(replay *p)
 }
 
 /* -f task: the command name, as the kernel keeps it (15 bytes at
- * most), of the task's latest session's executable; 15 columns,
- * right-aligned (doc/formats/uftrace.md §9.1). */
+ * most): the last linux:task-name's, else the task's latest session's
+ * executable's; 15 columns, right-aligned (doc/formats/uftrace.md §9.1). */
 static void task_name(const replay *p, const uft_task *task, tc_buf *b)
 {
+	const rtask *t = &p->tasks[task->index];
+	if (t->renamed) {
+		tc_buf_printf(b, "%15.15s", t->comm);
+		return;
+	}
 	const char *exe = task->ref_count ? task->refs[task->ref_count - 1].session->exename : NULL;
 	if (!exe)
 		exe = p->d->exename ? p->d->exename : "";
