@@ -500,14 +500,16 @@ static int parse_fields(replay *p, const char *list)
 	p->field_count = 0;
 	/* "+LIST": the default fields and LIST's; "all": every field (both
 	 * releases, doc/formats/uftrace.md §9.1) */
-	if (!list || *list == '+') {
+	bool plus = list && *list == '+';
+	if (!list || plus) {
 		p->fields[p->field_count++] = F_DURATION;
 		p->fields[p->field_count++] = F_TID;
 		if (!list)
 			return 0;
 		list++;
 	}
-	if (!strcmp(list, "none"))
+	/* "none" only alone: "+none" names an unknown field */
+	if (!plus && !strcmp(list, "none"))
 		return 0;
 	/* "all" anywhere in the list wins over the rest of it, unknown
 	 * names included (uftrace 0.13 and 0.19 alike) */
