@@ -95,13 +95,13 @@ _tracecat_value()
 		_tracecat_choice "$value" never auto always ;;
 	*:--compat)
 		# every peer's known releases (src/core/compat.c)
-		_tracecat_list "$value" babeltrace2=2.0 babeltrace2=2.1 trace-cmd=3.1 uftrace=0.13 ;;
+		_tracecat_list "$value" babeltrace2=2.0 babeltrace2=2.1 trace-cmd=3.1 uftrace=0.13 uftrace=0.19 ;;
 	convert:--ctf-version)
 		_tracecat_choice "$value" 1.8 2 ;;
 	convert:--format)
 		_tracecat_choice "$value" ctf perfetto json ;;
 	replay:-f | replay:--output-fields)
-		_tracecat_list "$value" duration tid addr time delta elapsed none ;;
+		_tracecat_list "$value" duration tid addr time delta elapsed task module all none ;;
 	report:-i | convert:-o | convert:--output)
 		_tracecat_paths -f "$value"; return 1 ;;
 	replay:-d | replay:--data)

@@ -659,13 +659,14 @@ struct tc_compat {
 	unsigned babeltrace2;
 	/* trace-cmd, for `report`: 3.1 (Debian 12) only for now. */
 	unsigned trace_cmd;
-	/* uftrace, for `replay`: 0.13 (Debian 12) only for now. */
+	/* uftrace, for `replay`: 0.13 (Debian 12) or 0.19 (Debian sid).
+	 * 0.19 prints the task id one column wider. */
 	unsigned uftrace;
 };
 
 /* The newest text written of each peer: babeltrace2 2.1, trace-cmd 3.1,
- * uftrace 0.13.  (trace-cmd 3.4's and uftrace 0.19's texts are not
- * written yet; those defaults rise when they are.) */
+ * uftrace 0.19.  (trace-cmd 3.4's text is not written yet; that default
+ * rises when it is.) */
 TC_API tc_compat tc_compat_default(void);
 
 /*
@@ -682,7 +683,8 @@ TC_API int tc_compat_parse(tc_compat *c, const char *spec);
  */
 
 typedef struct tc_replay_options {
-	/* -f: comma-separated duration, tid, addr, time, delta, elapsed, or
+	/* -f: comma-separated duration, tid, addr, time, delta, elapsed,
+	 * task, module; "+LIST" for the default ones and LIST's; "all" or
 	 * "none"; NULL for uftrace's default "duration,tid" */
 	const char *fields;
 	/* --tid: only these tasks (COUNT 0: all) */

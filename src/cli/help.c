@@ -102,7 +102,9 @@ static const command_help commands[] = {
 	  "  -d, --data=DIR           the record directory (the same as DIR)\n"
 	  "  -f, --output-fields=LIST\n"
 	  "                           a list of duration, tid, addr, time, delta,\n"
-	  "                           elapsed; or none (default: duration,tid)\n"
+	  "                           elapsed, task, module; +LIST for the default\n"
+	  "                           ones and LIST; all or none (default:\n"
+	  "                           duration,tid)\n"
 	  "  --tid=TID[,TID...]       only these threads\n"
 	  "  -D, --depth=N            only calls up to depth N (0: every depth)\n"
 	  "  -F, --filter=FUNC        only FUNC and what it calls; may be repeated\n"
@@ -114,8 +116,9 @@ static const command_help commands[] = {
 	  "  --no-merge               do not merge leaf functions\n"
 	  "  -a, --auto-args          accepted; recorded arguments are always shown\n"
 	  "Options of tracecat's own:\n"
-	  "  --compat=PEER=VER[,...]  print as this release of the peer does: only\n"
-	  "                           uftrace=0.13 so far (also TRACECAT_COMPAT)\n"
+	  "  --compat=PEER=VER[,...]  print as this release of the peer does:\n"
+	  "                           uftrace=0.19 (default) or uftrace=0.13 (also\n"
+	  "                           TRACECAT_COMPAT)\n"
 	  "  -h, --help               show this help\n"
 	  "  --                       the argument after it is DIR\n" },
 	{ "convert", "write any input as CTF (1.8 or 2), Perfetto or Chrome JSON",

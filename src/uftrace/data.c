@@ -984,3 +984,21 @@ const char *uft_event_name_of(const uft_data *d, uint64_t id, char *buf, size_t 
 	snprintf(buf, size, "%s:%" PRIu64, id >= UFT_EV_USER ? "user_event" : "event", id);
 	return buf;
 }
+
+const char *uft_module_name(uft_data *d, const uft_task *task, uint64_t time, uint64_t addr)
+{
+	uft_session *s = session_of(d, task, time);
+	if (!s && task && task->ref_count)
+		s = task->refs[0].session;
+	if (!s || ensure_maps(d, s) < 0)
+		return NULL;
+	for (size_t i = 0; i < s->map_count; i++)
+		if (s->maps[i].start <= addr && addr < s->maps[i].end)
+			return s->maps[i].base;
+	/* a dlopen'ed library, §4.4: the latest loaded by then below ADDR
+	 * whose symbols cover it */
+	uft_place pl;
+	if (uft_resolve(d, task, time, addr, &pl, NULL) && pl.module)
+		return pl.module->base;
+	return NULL;
+}

@@ -42,6 +42,10 @@ typedef struct rtask {
 	bool disp_set, started, lost_pending;
 	int fork_disp;
 	uint64_t last_time;        /* of its previous line (-f delta) */
+	/* -f task: the name a perf COMM record (linux:task-name) gave the
+	 * task, when one did; its executable's name before */
+	char comm[16];
+	bool renamed;
 	/* -F / -N / -D: frames inside an -F function, inside an -N one,
 	 * and how many more levels may be shown */
 	int in_count, out_count, depth_left;
@@ -76,11 +80,14 @@ typedef struct replay {
 	bool filtering;            /* -F, -N or -D in effect */
 	bool use_filters;          /* -F or -N in effect */
 	pattern *patterns;         /* -F's, then -N's */
-	int fields[6];             /* -f */
+	int fields[8];             /* -f */
 	size_t field_count;
 	uint64_t first_time;       /* of the first record (-f elapsed) */
 	uint64_t time_filter;      /* -t, or the recording's default.opts */
 	bool have_first;
+	/* -f tid's digits: the one difference between uftrace 0.13's and
+	 * 0.19's text (set from tc_compat in tc_uftrace_replay()) */
+	int tid_width;
 } replay;
 
 static rtask *rt(replay *p, const uft_task *t)
@@ -149,6 +156,13 @@ static void consume(replay *p, item *it)
 	it->consumed = true;
 	const uft_record *r = &it->r;
 	bool sched = is_sched(r);
+	/* uftrace renames the task as it reads the record, so that the
+	 * linux:task-name line already shows the new name */
+	if (r->from_perf && r->addr == UFT_EV_TASK_NAME && r->comm && r->task) {
+		rtask *t = rt(p, r->task);
+		snprintf(t->comm, sizeof t->comm, "%s", r->comm);
+		t->renamed = true;
+	}
 	if (r->type == UFT_EVENT && !sched)
 		return;
 	rtask *t = rt(p, r->task);
@@ -474,22 +488,41 @@ static int flush_line(replay *p)
 }
 
 /* -f fields, in uftrace's order of appearance in the list. */
-enum { F_DURATION, F_TID, F_ADDR, F_TIME, F_DELTA, F_ELAPSED, F_COUNT };
+enum { F_DURATION, F_TID, F_ADDR, F_TIME, F_DELTA, F_ELAPSED, F_TASK, F_MODULE, F_COUNT };
 
-static const char *const field_names[F_COUNT] = { "duration", "tid", "addr", "time", "delta", "elapsed" };
-static const char *const field_headers[F_COUNT] = { " DURATION ", "   TID  ", "   ADDRESS  ", "     TIMESTAMP    ",
-	                                            " TIMEDELTA", "  ELAPSED " };
+static const char *const field_names[F_COUNT] = { "duration", "tid",     "addr", "time",
+	                                          "delta",    "elapsed", "task", "module" };
+static const char *const field_headers[F_COUNT] = { " DURATION ", "   TID  ",  "   ADDRESS  ",    "     TIMESTAMP    ",
+	                                            " TIMEDELTA", "  ELAPSED ", "      TASK NAME", "     MODULE NAME" };
 
 static int parse_fields(replay *p, const char *list)
 {
 	p->field_count = 0;
-	if (!list) {
+	/* "+LIST": the default fields and LIST's; "all": every field (both
+	 * releases, doc/formats/uftrace.md §9.1) */
+	bool plus = list && *list == '+';
+	if (!list || plus) {
 		p->fields[p->field_count++] = F_DURATION;
 		p->fields[p->field_count++] = F_TID;
-		return 0;
+		if (!list)
+			return 0;
+		list++;
 	}
-	if (!strcmp(list, "none"))
+	/* "none" only alone: "+none" names an unknown field */
+	if (!plus && !strcmp(list, "none"))
 		return 0;
+	/* "all" anywhere in the list wins over the rest of it, unknown
+	 * names included (uftrace 0.13 and 0.19 alike) */
+	for (const char *s = list; *s;) {
+		size_t n = strcspn(s, ",");
+		if (n == 3 && !strncmp(s, "all", 3)) {
+			for (int i = 0; i < F_COUNT; i++)
+				p->fields[i] = i;
+			p->field_count = F_COUNT;
+			return 0;
+		}
+		s += n + (s[n] == ',');
+	}
 	const char *s = list;
 	while (*s) {
 		size_t n = strcspn(s, ",");
@@ -498,7 +531,8 @@ static int parse_fields(replay *p, const char *list)
 			if (strlen(field_names[i]) == n && !strncmp(s, field_names[i], n))
 				f = i;
 		if (f < 0)
-			return tc_fail(TC_EINVAL, NULL, -1, "unknown output field \"%.*s\" (duration, tid, addr, time, delta, elapsed or none)",
+			return tc_fail(TC_EINVAL, NULL, -1,
+			               "unknown output field \"%.*s\" (duration, tid, addr, time, delta, elapsed, task, module, all or none)",
 			               (int)n, s);
 		bool dup = false;
 		for (size_t i = 0; i < p->field_count; i++)
@@ -527,12 +561,66 @@ static int header(replay *p)
 		return 0;
 	if (peek(p, 0, &rc)) {
 		tc_buf_append(&p->line, "#", 1);
-		for (size_t i = 0; i < p->field_count; i++)
+		for (size_t i = 0; i < p->field_count; i++) {
 			tc_buf_printf(&p->line, "%s%s", i ? " " : "", field_headers[p->fields[i]]);
+			/* the title widens with the column, on its right */
+			if (p->fields[i] == F_TID)
+				tc_buf_printf(&p->line, "%*s", p->tid_width - 6, "");
+		}
 		tc_buf_append(&p->line, "   FUNCTION", 11);
 	}
 	tc_buf_append(&p->line, "\n", 1);
 	return rc;
+}
+
+/* The fields' place on a line that has none (inverted time): each
+ * field's width and a blank, then " | " when there is any field. */
+static void empty_fields(replay *p)
+{
+	static const int width[F_COUNT] = { 10, 0, 12, 18, 10, 10, 15, 16 };
+	for (size_t i = 0; i < p->field_count; i++) {
+		int w = (p->fields[i] == F_TID ? p->tid_width + 2 : width[p->fields[i]]) + 1;
+		for (int k = 0; k < w; k++)
+			tc_buf_append(&p->line, " ", 1);
+	}
+	if (p->field_count)
+		tc_buf_append(&p->line, " | ", 3);
+}
+
+/* -f task: the command name, as the kernel keeps it (15 bytes at
+ * most): the last linux:task-name's, else the task's latest session's
+ * executable's; 15 columns, right-aligned (doc/formats/uftrace.md §9.1). */
+static void task_name(const replay *p, const uft_task *task, tc_buf *b)
+{
+	const rtask *t = &p->tasks[task->index];
+	if (t->renamed) {
+		tc_buf_printf(b, "%15.15s", t->comm);
+		return;
+	}
+	const char *exe = task->ref_count ? task->refs[task->ref_count - 1].session->exename : NULL;
+	if (!exe)
+		exe = p->d->exename ? p->d->exename : "";
+	const char *slash = strrchr(exe, '/');
+	tc_buf_printf(b, "%15.15s", slash ? slash + 1 : exe);
+}
+
+/* -f module: the file name of the module mapping the line's address,
+ * 16 columns, right-aligned and cut to 16; blank for lines without an
+ * address (events, LOST), "[unknown]" where no module maps it
+ * (doc/formats/uftrace.md §9.1). */
+static void module_name(replay *p, const uft_record *r, bool has_addr, uint64_t addr, tc_buf *b)
+{
+	if (!has_addr) {
+		tc_buf_printf(b, "%16s", "");
+		return;
+	}
+	const char *name = uft_module_name(p->d, r->task, r->time, addr);
+	/* the pseudo-frame of a sched-out/sched-in pair has the event's id
+	 * for an address */
+	if (!name &&
+	    (addr == UFT_EV_SCHED_IN || addr == UFT_EV_SCHED_OUT || addr == UFT_EV_SCHED_OUT_PREEMPT))
+		name = "[event]";
+	tc_buf_printf(b, "%16.16s", name ? name : "[unknown]");
 }
 
 /* Starts the line of record R: its fields, " | ", the indentation. */
@@ -547,9 +635,9 @@ static void line_start_at(replay *p, const uft_record *r, bool has_addr, uint64_
 		case F_TID:
 			tc_buf_append(b, "[", 1);
 			if (r->task->tid < 0)
-				tc_buf_printf(b, "%6d", r->task->tid);
+				tc_buf_printf(b, "%*d", p->tid_width, r->task->tid);
 			else
-				put_uint(b, (uint64_t)r->task->tid, 6, 10, ' ');
+				put_uint(b, (uint64_t)r->task->tid, p->tid_width, 10, ' ');
 			tc_buf_append(b, "]", 1);
 			break;
 		case F_ADDR:
@@ -565,6 +653,8 @@ static void line_start_at(replay *p, const uft_record *r, bool has_addr, uint64_
 			break;
 		case F_DELTA: duration(b, t->last_time ? r->time - t->last_time : 0); break;
 		case F_ELAPSED: duration(b, r->time - p->first_time); break;
+		case F_TASK: task_name(p, r->task, b); break;
+		case F_MODULE: module_name(p, r, has_addr, addr, b); break;
 		}
 	}
 	t->last_time = r->time;
@@ -800,8 +890,8 @@ static int walk(replay *p)
 		               !(p->filtering && r->type == UFT_EVENT && !filter_event(p, t));
 		if (visible) {
 			if (r->time && r->time < p->prev_time) {
-				tc_buf_printf(&p->line, "%20s |  ", "");
-				for (int i = 0; i < (t->disp + 1) * 2; i++)
+				empty_fields(p);
+				for (int i = 0; i < (t->disp + 1) * 2 + 1; i++)
 					tc_buf_append(&p->line, " ", 1);
 				tc_buf_printf(&p->line, "/* inverted time: broken data? */\n");
 			}
@@ -812,7 +902,13 @@ static int walk(replay *p)
 			case UFT_EXIT: rc = print_exit(p, r); break;
 			case UFT_LOST:
 				line_start(p, r, 0, t->disp + 1);
-				tc_buf_printf(&p->line, "/* LOST %" PRIu64 " records!! */\n", r->addr);
+				/* uftrace reads the count as an int: none, or one
+				 * beyond INT_MAX, is "some" (the kernel's losses can
+				 * be of unknown count) */
+				if ((int)r->addr > 0)
+					tc_buf_printf(&p->line, "/* LOST %d records!! */\n", (int)r->addr);
+				else
+					tc_buf_printf(&p->line, "/* LOST some records!! */\n");
 				break;
 			default: rc = print_event(p, r); break;
 			}
@@ -871,6 +967,9 @@ int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out)
 {
 	static const tc_replay_options defaults;
 	replay p = { .o = opts ? opts : &defaults, .out = out };
+	/* uftrace 0.19 prints task ids in 7 columns ("[%7d]", title "   TID   ",
+	 * pid_max reaching 4194304), 0.13 in 6 (doc/formats/uftrace.md §9.1) */
+	p.tid_width = p.o->compat.uftrace >= TC_RELEASE(0, 19) ? 7 : 6;
 	int rc = parse_fields(&p, p.o->fields);
 	if (rc < 0)
 		return rc;

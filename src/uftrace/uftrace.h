@@ -176,6 +176,11 @@ typedef struct uft_recent {
  * when not NULL, is the caller's memory of earlier answers. */
 bool uft_resolve(uft_data *d, const uft_task *task, uint64_t time, uint64_t addr, uft_place *out, uft_recent *recent);
 
+/* The file name of the module that maps ADDR of TASK at TIME (a
+ * dlopen'ed one included), as `replay -f module` shows it; NULL when
+ * none does. */
+const char *uft_module_name(uft_data *d, const uft_task *task, uint64_t time, uint64_t addr);
+
 /* The name uftrace prints for ADDR: the symbol of PL, where uft_resolve()
  * found it, or "<hex>" in BUF when PL is NULL. */
 const char *uft_place_name(const uft_place *pl, uint64_t addr, char *buf, size_t size);

@@ -44,6 +44,9 @@ case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
 # shellcheck source=tests/uftrace/lib.sh
 . "$root/tests/uftrace/lib.sh"
 
+# The references are Debian 12's uftrace 0.13's text (the newer default,
+# 0.19's, is tests/live/uftrace019.sh's); the last item of a request wins.
+export TRACECAT_COMPAT=${TRACECAT_COMPAT:+$TRACECAT_COMPAT,}uftrace=0.13
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 work=$(mktemp -d "${TMPDIR:-/tmp}/tc-live-uftrace.XXXXXX")

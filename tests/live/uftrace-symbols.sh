@@ -32,6 +32,9 @@ for tool in uftrace gcc; do
 done
 # shellcheck source=tests/uftrace/lib.sh
 . "$root/tests/uftrace/lib.sh"
+# The references are Debian 12's uftrace 0.13's text (the newer default,
+# 0.19's, is tests/live/uftrace019.sh's); the last item of a request wins.
+export TRACECAT_COMPAT=${TRACECAT_COMPAT:+$TRACECAT_COMPAT,}uftrace=0.13
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tc-uftrace-symbols.XXXXXX")

@@ -23,6 +23,9 @@ fixtures=$root/tests/fixtures/uftrace
 prefix=uftrace-unopenable
 [ -n "$bin" ] || { echo "FAIL $prefix: usage: $0 BIN"; exit 0; }
 case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
+# The references are Debian 12's uftrace 0.13's text (the newer default,
+# 0.19's, is tests/live/uftrace019.sh's); the last item of a request wins.
+export TRACECAT_COMPAT=${TRACECAT_COMPAT:+$TRACECAT_COMPAT,}uftrace=0.13
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tc-uftrace-unopenable.XXXXXX")

@@ -6,7 +6,8 @@
 # usage: tests/uftrace/record.sh OUTDIR [NAME...]
 #
 # Builds the programs of tests/uftrace (gcc -pg -O0; -g for args.c, whose
-# argument specs come from DWARF; -pthread for threads.c and lifecycle.c)
+# argument specs come from DWARF; -pthread for threads.c, lifecycle.c and
+# names.c)
 # in a temporary folder, records each scenario NAME (default: all of them) into
 # OUTDIR/NAME with `uftrace record`, deletes the programs (so that replay
 # takes every symbol from the recording's .sym/.dbg files, as a reader
@@ -38,10 +39,14 @@
 #   lifecycle   lifecycle.c                 sleeps from 30 us to 12 ms,
 #                                           2 threads, a fork: scheduler
 #                                           events around every -t threshold
+#   names       names.c                     main and a thread rename
+#                                           themselves (linux:task-name)
 #
-# Needs uftrace (0.13 was used for the fixtures) and gcc.  Records as any
-# user; as root, or with a permissive kernel.perf_event_paranoid, uftrace
-# also records scheduler events (perf-cpu*.dat).  Prints one summary line
+# Needs uftrace (0.13 was used for the fixtures; tests/live/uftrace019.sh
+# runs this script in the sid root with uftrace 0.19 and CC=gcc-16) and
+# gcc.  Records as any user; as root, or with a permissive
+# kernel.perf_event_paranoid, uftrace also records scheduler events
+# (perf-cpu*.dat).  Prints one summary line
 # per scenario on stderr.  Exits 1 with a message if anything fails.
 set -euo pipefail
 
@@ -49,7 +54,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tests/uftrace/lib.sh
 . "$here/lib.sh"
 
-all_scenarios=(single nolibcall depth timefilter threads fork forkexec args argspec lifecycle)
+all_scenarios=(single nolibcall depth timefilter threads fork forkexec args argspec lifecycle names)
 
 die() {
 	echo "record.sh: $*" >&2
@@ -92,6 +97,7 @@ scenario() {
 	forkexec) prog=forks prog_args=(exec) ;;
 	args) prog=args rec_opts=(-a) ;;
 	lifecycle) prog=lifecycle ;;
+	names) prog=names ;;
 	argspec)
 		prog=args
 		rec_opts=(--no-libcall
@@ -113,7 +119,7 @@ for s in "${scenarios[@]}"; do
 	flags=(-pg -O0 -Wall)
 	case $prog in
 	args) flags+=(-g) ;;
-	threads | lifecycle) flags+=(-pthread) ;;
+	threads | lifecycle | names) flags+=(-pthread) ;;
 	esac
 	"$cc" "${flags[@]}" -o "$build/$prog" "$here/$prog.c" || die "cannot build $prog.c"
 	built[$prog]=1

@@ -5,7 +5,8 @@
  * of bad request, which must leave the releases as they were.  Then the
  * two babeltrace2 texts of a CTF 1.8 enumeration read from TSDL: the
  * labels in babeltrace2 2.1.2's order (what it printed for these traces,
- * doc/formats/ctf.md §4.5), or 2.0.4's declaration order.  Run from the
+ * doc/formats/ctf.md §4.5), or 2.0.4's declaration order; and the two
+ * uftrace replay texts (doc/formats/uftrace.md §9.1).  Run from the
  * repository root.
  */
 #include "check.h"
@@ -71,22 +72,43 @@ static void check_trace_text(const char *name, const char *path, unsigned babelt
 	free(text);
 }
 
+/* The first two lines `replay` prints for the recording at PATH with
+ * OPTS (NULL: zeroed options) are WANT. */
+static void check_replay_text(const char *name, const char *path, const tc_replay_options *opts, const char *want)
+{
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	int rc = f ? tc_uftrace_replay(path, opts, f) : -1;
+	if (f)
+		fclose(f);
+	char *second = text ? strchr(text, '\n') : NULL;
+	char *end = second ? strchr(second + 1, '\n') : NULL;
+	if (end)
+		end[1] = '\0';
+	check(rc == 0 && text && strcmp(text, want) == 0, name, "%s (rc %d) prints \"%s\"", path, rc,
+	      text ? text : "");
+	free(text);
+}
+
 int main(void)
 {
 	tc_compat d = tc_compat_default();
 	check_release("default.babeltrace2", d.babeltrace2, TC_RELEASE(2, 1));
 	check_release("default.trace-cmd", d.trace_cmd, TC_RELEASE(3, 1));
-	check_release("default.uftrace", d.uftrace, TC_RELEASE(0, 13));
+	check_release("default.uftrace", d.uftrace, TC_RELEASE(0, 19));
 	check(TC_RELEASE(2, 1) == 201 && TC_RELEASE(0, 13) == 13, "release-number", "%u %u", TC_RELEASE(2, 1),
 	      TC_RELEASE(0, 13));
 
-	check_spec("bt20", "babeltrace2=2.0", 200, 301, 13);
-	check_spec("bt21-patch", "babeltrace2=2.1.2", 201, 301, 13);
-	check_spec("bt20-patch", "babeltrace2=2.0.4", 200, 301, 13);
+	check_spec("bt20", "babeltrace2=2.0", 200, 301, 19);
+	check_spec("bt21-patch", "babeltrace2=2.1.2", 201, 301, 19);
+	check_spec("bt20-patch", "babeltrace2=2.0.4", 200, 301, 19);
 	check_spec("all", "trace-cmd=3.1,uftrace=0.13,babeltrace2=2.0", 200, 301, 13);
-	check_spec("last-wins", "babeltrace2=2.0,babeltrace2=2.1", 201, 301, 13);
+	check_spec("last-wins", "babeltrace2=2.0,babeltrace2=2.1", 201, 301, 19);
+	check_spec("uftrace-0.13", "uftrace=0.13", 201, 301, 13);
+	check_spec("uftrace-0.19-patch", "uftrace=0.13,uftrace=0.19.0", 201, 301, 19);
 
-	const char *known = "known: babeltrace2 (2.0, 2.1), trace-cmd (3.1), uftrace (0.13)";
+	const char *known = "known: babeltrace2 (2.0, 2.1), trace-cmd (3.1), uftrace (0.13, 0.19)";
 	char want[256];
 	snprintf(want, sizeof want, "unknown peer \"lttng\"; %s", known);
 	check_bad("unknown-peer", "lttng=2.13", want);
@@ -99,14 +121,14 @@ int main(void)
 	check_bad("trailing-comma", "babeltrace2=2.0,", want);
 	check_bad("unknown-release", "babeltrace2=1.5", "babeltrace2 1.5: unknown release; known: 2.0, 2.1");
 	check_bad("newer-release", "trace-cmd=3.4", "trace-cmd 3.4: unknown release; known: 3.1");
-	check_bad("uftrace-release", "uftrace=0.19.1", "uftrace 0.19: unknown release; known: 0.13");
+	check_bad("uftrace-release", "uftrace=0.17.1", "uftrace 0.17: unknown release; known: 0.13, 0.19");
 	check_bad("major-only", "babeltrace2=2", "babeltrace2: \"2\" is not a version X.Y or X.Y.Z; known: 2.0, 2.1");
 	check_bad("four-parts", "babeltrace2=2.1.2.3",
 	          "babeltrace2: \"2.1.2.3\" is not a version X.Y or X.Y.Z; known: 2.0, 2.1");
 	check_bad("letters", "babeltrace2=2.x", "babeltrace2: \"2.x\" is not a version X.Y or X.Y.Z; known: 2.0, 2.1");
-	check_bad("empty-version", "uftrace=", "uftrace: \"\" is not a version X.Y or X.Y.Z; known: 0.13");
+	check_bad("empty-version", "uftrace=", "uftrace: \"\" is not a version X.Y or X.Y.Z; known: 0.13, 0.19");
 	/* a bad item after a good one leaves both undone */
-	check_bad("partial", "babeltrace2=2.0,uftrace=9.9", "uftrace 9.9: unknown release; known: 0.13");
+	check_bad("partial", "babeltrace2=2.0,uftrace=9.9", "uftrace 9.9: unknown release; known: 0.13, 0.19");
 	check(tc_compat_parse(NULL, "babeltrace2=2.0") == TC_EINVAL, "null", "a NULL tc_compat is accepted");
 
 	/* what tc_text_options_default sets */
@@ -122,6 +144,18 @@ int main(void)
 	                 "e1 = ( { \"OVER\", \"RANGE2\", \"quoted label\" } : container = 25 )");
 	check_trace_text("types-le.2.0", "tests/corpus/ctf/synthetic/types-le", TC_RELEASE(2, 0),
 	                 "e1 = ( \"quoted label\", \"RANGE2\", \"OVER\" : container = 25 )");
+
+	/* replay: 0.19's task id column is one wider than 0.13's; zeroed
+	 * options are the oldest release's */
+	tc_replay_options r = { 0 };
+	r.compat = d;
+	check_replay_text("replay.0.19", "tests/fixtures/uftrace/single", &r,
+	                  "# DURATION     TID      FUNCTION\n   1.776 us [    575] | __monstartup();\n");
+	r.compat.uftrace = TC_RELEASE(0, 13);
+	check_replay_text("replay.0.13", "tests/fixtures/uftrace/single", &r,
+	                  "# DURATION     TID     FUNCTION\n   1.776 us [   575] | __monstartup();\n");
+	check_replay_text("replay.zeroed", "tests/fixtures/uftrace/single", NULL,
+	                  "# DURATION     TID     FUNCTION\n   1.776 us [   575] | __monstartup();\n");
 
 	printf("%d failed\n", n_fail);
 	return n_fail != 0;
