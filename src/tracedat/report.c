@@ -117,6 +117,9 @@ typedef struct rp {
 	size_t heap_len;
 	tc_prefetch *prefetch;   /* with threads: reads SRCS ahead */
 	bool usecs;              /* times in microseconds (trace-cmd's IN_USECS) */
+	/* trace-cmd 3.4's text (with libtraceevent 1.9's plugins), not
+	 * 3.1.6's (with 1.7's): o->compat.trace_cmd >= 3.4 */
+	bool tc34;
 	bool swap;               /* the file's byte order is not ours */
 	pf_plan **plans;         /* by event id: native formatting plans */
 	pf_strings *printk;      /* the plans' printk formats */
@@ -851,6 +854,8 @@ static const pf_plan *rp_plan(rp *r, struct tep_event *ev)
 		pl = pf_compile(r->tep, ev, r->printk, r->kallsyms, &why);
 		if (pl && pf_uses_symbols(pl))
 			rp_need_symbols(r);
+		if (pl)
+			pf_set_tep19(pl, r->tc34);
 		r->plans[ev->id] = pl ? pl : RP_NO_PLAN;
 	}
 	return pl == RP_NO_PLAN ? NULL : pl;
@@ -881,7 +886,26 @@ static int rp_print_handler(rp *r, struct tep_event *ev, const pf_plan *pl, stru
 	tep_print_event(r->tep, sq, rec, "%s", TEP_PRINT_INFO);
 	r->comm_gen++;
 	size_t got = r->text.len - mark;
-	*trust = got == sq->len && memcmp(r->text.data + mark, sq->buffer, got) == 0 ? RP_HANDLER_SAME : RP_HANDLER_OTHER;
+	if (got == sq->len && memcmp(r->text.data + mark, sq->buffer, got) == 0) {
+		*trust = RP_HANDLER_SAME;
+		return 1;
+	}
+	/* The plugin of the other libtraceevent release than the text
+	 * asked for (pf_set_tep19()) is the same plugin: the text stays
+	 * the selected release's. */
+	size_t alt = r->text.len;
+	pf_set_tep19((pf_plan *)pl, !r->tc34);
+	rc = pf_print_handler(pl, &r->text, rec->data, rec->size, r->known_pids, false);
+	pf_set_tep19((pf_plan *)pl, r->tc34);
+	if (rc < 0)
+		return rc;
+	got = r->text.len - alt;
+	if (rc > 0 && got == sq->len && memcmp(r->text.data + alt, sq->buffer, got) == 0) {
+		*trust = RP_HANDLER_SAME;
+		r->text.len = alt;
+		return 1;
+	}
+	*trust = RP_HANDLER_OTHER;
 	r->text.len = mark;
 	rp_put(r, sq->buffer, sq->len);
 	return 1;
@@ -949,11 +973,46 @@ static void rp_time_column(rp *r, uint64_t ns)
 		r->text.len = (size_t)(put_time_at(r, r->text.data + r->text.len, ns) - r->text.data);
 }
 
-/* The columns before the event text: "%16s-%-5d [%03d]", the time and
- * trace-cmd's print_event_name() (" NAME: " padded to 20). */
-static void rp_columns(rp *r, const char *comm, size_t comm_len, int pid, int cpu, uint64_t ns, const char *name, size_t name_len)
+/* trace-cmd 3.4's column after the CPU (3.1.6 has none), at O (room for
+ * 24 bytes); returns the end.  Without -R, libtraceevent 1.9's
+ * TEP_PRINT_LATENCY: 'd' for interrupts off; 'N' for need-resched, else
+ * 'L' for the lazy need-resched (the flag bit 0x02 that 1.7 still read as
+ * "interrupt state not supported", printing 'X' in the first column);
+ * 'H', 'h' or 's' for hard and soft interrupt context; then the preempt
+ * count's low nibble and its high one (the migrate-disable depth), each
+ * in hex or '.' when 0 (doc/formats/tracedat.md §7).  With -R, "-0xFLAGS":
+ * the raw common_flags. */
+static char *put_latency_at(const rp *r, char *o, struct tep_record *rec)
 {
-	if (!rp_reserve(r, 16 + comm_len + 32 + 32 + 48 + name_len + 24))
+	int flags = tep_data_flags(r->tep, rec);
+	if (r->o->raw) {
+		*o++ = '-';
+		*o++ = '0';
+		*o++ = 'x';
+		char digits[24];
+		int n = snprintf(digits, sizeof digits, "%x", (unsigned)flags);
+		memcpy(o, digits, (size_t)n);
+		return o + n;
+	}
+	unsigned pc = (unsigned)tep_data_preempt_count(r->tep, rec);
+	bool hard = flags & TRACE_FLAG_HARDIRQ, soft = flags & TRACE_FLAG_SOFTIRQ;
+	static const char hex[] = "0123456789abcdef";
+	*o++ = ' ';
+	*o++ = flags & TRACE_FLAG_IRQS_OFF ? 'd' : '.';
+	*o++ = flags & TRACE_FLAG_NEED_RESCHED ? 'N' : flags & TRACE_FLAG_IRQS_NOSUPPORT ? 'L' : '.';
+	*o++ = hard && soft ? 'H' : hard ? 'h' : soft ? 's' : '.';
+	*o++ = pc & 0xf ? hex[pc & 0xf] : '.';
+	*o++ = pc >> 4 & 0xf ? hex[pc >> 4 & 0xf] : '.';
+	return o;
+}
+
+/* The columns before the event text: "%16s-%-5d [%03d]", trace-cmd 3.4's
+ * latency column, the time and trace-cmd's print_event_name() (" NAME: "
+ * padded to 20). */
+static void rp_columns(rp *r, struct tep_record *rec, const char *comm, size_t comm_len, int pid, int cpu, uint64_t ns,
+                       const char *name, size_t name_len)
+{
+	if (!rp_reserve(r, 16 + comm_len + 32 + 32 + 24 + 48 + name_len + 24))
 		return;
 	char *o = r->text.data + r->text.len;
 	if (comm_len < 16) {
@@ -968,6 +1027,8 @@ static void rp_columns(rp *r, const char *comm, size_t comm_len, int pid, int cp
 	*o++ = '[';
 	o = put_int_at(o, cpu, 3, '0', false);
 	*o++ = ']';
+	if (r->tc34)
+		o = put_latency_at(r, o, rec);
 	o = put_time_at(r, o, ns);
 	*o++ = ' ';
 	memcpy(o, name, name_len);
@@ -1054,7 +1115,7 @@ static void rp_line(rp *r, rp_src *s)
 		int pid = rp_pid(r, &rec);
 		size_t comm_len;
 		const char *comm = rp_comm(r, pid, &comm_len);
-		rp_columns(r, comm, comm_len, pid, rec.cpu, rec.ts, ev->name, rp_name_len(r, ev));
+		rp_columns(r, &rec, comm, comm_len, pid, rec.cpu, rec.ts, ev->name, rp_name_len(r, ev));
 		info_start = r->text.len;
 		int done = rp_print_native(r, ev, &rec);
 		if (done < 0) {
@@ -1090,6 +1151,10 @@ static void rp_line(rp *r, rp_src *s)
 		rp_need_symbols(r);
 		trace_seq_reset(sq);
 		tep_print_event(tep, sq, &rec, "%16s-%-5d [%03d]", TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU);
+		if (r->tc34) {
+			char lat[24];
+			trace_seq_printf(sq, "%.*s", (int)(put_latency_at(r, lat, &rec) - lat), lat);
+		}
 		tep_print_event(tep, sq, &rec, rp_time_format(r), TEP_PRINT_TIME);
 		trace_seq_printf(sq, " %s: %.*s", "(NULL)", 20 - 6, "                    ");
 		tep_print_event(tep, sq, &rec, "%s", info);
@@ -1216,6 +1281,7 @@ int tracedat_report(FILE *out, const char *path, const tracedat_report_options *
 {
 	static const tracedat_report_options defaults;
 	rp r = { .o = opts ? opts : &defaults, .out = out };
+	r.tc34 = r.o->compat.trace_cmd >= TC_RELEASE(3, 4);
 	/* The path as the system sees it first, so that a missing file or a
 	 * directory is said as such (tc_input_open does the same). */
 	int rc = tc_path_kind(path);
