@@ -121,6 +121,7 @@ typedef struct rp {
 	/* trace-cmd 3.4's text (with libtraceevent 1.9's plugins), not
 	 * 3.1.6's (with 1.7's): o->compat.trace_cmd >= 3.4 */
 	bool tc34;
+	uint64_t last_ts;        /* --ts-diff: the previous line's time */
 	bool swap;               /* the file's byte order is not ours */
 	pf_plan **plans;         /* by event id: native formatting plans */
 	pf_strings *printk;      /* the plans' printk formats */
@@ -981,15 +982,17 @@ static void rp_time_column(rp *r, uint64_t ns)
 		r->text.len = (size_t)(put_time_at(r, r->text.data + r->text.len, ns) - r->text.data);
 }
 
-/* trace-cmd 3.4's column after the CPU (3.1.6 has none), at O (room for
- * 24 bytes); returns the end.  Without -R, libtraceevent 1.9's
- * TEP_PRINT_LATENCY: 'd' for interrupts off; 'N' for need-resched, else
- * 'L' for the lazy need-resched (the flag bit 0x02 that 1.7 still read as
- * "interrupt state not supported", printing 'X' in the first column);
- * 'H', 'h' or 's' for hard and soft interrupt context; then the preempt
- * count's low nibble and its high one (the migrate-disable depth), each
- * in hex or '.' when 0 (doc/formats/tracedat.md §7).  With -R, "-0xFLAGS":
- * the raw common_flags. */
+/* libtraceevent's TEP_PRINT_LATENCY at O (room for 24 bytes); returns the
+ * end.  trace-cmd 3.4 prints it after the CPU of every line (after a
+ * space, but for -R), 3.1.6 only with -l.  Without -R: 'd' for interrupts
+ * off; 'N' for need-resched; 'H', 'h' or 's' for hard and soft interrupt
+ * context; then the preempt count's low nibble and its high one (the
+ * migrate-disable depth), each in hex or '.' when 0.  The flag bit 0x02 is
+ * where the two libtraceevents differ: 1.9 (under 3.4) reads it as the
+ * lazy need-resched, 'L' in the second column unless 'N'; 1.7 (under
+ * 3.1.6) as "interrupt state not supported", 'X' in the first column
+ * unless 'd' (doc/formats/tracedat.md §11.2).  With -R, "-0xFLAGS": the
+ * raw common_flags. */
 static char *put_latency_at(const rp *r, char *o, struct tep_record *rec)
 {
 	int flags = tep_data_flags(r->tep, rec);
@@ -1005,39 +1008,81 @@ static char *put_latency_at(const rp *r, char *o, struct tep_record *rec)
 	unsigned pc = (unsigned)tep_data_preempt_count(r->tep, rec);
 	bool hard = flags & TRACE_FLAG_HARDIRQ, soft = flags & TRACE_FLAG_SOFTIRQ;
 	static const char hex[] = "0123456789abcdef";
-	*o++ = ' ';
-	*o++ = flags & TRACE_FLAG_IRQS_OFF ? 'd' : '.';
-	*o++ = flags & TRACE_FLAG_NEED_RESCHED ? 'N' : flags & TRACE_FLAG_IRQS_NOSUPPORT ? 'L' : '.';
+	bool bit1 = flags & TRACE_FLAG_IRQS_NOSUPPORT;
+	*o++ = flags & TRACE_FLAG_IRQS_OFF ? 'd' : bit1 && !r->tc34 ? 'X' : '.';
+	*o++ = flags & TRACE_FLAG_NEED_RESCHED ? 'N' : bit1 && r->tc34 ? 'L' : '.';
 	*o++ = hard && soft ? 'H' : hard ? 'h' : soft ? 's' : '.';
 	*o++ = pc & 0xf ? hex[pc & 0xf] : '.';
 	*o++ = pc >> 4 & 0xf ? hex[pc >> 4 & 0xf] : '.';
 	return o;
 }
 
-/* The columns before the event text: "%16s-%-5d [%03d]", trace-cmd 3.4's
- * latency column, the time and trace-cmd's print_event_name() (" NAME: "
- * padded to 20). */
-static void rp_columns(rp *r, struct tep_record *rec, const char *comm, size_t comm_len, int pid, int cpu, uint64_t ns,
-                       const char *name, size_t name_len)
+/* --ts-diff's column after the time, at O (room for 32 bytes): " %-8s" of
+ * "(+N)", N the time since the previous line printed (in microseconds
+ * where the time column rounds to them), or of nothing on the first line
+ * (trace-cmd's test is that the previous time is not 0). */
+static char *put_ts_diff_at(rp *r, char *o, uint64_t ns)
 {
-	if (!rp_reserve(r, 16 + comm_len + 32 + 32 + 24 + 48 + name_len + 24))
-		return;
-	char *o = r->text.data + r->text.len;
-	if (comm_len < 16) {
-		memset(o, ' ', 16 - comm_len);
-		o += 16 - comm_len;
+	uint64_t t = r->usecs && !r->o->nsec ? (ns + 500) / 1000 : ns;
+	char *start = o;
+	*o++ = ' ';
+	if (r->last_ts) {
+		*o++ = '(';
+		*o++ = '+';
+		o = put_int_at(o, (int64_t)(t - r->last_ts), 0, ' ', false);
+		*o++ = ')';
+	}
+	r->last_ts = t;
+	while (o - start < 9)
+		*o++ = ' ';
+	return o;
+}
+
+/* The task and CPU columns at O (room for 48 bytes plus COMM_LEN):
+ * "%16s-%-5d [%03d]" and, for trace-cmd 3.4, the latency column after a
+ * space (none for -R's); with -l, "%8.8s-%-5d %3d" and the latency column
+ * right after it (both releases).  Returns the end. */
+static char *put_task_at(const rp *r, char *o, struct tep_record *rec, const char *comm, size_t comm_len, int pid,
+                         int cpu)
+{
+	size_t width = r->o->latency ? 8 : 16;
+	if (r->o->latency && comm_len > 8)
+		comm_len = 8;
+	if (comm_len < width) {
+		memset(o, ' ', width - comm_len);
+		o += width - comm_len;
 	}
 	memcpy(o, comm, comm_len);
 	o += comm_len;
 	*o++ = '-';
 	o = put_int_at(o, pid, 5, ' ', true);
 	*o++ = ' ';
+	if (r->o->latency)
+		return put_latency_at(r, put_int_at(o, cpu, 3, ' ', false), rec);
 	*o++ = '[';
 	o = put_int_at(o, cpu, 3, '0', false);
 	*o++ = ']';
-	if (r->tc34)
+	if (r->tc34) {
+		if (!r->o->raw)
+			*o++ = ' ';
 		o = put_latency_at(r, o, rec);
+	}
+	return o;
+}
+
+/* The columns before the event text: the task and CPU (put_task_at()),
+ * the time, --ts-diff's column and trace-cmd's print_event_name() (" NAME: "
+ * padded to 20). */
+static void rp_columns(rp *r, struct tep_record *rec, const char *comm, size_t comm_len, int pid, int cpu, uint64_t ns,
+                       const char *name, size_t name_len)
+{
+	if (!rp_reserve(r, 16 + comm_len + 32 + 32 + 24 + 48 + 32 + name_len + 24))
+		return;
+	char *o = r->text.data + r->text.len;
+	o = put_task_at(r, o, rec, comm, comm_len, pid, cpu);
 	o = put_time_at(r, o, ns);
+	if (r->o->ts_diff)
+		o = put_ts_diff_at(r, o, ns);
 	*o++ = ' ';
 	memcpy(o, name, name_len);
 	o += name_len;
@@ -1158,12 +1203,17 @@ static void rp_line(rp *r, rp_src *s)
 		 * every column, as trace-cmd asks for them. */
 		rp_need_symbols(r);
 		trace_seq_reset(sq);
-		tep_print_event(tep, sq, &rec, "%16s-%-5d [%03d]", TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU);
-		if (r->tc34) {
-			char lat[24];
-			trace_seq_printf(sq, "%.*s", (int)(put_latency_at(r, lat, &rec) - lat), lat);
-		}
+		char cols[128];
+		trace_seq_reset(sq);
+		tep_print_event(tep, sq, &rec, "%s", TEP_PRINT_COMM);
+		size_t comm_len = sq->len < 64 ? sq->len : 64;
+		memcpy(cols + 64, sq->buffer, comm_len);
+		trace_seq_reset(sq);
+		char *end = put_task_at(r, cols, &rec, cols + 64, comm_len, rp_pid(r, &rec), rec.cpu);
+		trace_seq_printf(sq, "%.*s", (int)(end - cols), cols);
 		tep_print_event(tep, sq, &rec, rp_time_format(r), TEP_PRINT_TIME);
+		if (r->o->ts_diff)
+			trace_seq_printf(sq, "%.*s", (int)(put_ts_diff_at(r, cols, s->ns) - cols), cols);
 		trace_seq_printf(sq, " %s: %.*s", "(NULL)", 20 - 6, "                    ");
 		tep_print_event(tep, sq, &rec, "%s", info);
 		r->comm_gen++;
