@@ -2382,7 +2382,7 @@ static bool put_task(pf_ctx *c, int pid_slot, int comm_slot, int prio_slot, cons
  * eight the i-th letter.  libtraceevent 1.9's plugin names them as the
  * kernel has since Linux 4.14 (TASK_REPORT: X dead, Z zombie, P parked,
  * I idle); 1.7's kept the older "SDTtZXxW" (trace-cmd 3.4's text and
- * 3.1.6's, doc/formats/tracedat.md). */
+ * 3.1.6's, doc/formats/tracedat.md §11.3). */
 static void put_state(pf_ctx *c, int state)
 {
 	const char *states = c->pl->tep19 ? "SDTtXZPI" : "SDTtZXxW";

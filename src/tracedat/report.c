@@ -556,7 +556,7 @@ static int rp_setup_handles(rp *r)
 		 * buffer's CPUs, so that `--cpu 0` showed nothing and the
 		 * first instance's CPU 0 was `--cpu N`; 3.4 fixed that, the
 		 * first instance's CPUs being 0 to N-1.  Both modes follow the
-		 * fix (doc/formats/tracedat.md §7). */
+		 * fix (doc/formats/tracedat.md §11.3). */
 		if (h != 0 || (buf && buf->cpu_data_count))
 			slot += max_cpu;
 		hd->time_shift = h == 0;
@@ -991,7 +991,7 @@ static void rp_time_column(rp *r, uint64_t ns)
  * where the two libtraceevents differ: 1.9 (under 3.4) reads it as the
  * lazy need-resched, 'L' in the second column unless 'N'; 1.7 (under
  * 3.1.6) as "interrupt state not supported", 'X' in the first column
- * unless 'd' (doc/formats/tracedat.md §11.2).  With -R, "-0xFLAGS": the
+ * unless 'd' (doc/formats/tracedat.md §11.3).  With -R, "-0xFLAGS": the
  * raw common_flags. */
 static char *put_latency_at(const rp *r, char *o, struct tep_record *rec)
 {

@@ -48,7 +48,9 @@ typedef struct tracedat_report_options {
 	const bool *filter_negate;
 	size_t filter_count;
 	/* For tests: also have libtraceevent format every event text a
-	 * native plan printed, and fail (TC_EINVAL) at the first difference. */
+	 * native plan printed, and fail (TC_EINVAL) at the first difference
+	 * (so only for the release whose libtraceevent is linked: 3.1 with
+	 * Debian 12's 1.7). */
 	bool check_fast_path;
 	/* Threads to read on: above 1, the CPUs' pages are read, inflated and
 	 * split into records ahead, in batches, on THREADS - 1 workers
