@@ -17,8 +17,9 @@
  *     before it); the next record printed is the one with the smallest
  *     time, and on equal times the one in the lowest slot.  `--cpu N`
  *     selects slots, not CPUs, so `--cpu 2` shows the first instance's
- *     CPU 0 in a two-CPU trace - as trace-cmd does.  A missing top
- *     buffer has no slots (trace-cmd 3.4's fix; 3.1.6 counted them).
+ *     CPU 0 in a two-CPU trace - as trace-cmd does.  A top buffer with
+ *     no CPU table (a version 7 file made by `extract -B`) has no slots
+ *     (trace-cmd 3.4's fix; 3.1.6 counted them).
  *
  *   - Times are the record's nanoseconds after TSC2NSEC, OFFSET and DATE
  *     (and, for the top buffer only, the guest TIME_SHIFT correction:
@@ -551,7 +552,8 @@ static int rp_setup_handles(rp *r)
 			top_max = max_cpu;
 		hd->max_cpu = max_cpu;
 		hd->start_slot = slot;
-		/* A file without a top buffer (`trace-cmd extract -B NAME`):
+		/* A version 7 file without a top buffer (`trace-cmd extract
+		 * -B NAME`; a version 6 file always has its CPU table):
 		 * trace-cmd 3.1.6 still counted slots for the missing top
 		 * buffer's CPUs, so that `--cpu 0` showed nothing and the
 		 * first instance's CPU 0 was `--cpu N`; 3.4 fixed that, the

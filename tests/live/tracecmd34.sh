@@ -15,6 +15,8 @@
 #   x6.dat   the same converted to version 6 (`trace-cmd convert`)
 #   m7.dat   instances a and b (b: sched_process_exec and irq), no top
 #            buffer: --cpu numbers the first instance's CPUs from 0
+#   m6.dat   the same converted to version 6, whose empty top buffer
+#            still counts CPUs
 #   x7z.dat  x7.dat converted to version 7 with zlib
 # For each file and each option set (none, -R, -t, --cpu 0, --cpu 2,
 # -F sched/sched_switch, -I, -S, -N, -l, --ts-diff, -l -R, -l --ts-diff -t)
@@ -118,10 +120,12 @@ unshare -m bash -c '
 	ls "$T/instances" | grep "^tc34-$tag-" >"$work/left"
 	in_root timeout 120 trace-cmd convert -i /mnt/x7.dat --file-version 6 --compression none -o /mnt/x6.dat >/dev/null 2>&1 ||
 		{ echo "convert to v6 failed" >&2; exit 1; }
+	in_root timeout 120 trace-cmd convert -i /mnt/m7.dat --file-version 6 --compression none -o /mnt/m6.dat >/dev/null 2>&1 ||
+		{ echo "convert m7 to v6 failed" >&2; exit 1; }
 	in_root timeout 120 trace-cmd convert -i /mnt/x7.dat --file-version 7 --compression zlib -o /mnt/x7z.dat >/dev/null 2>&1 ||
 		{ echo "convert to v7 zlib failed" >&2; exit 1; }
 	while IFS="|" read -r name args; do
-		for f in x7 x6 m7 x7z; do
+		for f in x7 x6 m7 m6 x7z; do
 			# shellcheck disable=SC2086  # args is a list of options
 			in_root timeout 120 stdbuf -oL trace-cmd report $args /mnt/$f.dat >"$work/$f.$name.exp" 2>/dev/null
 			echo $? >"$work/$f.$name.rc"
@@ -147,7 +151,7 @@ mask_stack() { sed -E 's/(kernel_stack: +size=[0-9]+ caller=ARRAY\[).*/\1.../' "
 for spec in "${variants[@]}"; do
 	name=${spec%%|*}
 	args=${spec#*|}
-	for f in x7 x6 m7 x7z; do
+	for f in x7 x6 m7 m6 x7z; do
 		label="tracecmd34/$f/${name}"
 		exp=$work/$f.$name.exp
 		exp_rc=$(cat "$work/$f.$name.rc")
