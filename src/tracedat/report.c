@@ -995,6 +995,17 @@ static void rp_time_column(rp *r, uint64_t ns)
  * 3.1.6) as "interrupt state not supported", 'X' in the first column
  * unless 'd' (doc/formats/tracedat.md §11.3).  With -R, "-0xFLAGS": the
  * raw common_flags. */
+/* The common_flags bits the column reads, the kernel's trace_flag_type
+ * values: named here because libtraceevent's header renamed bit 0x02
+ * (TRACE_FLAG_IRQS_NOSUPPORT in 1.7) between releases. */
+enum {
+	RP_FLAG_IRQS_OFF = 0x01,
+	RP_FLAG_BIT1 = 0x02,
+	RP_FLAG_NEED_RESCHED = 0x04,
+	RP_FLAG_HARDIRQ = 0x08,
+	RP_FLAG_SOFTIRQ = 0x10,
+};
+
 static char *put_latency_at(const rp *r, char *o, struct tep_record *rec)
 {
 	int flags = tep_data_flags(r->tep, rec);
@@ -1008,11 +1019,11 @@ static char *put_latency_at(const rp *r, char *o, struct tep_record *rec)
 		return o + n;
 	}
 	unsigned pc = (unsigned)tep_data_preempt_count(r->tep, rec);
-	bool hard = flags & TRACE_FLAG_HARDIRQ, soft = flags & TRACE_FLAG_SOFTIRQ;
+	bool hard = flags & RP_FLAG_HARDIRQ, soft = flags & RP_FLAG_SOFTIRQ;
 	static const char hex[] = "0123456789abcdef";
-	bool bit1 = flags & TRACE_FLAG_IRQS_NOSUPPORT;
-	*o++ = flags & TRACE_FLAG_IRQS_OFF ? 'd' : bit1 && !r->tc34 ? 'X' : '.';
-	*o++ = flags & TRACE_FLAG_NEED_RESCHED ? 'N' : bit1 && r->tc34 ? 'L' : '.';
+	bool bit1 = flags & RP_FLAG_BIT1;
+	*o++ = flags & RP_FLAG_IRQS_OFF ? 'd' : bit1 && !r->tc34 ? 'X' : '.';
+	*o++ = flags & RP_FLAG_NEED_RESCHED ? 'N' : bit1 && r->tc34 ? 'L' : '.';
 	*o++ = hard && soft ? 'H' : hard ? 'h' : soft ? 's' : '.';
 	*o++ = pc & 0xf ? hex[pc & 0xf] : '.';
 	*o++ = pc >> 4 & 0xf ? hex[pc >> 4 & 0xf] : '.';
