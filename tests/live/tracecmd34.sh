@@ -18,11 +18,17 @@
 #   m6.dat   the same converted to version 6, whose empty top buffer
 #            still counts CPUs
 #   x7z.dat  x7.dat converted to version 7 with zlib
+# and, as 3.4 cannot read the last (below), two committed corpus files
+# that have a top buffer, converted by 3.4 to version 7 with zlib:
+#   c7z.dat  tests/corpus/trace-dat/sched-irq-v7-zstd.dat
+#   ci7z.dat tests/corpus/trace-dat/sched-irq-instance-v7-nocompress.dat
+#            (a top buffer and an instance)
 # For each file and each option set (none, -R, -t, --cpu 0, --cpu 2,
 # -F sched/sched_switch, -I, -S, -N, -l, --ts-diff, -l -R, -l --ts-diff -t)
 # BIN's output must equal 3.4's, and its exit status be 0 where 3.4's is.
-# Where 3.4 cannot read its own file (it prints nothing for any version 7
-# file `convert` wrote, doc/formats/tracedat.md §11.3) the check is a SKIP
+# Where 3.4 cannot read its own file (it prints nothing for a version 7
+# file `convert` wrote from one without a top buffer,
+# doc/formats/tracedat.md §11.3) the check is a SKIP
 # naming it, and BIN must print for it what it prints for x7.dat; where 3.4
 # crashes after printing (SIGSEGV at exit, -F on instance files), its text
 # must be a prefix of BIN's.  The bytes -R prints for a kernel_stack
@@ -60,6 +66,12 @@ fi
 work=$(mktemp -d "${TMPDIR:-/tmp}/tc-tracecmd34.XXXXXX")
 chmod 755 "$work"
 trap 'rm -rf "$work"' EXIT
+corpus=$(cd "$(dirname "$0")/../corpus/trace-dat" 2>/dev/null && pwd)
+if [ -z "$corpus" ] || ! cp "$corpus/sched-irq-v7-zstd.dat" "$work/c.dat" ||
+	! cp "$corpus/sched-irq-instance-v7-nocompress.dat" "$work/ci.dat"; then
+	echo "FAIL tracecmd34: no tests/corpus/trace-dat beside this script"
+	exit 0
+fi
 trap 'exit 0' INT TERM HUP
 
 # The option sets: name|arguments.
@@ -122,10 +134,12 @@ unshare -m bash -c '
 		{ echo "convert to v6 failed" >&2; exit 1; }
 	in_root timeout 120 trace-cmd convert -i /mnt/m7.dat --file-version 6 --compression none -o /mnt/m6.dat >/dev/null 2>&1 ||
 		{ echo "convert m7 to v6 failed" >&2; exit 1; }
-	in_root timeout 120 trace-cmd convert -i /mnt/x7.dat --file-version 7 --compression zlib -o /mnt/x7z.dat >/dev/null 2>&1 ||
-		{ echo "convert to v7 zlib failed" >&2; exit 1; }
+	for c in x7:x7z c:c7z ci:ci7z; do
+		in_root timeout 120 trace-cmd convert -i "/mnt/${c%%:*}.dat" --file-version 7 --compression zlib \
+			-o "/mnt/${c#*:}.dat" >/dev/null 2>&1 || { echo "convert ${c%%:*} to v7 zlib failed" >&2; exit 1; }
+	done
 	while IFS="|" read -r name args; do
-		for f in x7 x6 m7 m6 x7z; do
+		for f in x7 x6 m7 m6 x7z c7z ci7z; do
 			# shellcheck disable=SC2086  # args is a list of options
 			in_root timeout 120 stdbuf -oL trace-cmd report $args /mnt/$f.dat >"$work/$f.$name.exp" 2>/dev/null
 			echo $? >"$work/$f.$name.rc"
@@ -151,7 +165,7 @@ mask_stack() { sed -E 's/(kernel_stack: +size=[0-9]+ caller=ARRAY\[).*/\1.../' "
 for spec in "${variants[@]}"; do
 	name=${spec%%|*}
 	args=${spec#*|}
-	for f in x7 x6 m7 m6 x7z; do
+	for f in x7 x6 m7 m6 x7z c7z ci7z; do
 		label="tracecmd34/$f/${name}"
 		exp=$work/$f.$name.exp
 		exp_rc=$(cat "$work/$f.$name.rc")
@@ -159,7 +173,7 @@ for spec in "${variants[@]}"; do
 		(cd "$work" && timeout 60 "$BIN" report $args "$f.dat" >"$work/out" 2>"$work/err")
 		got_rc=$?
 		if [ "$exp_rc" = 0 ] && [ ! -s "$exp" ]; then
-			echo "SKIP $label: trace-cmd 3.4 prints nothing for the file trace-cmd convert wrote"
+			echo "SKIP $label: trace-cmd 3.4 prints nothing for the file trace-cmd convert wrote from one without a top buffer"
 			if [ "$name" = plain ]; then
 				if cmp -s "$work/out" "$work/x7.plain.ref"; then
 					echo "PASS $label/same-as-x7: the text of the file extract wrote"
