@@ -25,9 +25,11 @@
  *     (and, for the top buffer only, the guest TIME_SHIFT correction:
  *     trace-cmd clears it in the handles it makes for instances).
  *
- *   - A line is "%16s-%-5d [%03d]" of comm, pid and CPU, the time
- *     (" %5llu.%06llu:" of the time rounded to microseconds, or "%12llu:"
- *     of the raw count for clocks that are not in nanoseconds), " NAME: "
+ *   - A line is "%16s-%-5d [%03d]" of comm, pid and CPU (with -l,
+ *     "%8.8s-%-5d %3d"), the latency column (trace-cmd 3.4 always, 3.1.6
+ *     with -l: put_latency_at()), the time (" %5llu.%06llu:" of the time
+ *     rounded to microseconds, or "%12llu:" of the raw count for clocks
+ *     that are not in nanoseconds), with --ts-diff "(+N)", " NAME: "
  *     padded to line up names shorter than 20 characters, then the event
  *     text from tep_print_event() (INFO, or INFO_RAW for -R) without its
  *     last newline.  A record that follows lost events is preceded by
@@ -984,6 +986,17 @@ static void rp_time_column(rp *r, uint64_t ns)
 		r->text.len = (size_t)(put_time_at(r, r->text.data + r->text.len, ns) - r->text.data);
 }
 
+/* The common_flags bits the latency column reads, the kernel's trace_flag_type
+ * values: named here because libtraceevent's header renamed bit 0x02
+ * (TRACE_FLAG_IRQS_NOSUPPORT in 1.7) between releases. */
+enum {
+	RP_FLAG_IRQS_OFF = 0x01,
+	RP_FLAG_BIT1 = 0x02,
+	RP_FLAG_NEED_RESCHED = 0x04,
+	RP_FLAG_HARDIRQ = 0x08,
+	RP_FLAG_SOFTIRQ = 0x10,
+};
+
 /* libtraceevent's TEP_PRINT_LATENCY at O (room for 24 bytes); returns the
  * end.  trace-cmd 3.4 prints it after the CPU of every line (after a
  * space, but for -R), 3.1.6 only with -l.  Without -R: 'd' for interrupts
@@ -995,17 +1008,6 @@ static void rp_time_column(rp *r, uint64_t ns)
  * 3.1.6) as "interrupt state not supported", 'X' in the first column
  * unless 'd' (doc/formats/tracedat.md §11.3).  With -R, "-0xFLAGS": the
  * raw common_flags. */
-/* The common_flags bits the column reads, the kernel's trace_flag_type
- * values: named here because libtraceevent's header renamed bit 0x02
- * (TRACE_FLAG_IRQS_NOSUPPORT in 1.7) between releases. */
-enum {
-	RP_FLAG_IRQS_OFF = 0x01,
-	RP_FLAG_BIT1 = 0x02,
-	RP_FLAG_NEED_RESCHED = 0x04,
-	RP_FLAG_HARDIRQ = 0x08,
-	RP_FLAG_SOFTIRQ = 0x10,
-};
-
 static char *put_latency_at(const rp *r, char *o, struct tep_record *rec)
 {
 	int flags = tep_data_flags(r->tep, rec);

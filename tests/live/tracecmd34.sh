@@ -35,6 +35,14 @@
 # record's caller array past the record's size come from beyond the record
 # in 3.4: a difference confined to those lines is a PASS that says so.
 #
+# Then, when tests/live/newer-compiler.sh has built build/gcc-16/tracecat
+# from the current sources (against sid's libraries, libtraceevent 1.9
+# among them), that binary runs in the sid root with TRACECAT_REPORT_CHECK
+# on these files and on the committed fixtures and corpus, with and without
+# -R: every event text a native plan writes for 3.4 must be the one
+# libtraceevent 1.9 writes (the plans, not the linked library, make the
+# text; the Debian 12 build links 1.7).
+#
 # Everything happens in a mount namespace of the test's own (unshare -m):
 # the sid root's /proc, /sys, /dev, tracefs and /mnt binds vanish with it;
 # the instances are disabled and removed on exit, and the temporary
@@ -205,4 +213,38 @@ for spec in "${variants[@]}"; do
 		fi
 	done
 done
+
+# ---- the plans against libtraceevent 1.9 itself
+root=$(cd "$(dirname "$0")/../.." && pwd)
+g16=$root/build/gcc-16/tracecat
+if [ ! -x "$g16" ] || [ -n "$(find "$root/src" "$root/include" -newer "$g16" -name '*.[ch]' | head -n 1)" ]; then
+	echo "SKIP tracecmd34/plans-vs-libtraceevent-1.9: no build/gcc-16/tracecat from the current sources (tests/live/newer-compiler.sh builds it)"
+	exit 0
+fi
+mkdir -p "$work/fx"
+cp "$g16" "$work/tc16"
+cp "$root"/tests/fixtures/tracedat/*.dat "$root"/tests/corpus/trace-dat/*.dat "$work/fx/" 2>/dev/null
+# shellcheck disable=SC2016  # expanded by the inner shell
+unshare -m bash -c '
+	sid=$1 work=$2
+	mount --make-rprivate / && mount --bind "$work" "$sid/mnt" && mount --bind /dev "$sid/dev" &&
+		mount --bind /proc "$sid/proc" || exit 1
+	cd "$work" || exit 1
+	for f in x7.dat x6.dat m7.dat ci7z.dat fx/*.dat; do
+		for o in "" -R; do
+			# shellcheck disable=SC2086  # o is an option or nothing
+			chroot "$sid" env -i PATH=/usr/bin:/bin TZ=UTC TRACECAT_REPORT_CHECK=1 \
+				/mnt/tc16 report --compat trace-cmd=3.4 $o "/mnt/$f" >/dev/null 2>"$work/check.err"
+			echo "$f|$o|$?|$(head -c 300 "$work/check.err" | tr "\n" " ")"
+		done
+	done
+' tracecmd34 "$sid" "$work" >"$work/checks" 2>&1
+while IFS='|' read -r f o rc err; do
+	[ -n "$f" ] || continue
+	label="tracecmd34/plans-vs-libtraceevent-1.9/${f#fx/}${o:+ $o}"
+	case $err in
+	*"fast text"*) echo "FAIL $label: $err" ;;
+	*) echo "PASS $label (exit $rc)" ;;
+	esac
+done <"$work/checks"
 exit 0
