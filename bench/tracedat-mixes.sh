@@ -43,6 +43,9 @@ bench_need_bin tracedat-mixes "$bin"
 echo "machine: $(nproc) online CPUs, $(uname -r)"
 
 export TZ=UTC
+# The installed trace-cmd is Debian 12's 3.1.6: its text, whatever the
+# caller asked of the other peers (tests/live/tracecmd34.sh checks 3.4's).
+export TRACECAT_COMPAT=${TRACECAT_COMPAT:+$TRACECAT_COMPAT,}trace-cmd=3.1
 work=$(mktemp -d "${TMPDIR:-/tmp}/tc-bench-mixes.XXXXXX")
 instance=""
 cleanup() {

@@ -13,7 +13,7 @@ _tracecat_flags_print='--clock-gmt --clock-seconds --clock-date --clock-cycles -
 _tracecat_values_print='-n --names -f --fields -c --color --clock-offset --clock-offset-ns -b --begin -e --end --events --cpu -j --jobs --compat'
 _tracecat_flags_info='-h --help'
 _tracecat_values_info='-j --jobs'
-_tracecat_flags_report='-R -t -v -I -S -N -L -h --help'
+_tracecat_flags_report='-R -t -l --ts-diff -v -I -S -N -L -h --help'
 _tracecat_values_report='-i -F --cpu -j --jobs --compat'
 _tracecat_flags_replay='--no-args --no-merge -a --auto-args -h --help'
 _tracecat_values_replay='-d --data -f --output-fields --tid -D --depth -F --filter -N --notrace -t --time-filter --compat'
@@ -95,7 +95,7 @@ _tracecat_value()
 		_tracecat_choice "$value" never auto always ;;
 	*:--compat)
 		# every peer's known releases (src/core/compat.c)
-		_tracecat_list "$value" babeltrace2=2.0 babeltrace2=2.1 trace-cmd=3.1 uftrace=0.13 uftrace=0.19 ;;
+		_tracecat_list "$value" babeltrace2=2.0 babeltrace2=2.1 trace-cmd=3.1 trace-cmd=3.4 uftrace=0.13 uftrace=0.19 ;;
 	convert:--ctf-version)
 		_tracecat_choice "$value" 1.8 2 ;;
 	convert:--format)

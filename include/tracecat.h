@@ -657,16 +657,18 @@ struct tc_compat {
 	 * 13's 2.1.1, sid's 2.1.2).  CTF 2, which 2.0 cannot read, always
 	 * prints as 2.1 does. */
 	unsigned babeltrace2;
-	/* trace-cmd, for `report`: 3.1 (Debian 12) only for now. */
+	/* trace-cmd, for `report`: 3.1 (Debian 12's 3.1.6 with libtraceevent
+	 * 1.7) or 3.4 (sid's 3.4 with libtraceevent 1.9's plugins), whatever
+	 * libtraceevent tracecat links. */
 	unsigned trace_cmd;
 	/* uftrace, for `replay`: 0.13 (Debian 12) or 0.19 (Debian sid).
 	 * 0.19 prints the task id one column wider. */
 	unsigned uftrace;
 };
 
-/* The newest text written of each peer: babeltrace2 2.1, trace-cmd 3.1,
- * uftrace 0.19.  (trace-cmd 3.4's text is not written yet; that default
- * rises when it is.) */
+/* The newest text written of each peer: babeltrace2 2.1, trace-cmd 3.4,
+ * uftrace 0.19.  (Releases between those and Debian 12's, Debian 13's
+ * trace-cmd 3.3 and uftrace 0.17, are not known yet.) */
 TC_API tc_compat tc_compat_default(void);
 
 /*

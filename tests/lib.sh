@@ -16,9 +16,9 @@ live_setup() {
 	bins=("$bin")
 	[ -x "$root/build/sanitize/tracecat" ] && bins+=("$root/build/sanitize/tracecat")
 	export TZ=UTC ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
-	# babeltrace2 2.0.4's CTF 1.8 text and uftrace 0.13's replay text, the
-	# suite's references (tests/run.sh)
-	export TRACECAT_COMPAT=${TRACECAT_COMPAT-babeltrace2=2.0,uftrace=0.13}
+	# babeltrace2 2.0.4's CTF 1.8 text, trace-cmd 3.1.6's and uftrace 0.13's,
+	# the suite's references (tests/run.sh)
+	export TRACECAT_COMPAT=${TRACECAT_COMPAT-babeltrace2=2.0,trace-cmd=3.1,uftrace=0.13}
 	work=$(mktemp -d "${TMPDIR:-/tmp}/tc-$1.XXXXXX")
 	trap 'chmod -R u+rwx "$work" 2>/dev/null; rm -rf "$work"' EXIT
 }

@@ -39,9 +39,11 @@ export TZ=UTC
 # The CTF 1.8 references (.bt2.txt) and the live comparisons are Debian
 # 12's babeltrace2 2.0.4's text; CTF 2 prints as 2.1.2 does whatever this
 # says, and tests/live/babeltrace21-ctf1.sh checks the default, 2.1.2's.
+# The trace.dat references are Debian 12's trace-cmd 3.1.6's text;
+# tests/live/tracecmd34.sh checks the default, trace-cmd 3.4's.
 # The uftrace references are Debian 12's uftrace 0.13's replay text;
 # tests/live/uftrace019.sh checks the default, 0.19's.
-export TRACECAT_COMPAT=babeltrace2=2.0,uftrace=0.13
+export TRACECAT_COMPAT=babeltrace2=2.0,trace-cmd=3.1,uftrace=0.13
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 

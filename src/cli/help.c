@@ -78,6 +78,8 @@ static const command_help commands[] = {
 	  "  -i FILE                  the trace.dat file to read\n"
 	  "  -R                       raw format: the event fields, not the print format\n"
 	  "  -t                       full nanosecond timestamps\n"
+	  "  -l                       latency format: short task, CPU and the flags\n"
+	  "  --ts-diff                the time since the previous line after the time\n"
 	  "  -F FILTER                show the events FILTER matches (libtraceevent syntax:\n"
 	  "                           sched_switch, sched/sched_switch,\n"
 	  "                           'sched_switch: prev_pid == 0'); may be repeated\n"
@@ -90,8 +92,9 @@ static const command_help commands[] = {
 	  "Options of tracecat's own:\n"
 	  "  -j, --jobs=N             read CPUs' pages on N threads, 1 to 256 (default:\n"
 	  "                           the online CPUs); the output is the same\n"
-	  "  --compat=PEER=VER[,...]  print as this release of the peer does: only\n"
-	  "                           trace-cmd=3.1 so far (also TRACECAT_COMPAT)\n"
+	  "  --compat=PEER=VER[,...]  print as this release of the peer does:\n"
+	  "                           trace-cmd=3.1 (Debian 12) or trace-cmd=3.4 (the\n"
+	  "                           default) (also TRACECAT_COMPAT)\n"
 	  "  -h, --help               show this help\n" },
 	{ "replay", "print a uftrace record directory as uftrace replay does",
 	  "usage: tracecat replay [OPTIONS] [DIR]\n"

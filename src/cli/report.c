@@ -4,8 +4,9 @@
  * trace.dat file, byte for byte, with trace-cmd's spelling of the options
  * it shares:
  *
- *   tracecat report [-R] [-t] [-N] [-L] [-I] [-S] [--cpu LIST]
- *                   [-F FILTER]... [-v] [-i] [-j N] [FILE]
+ *   tracecat report [-R] [-t] [-l] [--ts-diff] [-N] [-L] [-I] [-S]
+ *                   [--cpu LIST] [-F FILTER]... [-v] [-i] [-j N]
+ *                   [--compat trace-cmd=3.1|3.4] [FILE]
  *
  * FILE defaults to trace.dat.  As in trace-cmd, options come before FILE
  * (parsing stops at the first operand), -F takes a libtraceevent filter
@@ -92,13 +93,14 @@ static int parse_cpus(const char *arg, int_list *cpus)
 	return 0;
 }
 
-enum { OPT_CPU = 256, OPT_COMPAT };
+enum { OPT_CPU = 256, OPT_COMPAT, OPT_TS_DIFF };
 
 int cli_report_command(int argc, char **argv)
 {
 	static const struct option longs[] = {
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "compat", required_argument, NULL, OPT_COMPAT },
+		{ "ts-diff", no_argument, NULL, OPT_TS_DIFF },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -119,7 +121,7 @@ int cli_report_command(int argc, char **argv)
 	}
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:hi:RtF:vNLISj:", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hi:RtF:vNLISlj:", longs, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			cli_help("report", stdout);
@@ -160,6 +162,12 @@ int cli_report_command(int argc, char **argv)
 			break;
 		case 'S':
 			o.no_softirqs = true;
+			break;
+		case 'l':
+			o.latency = true;
+			break;
+		case OPT_TS_DIFF:
+			o.ts_diff = true;
 			break;
 		case 'j':
 			o.threads = cli_jobs_value("report", optarg);

@@ -21,22 +21,22 @@ typedef struct peer {
 } peer;
 
 static const unsigned babeltrace2_releases[] = { TC_RELEASE(2, 0), TC_RELEASE(2, 1), 0 };
-static const unsigned trace_cmd_releases[] = { TC_RELEASE(3, 1), 0 };
+static const unsigned trace_cmd_releases[] = { TC_RELEASE(3, 1), TC_RELEASE(3, 4), 0 };
 static const unsigned uftrace_releases[] = { TC_RELEASE(0, 13), TC_RELEASE(0, 19), 0 };
 
 static const peer peers[] = {
 	{ "babeltrace2", offsetof(tc_compat, babeltrace2), babeltrace2_releases, "2.0, 2.1" },
-	{ "trace-cmd", offsetof(tc_compat, trace_cmd), trace_cmd_releases, "3.1" },
+	{ "trace-cmd", offsetof(tc_compat, trace_cmd), trace_cmd_releases, "3.1, 3.4" },
 	{ "uftrace", offsetof(tc_compat, uftrace), uftrace_releases, "0.13, 0.19" },
 };
 
-#define KNOWN_PEERS "babeltrace2 (2.0, 2.1), trace-cmd (3.1), uftrace (0.13, 0.19)"
+#define KNOWN_PEERS "babeltrace2 (2.0, 2.1), trace-cmd (3.1, 3.4), uftrace (0.13, 0.19)"
 
 tc_compat tc_compat_default(void)
 {
 	return (tc_compat){
 		.babeltrace2 = TC_RELEASE(2, 1),
-		.trace_cmd = TC_RELEASE(3, 1),
+		.trace_cmd = TC_RELEASE(3, 4),
 		.uftrace = TC_RELEASE(0, 19),
 	};
 }

@@ -205,6 +205,7 @@ struct pf_plan {
 	bool nomem;
 	uint8_t handler;         /* H_*: the plugin handler emulated */
 	pf_hfield hf[HF_COUNT];
+	bool tep19;              /* libtraceevent 1.9's texts (pf_set_tep19()) */
 };
 
 /* ------------------------------------------------------------------------
@@ -1390,6 +1391,7 @@ typedef struct pf_ctx {
 	bool bail;               /* libtraceevent must print this record */
 	bool nomem;
 	bool register_comms;     /* pf_print_handler()'s */
+	bool fields;             /* pf_print_fields(): the -R text */
 } pf_ctx;
 
 static inline char *room(pf_ctx *c, size_t n)
@@ -1940,6 +1942,13 @@ static void print_symbol(pf_ctx *c, const pf_item *it)
 	}
 	if (!found)
 		put_hex0x(c, v);
+	/* libtraceevent 1.9 follows a name it found, in the fields of -R
+	 * (trace-cmd 3.4's), with the address: "name+0x3b (0xffff...)". */
+	if (found && c->fields && c->pl->tep19) {
+		put(c, " (", 2);
+		put_hex0x(c, v);
+		putc1(c, ')');
+	}
 }
 
 static void put_ip4(pf_ctx *c, bool leading_zeros, bool reverse, const uint8_t *b)
@@ -2369,10 +2378,14 @@ static bool put_task(pf_ctx *c, int pid_slot, int comm_slot, int prio_slot, cons
 	return learnt;
 }
 
-/* The plugin's write_state(): prev_state as letters. */
+/* The plugin's write_state(): prev_state as letters, bit i of the low
+ * eight the i-th letter.  libtraceevent 1.9's plugin names them as the
+ * kernel has since Linux 4.14 (TASK_REPORT: X dead, Z zombie, P parked,
+ * I idle); 1.7's kept the older "SDTtZXxW" (trace-cmd 3.4's text and
+ * 3.1.6's, doc/formats/tracedat.md §11.3). */
 static void put_state(pf_ctx *c, int state)
 {
-	static const char states[] = "SDTtZXxW";
+	const char *states = c->pl->tep19 ? "SDTtXZPI" : "SDTtZXxW";
 	bool found = false;
 	for (int i = 0; i < 8; i++) {
 		if (!(state & (1 << i)))
@@ -2465,8 +2478,13 @@ int pf_print_fields(const pf_plan *pl, tc_buf *out, const void *data, int size)
 {
 	if (pl->broken)
 		return 0;
-	pf_ctx c = { .pl = pl, .data = data, .size = size, .out = out };
+	pf_ctx c = { .pl = pl, .data = data, .size = size, .out = out, .fields = true };
 	size_t mark = out->len;
 	print_fields(&c);
 	return finish(&c, mark);
+}
+
+void pf_set_tep19(pf_plan *pl, bool tep19)
+{
+	pl->tep19 = tep19;
 }

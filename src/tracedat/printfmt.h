@@ -124,6 +124,15 @@ int pf_print_fields(const pf_plan *pl, tc_buf *out, const void *data, int size);
  * handle, or NULL) remembers the pids libtraceevent has a comm for, so that
  * they are not registered again (which changes nothing).
  */
+/*
+ * Which libtraceevent's text PL writes where its releases differ,
+ * whatever release tracecat links: 1.7's (Debian 12, under trace-cmd
+ * 3.1.6; the default) or, with TEP19 true, 1.9's (sid, under trace-cmd
+ * 3.4): the sched_switch plugin's state letters, and " (0xADDR)" after a
+ * function name in the -R fields.
+ */
+void pf_set_tep19(pf_plan *pl, bool tep19);
+
 #define PF_KNOWN_PIDS_BYTES ((1u << 22) / 8)
 bool pf_emulates_handler(const pf_plan *pl);
 int pf_print_handler(const pf_plan *pl, tc_buf *out, const void *data, int size, uint8_t *known_pids,

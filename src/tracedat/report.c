@@ -17,15 +17,19 @@
  *     before it); the next record printed is the one with the smallest
  *     time, and on equal times the one in the lowest slot.  `--cpu N`
  *     selects slots, not CPUs, so `--cpu 2` shows the first instance's
- *     CPU 0 in a two-CPU trace - as trace-cmd does.
+ *     CPU 0 in a two-CPU trace - as trace-cmd does.  A top buffer with
+ *     no CPU table (a version 7 file made by `extract -B`) has no slots
+ *     (trace-cmd 3.4's fix; 3.1.6 counted them).
  *
  *   - Times are the record's nanoseconds after TSC2NSEC, OFFSET and DATE
  *     (and, for the top buffer only, the guest TIME_SHIFT correction:
  *     trace-cmd clears it in the handles it makes for instances).
  *
- *   - A line is "%16s-%-5d [%03d]" of comm, pid and CPU, the time
- *     (" %5llu.%06llu:" of the time rounded to microseconds, or "%12llu:"
- *     of the raw count for clocks that are not in nanoseconds), " NAME: "
+ *   - A line is "%16s-%-5d [%03d]" of comm, pid and CPU (with -l,
+ *     "%8.8s-%-5d %3d"), the latency column (trace-cmd 3.4 always, 3.1.6
+ *     with -l: put_latency_at()), the time (" %5llu.%06llu:" of the time
+ *     rounded to microseconds, or "%12llu:" of the raw count for clocks
+ *     that are not in nanoseconds), with --ts-diff "(+N)", " NAME: "
  *     padded to line up names shorter than 20 characters, then the event
  *     text from tep_print_event() (INFO, or INFO_RAW for -R) without its
  *     last newline.  A record that follows lost events is preceded by
@@ -117,6 +121,10 @@ typedef struct rp {
 	size_t heap_len;
 	tc_prefetch *prefetch;   /* with threads: reads SRCS ahead */
 	bool usecs;              /* times in microseconds (trace-cmd's IN_USECS) */
+	/* trace-cmd 3.4's text (with libtraceevent 1.9's plugins), not
+	 * 3.1.6's (with 1.7's): o->compat.trace_cmd >= 3.4 */
+	bool tc34;
+	uint64_t last_ts;        /* --ts-diff: the previous line's time */
 	bool swap;               /* the file's byte order is not ours */
 	pf_plan **plans;         /* by event id: native formatting plans */
 	pf_strings *printk;      /* the plans' printk formats */
@@ -546,7 +554,15 @@ static int rp_setup_handles(rp *r)
 			top_max = max_cpu;
 		hd->max_cpu = max_cpu;
 		hd->start_slot = slot;
-		slot += max_cpu;
+		/* A version 7 file without a top buffer (`trace-cmd extract
+		 * -B NAME`; a version 6 file always has its CPU table):
+		 * trace-cmd 3.1.6 still counted slots for the missing top
+		 * buffer's CPUs, so that `--cpu 0` showed nothing and the
+		 * first instance's CPU 0 was `--cpu N`; 3.4 fixed that, the
+		 * first instance's CPUs being 0 to N-1.  Both modes follow the
+		 * fix (doc/formats/tracedat.md §11.3). */
+		if (h != 0 || (buf && buf->cpu_data_count))
+			slot += max_cpu;
 		hd->time_shift = h == 0;
 		if (buf) {
 			hd->page_size = buf->page_size;
@@ -851,6 +867,8 @@ static const pf_plan *rp_plan(rp *r, struct tep_event *ev)
 		pl = pf_compile(r->tep, ev, r->printk, r->kallsyms, &why);
 		if (pl && pf_uses_symbols(pl))
 			rp_need_symbols(r);
+		if (pl)
+			pf_set_tep19(pl, r->tc34);
 		r->plans[ev->id] = pl ? pl : RP_NO_PLAN;
 	}
 	return pl == RP_NO_PLAN ? NULL : pl;
@@ -881,7 +899,26 @@ static int rp_print_handler(rp *r, struct tep_event *ev, const pf_plan *pl, stru
 	tep_print_event(r->tep, sq, rec, "%s", TEP_PRINT_INFO);
 	r->comm_gen++;
 	size_t got = r->text.len - mark;
-	*trust = got == sq->len && memcmp(r->text.data + mark, sq->buffer, got) == 0 ? RP_HANDLER_SAME : RP_HANDLER_OTHER;
+	if (got == sq->len && memcmp(r->text.data + mark, sq->buffer, got) == 0) {
+		*trust = RP_HANDLER_SAME;
+		return 1;
+	}
+	/* The plugin of the other libtraceevent release than the text
+	 * asked for (pf_set_tep19()) is the same plugin: the text stays
+	 * the selected release's. */
+	size_t alt = r->text.len;
+	pf_set_tep19((pf_plan *)pl, !r->tc34);
+	rc = pf_print_handler(pl, &r->text, rec->data, rec->size, r->known_pids, false);
+	pf_set_tep19((pf_plan *)pl, r->tc34);
+	if (rc < 0)
+		return rc;
+	got = r->text.len - alt;
+	if (rc > 0 && got == sq->len && memcmp(r->text.data + alt, sq->buffer, got) == 0) {
+		*trust = RP_HANDLER_SAME;
+		r->text.len = alt;
+		return 1;
+	}
+	*trust = RP_HANDLER_OTHER;
 	r->text.len = mark;
 	rp_put(r, sq->buffer, sq->len);
 	return 1;
@@ -949,26 +986,118 @@ static void rp_time_column(rp *r, uint64_t ns)
 		r->text.len = (size_t)(put_time_at(r, r->text.data + r->text.len, ns) - r->text.data);
 }
 
-/* The columns before the event text: "%16s-%-5d [%03d]", the time and
- * trace-cmd's print_event_name() (" NAME: " padded to 20). */
-static void rp_columns(rp *r, const char *comm, size_t comm_len, int pid, int cpu, uint64_t ns, const char *name, size_t name_len)
+/* The common_flags bits the latency column reads, the kernel's trace_flag_type
+ * values: named here because libtraceevent's header renamed bit 0x02
+ * (TRACE_FLAG_IRQS_NOSUPPORT in 1.7) between releases. */
+enum {
+	RP_FLAG_IRQS_OFF = 0x01,
+	RP_FLAG_BIT1 = 0x02,
+	RP_FLAG_NEED_RESCHED = 0x04,
+	RP_FLAG_HARDIRQ = 0x08,
+	RP_FLAG_SOFTIRQ = 0x10,
+};
+
+/* libtraceevent's TEP_PRINT_LATENCY at O (room for 24 bytes); returns the
+ * end.  trace-cmd 3.4 prints it after the CPU of every line (after a
+ * space, but for -R), 3.1.6 only with -l.  Without -R: 'd' for interrupts
+ * off; 'N' for need-resched; 'H', 'h' or 's' for hard and soft interrupt
+ * context; then the preempt count's low nibble and its high one (the
+ * migrate-disable depth), each in hex or '.' when 0.  The flag bit 0x02 is
+ * where the two libtraceevents differ: 1.9 (under 3.4) reads it as the
+ * lazy need-resched, 'L' in the second column unless 'N'; 1.7 (under
+ * 3.1.6) as "interrupt state not supported", 'X' in the first column
+ * unless 'd' (doc/formats/tracedat.md §11.3).  With -R, "-0xFLAGS": the
+ * raw common_flags. */
+static char *put_latency_at(const rp *r, char *o, struct tep_record *rec)
 {
-	if (!rp_reserve(r, 16 + comm_len + 32 + 32 + 48 + name_len + 24))
-		return;
-	char *o = r->text.data + r->text.len;
-	if (comm_len < 16) {
-		memset(o, ' ', 16 - comm_len);
-		o += 16 - comm_len;
+	int flags = tep_data_flags(r->tep, rec);
+	if (r->o->raw) {
+		*o++ = '-';
+		*o++ = '0';
+		*o++ = 'x';
+		char digits[24];
+		int n = snprintf(digits, sizeof digits, "%x", (unsigned)flags);
+		memcpy(o, digits, (size_t)n);
+		return o + n;
+	}
+	unsigned pc = (unsigned)tep_data_preempt_count(r->tep, rec);
+	bool hard = flags & RP_FLAG_HARDIRQ, soft = flags & RP_FLAG_SOFTIRQ;
+	static const char hex[] = "0123456789abcdef";
+	bool bit1 = flags & RP_FLAG_BIT1;
+	*o++ = flags & RP_FLAG_IRQS_OFF ? 'd' : bit1 && !r->tc34 ? 'X' : '.';
+	*o++ = flags & RP_FLAG_NEED_RESCHED ? 'N' : bit1 && r->tc34 ? 'L' : '.';
+	*o++ = hard && soft ? 'H' : hard ? 'h' : soft ? 's' : '.';
+	*o++ = pc & 0xf ? hex[pc & 0xf] : '.';
+	*o++ = pc >> 4 & 0xf ? hex[pc >> 4 & 0xf] : '.';
+	return o;
+}
+
+/* --ts-diff's column after the time, at O (room for 32 bytes): " %-8s" of
+ * "(+N)", N the time since the previous line printed (in microseconds
+ * where the time column rounds to them), or of nothing on the first line
+ * (trace-cmd's test is that the previous time is not 0). */
+static char *put_ts_diff_at(rp *r, char *o, uint64_t ns)
+{
+	uint64_t t = r->usecs && !r->o->nsec ? (ns + 500) / 1000 : ns;
+	char *start = o;
+	*o++ = ' ';
+	if (r->last_ts) {
+		*o++ = '(';
+		*o++ = '+';
+		o = put_int_at(o, (int64_t)(t - r->last_ts), 0, ' ', false);
+		*o++ = ')';
+	}
+	r->last_ts = t;
+	while (o - start < 9)
+		*o++ = ' ';
+	return o;
+}
+
+/* The task and CPU columns at O (room for 48 bytes plus COMM_LEN):
+ * "%16s-%-5d [%03d]" and, for trace-cmd 3.4, the latency column after a
+ * space (none for -R's); with -l, "%8.8s-%-5d %3d" and the latency column
+ * right after it (both releases).  Returns the end. */
+static char *put_task_at(const rp *r, char *o, struct tep_record *rec, const char *comm, size_t comm_len, int pid,
+                         int cpu)
+{
+	size_t width = r->o->latency ? 8 : 16;
+	if (r->o->latency && comm_len > 8)
+		comm_len = 8;
+	if (comm_len < width) {
+		memset(o, ' ', width - comm_len);
+		o += width - comm_len;
 	}
 	memcpy(o, comm, comm_len);
 	o += comm_len;
 	*o++ = '-';
 	o = put_int_at(o, pid, 5, ' ', true);
 	*o++ = ' ';
+	if (r->o->latency)
+		return put_latency_at(r, put_int_at(o, cpu, 3, ' ', false), rec);
 	*o++ = '[';
 	o = put_int_at(o, cpu, 3, '0', false);
 	*o++ = ']';
+	if (r->tc34) {
+		if (!r->o->raw)
+			*o++ = ' ';
+		o = put_latency_at(r, o, rec);
+	}
+	return o;
+}
+
+/* The columns before the event text: the task and CPU (put_task_at()),
+ * the time, --ts-diff's column and trace-cmd's print_event_name() (" NAME: "
+ * padded to 20). */
+static void rp_columns(rp *r, struct tep_record *rec, const char *comm, size_t comm_len, int pid, int cpu, uint64_t ns,
+                       const char *name, size_t name_len)
+{
+	if (!rp_reserve(r, 16 + comm_len + 32 + 32 + 24 + 48 + 32 + name_len + 24))
+		return;
+	char *o = r->text.data + r->text.len;
+	o = put_task_at(r, o, rec, comm, comm_len, pid, cpu);
 	o = put_time_at(r, o, ns);
+	if (r->o->ts_diff)
+		o = put_ts_diff_at(r, o, ns);
 	*o++ = ' ';
 	memcpy(o, name, name_len);
 	o += name_len;
@@ -1054,7 +1183,7 @@ static void rp_line(rp *r, rp_src *s)
 		int pid = rp_pid(r, &rec);
 		size_t comm_len;
 		const char *comm = rp_comm(r, pid, &comm_len);
-		rp_columns(r, comm, comm_len, pid, rec.cpu, rec.ts, ev->name, rp_name_len(r, ev));
+		rp_columns(r, &rec, comm, comm_len, pid, rec.cpu, rec.ts, ev->name, rp_name_len(r, ev));
 		info_start = r->text.len;
 		int done = rp_print_native(r, ev, &rec);
 		if (done < 0) {
@@ -1089,8 +1218,17 @@ static void rp_line(rp *r, rp_src *s)
 		 * every column, as trace-cmd asks for them. */
 		rp_need_symbols(r);
 		trace_seq_reset(sq);
-		tep_print_event(tep, sq, &rec, "%16s-%-5d [%03d]", TEP_PRINT_COMM, TEP_PRINT_PID, TEP_PRINT_CPU);
+		char cols[128];
+		trace_seq_reset(sq);
+		tep_print_event(tep, sq, &rec, "%s", TEP_PRINT_COMM);
+		size_t comm_len = sq->len < 64 ? sq->len : 64;
+		memcpy(cols + 64, sq->buffer, comm_len);
+		trace_seq_reset(sq);
+		char *end = put_task_at(r, cols, &rec, cols + 64, comm_len, rp_pid(r, &rec), rec.cpu);
+		trace_seq_printf(sq, "%.*s", (int)(end - cols), cols);
 		tep_print_event(tep, sq, &rec, rp_time_format(r), TEP_PRINT_TIME);
+		if (r->o->ts_diff)
+			trace_seq_printf(sq, "%.*s", (int)(put_ts_diff_at(r, cols, s->ns) - cols), cols);
 		trace_seq_printf(sq, " %s: %.*s", "(NULL)", 20 - 6, "                    ");
 		tep_print_event(tep, sq, &rec, "%s", info);
 		r->comm_gen++;
@@ -1216,6 +1354,7 @@ int tracedat_report(FILE *out, const char *path, const tracedat_report_options *
 {
 	static const tracedat_report_options defaults;
 	rp r = { .o = opts ? opts : &defaults, .out = out };
+	r.tc34 = r.o->compat.trace_cmd >= TC_RELEASE(3, 4);
 	/* The path as the system sees it first, so that a missing file or a
 	 * directory is said as such (tc_input_open does the same). */
 	int rc = tc_path_kind(path);

@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * report.h - `trace-cmd report` for trace.dat files: the same text, byte
- * for byte, as trace-cmd 3.1.6 prints with libtraceevent 1.7.1 and its
- * plugins.  Private to tracecat; the CLI's `report` command calls it.
+ * for byte, as trace-cmd 3.4 prints with libtraceevent 1.9 and its
+ * plugins, or (compat.trace_cmd 3.1) as 3.1.6 does with libtraceevent
+ * 1.7.1's, whichever libtraceevent tracecat links.  Private to tracecat;
+ * the CLI's `report` command calls it.
  *
  * The engine reads the file with the raw reader (tracedat.h), hands the
  * format texts, kallsyms, printk formats and saved cmdlines to
@@ -32,6 +34,8 @@ typedef struct tracedat_report_options {
 	bool no_sys_plugins;   /* -L: only the user's plugins */
 	bool no_irqs;          /* -I: drop events with the hard-IRQ flag */
 	bool no_softirqs;      /* -S: drop events with the soft-IRQ flag */
+	bool latency;          /* -l: "%8.8s-%-5d %3d" and the latency column */
+	bool ts_diff;          /* --ts-diff: the time since the previous line */
 	/* --cpu: the CPUs to show, as trace-cmd numbers them: CPU c of the
 	 * top buffer is c, CPU c of the k-th instance is c plus the CPU
 	 * counts of the buffers before it.  NULL: every CPU. */
@@ -44,14 +48,18 @@ typedef struct tracedat_report_options {
 	const bool *filter_negate;
 	size_t filter_count;
 	/* For tests: also have libtraceevent format every event text a
-	 * native plan printed, and fail (TC_EINVAL) at the first difference. */
+	 * native plan printed, and fail (TC_EINVAL) at the first difference
+	 * (so only for the release whose libtraceevent is linked: 3.1 with
+	 * Debian 12's 1.7). */
 	bool check_fast_path;
 	/* Threads to read on: above 1, the CPUs' pages are read, inflated and
 	 * split into records ahead, in batches, on THREADS - 1 workers
 	 * (core/prefetch.c) while this thread merges and formats; the text is
 	 * the same for every count.  0 or 1: all on this thread. */
 	unsigned threads;
-	tc_compat compat;    /* whose text: .trace_cmd (one release so far) */
+	/* whose text: .trace_cmd 3.1 (Debian 12's 3.1.6 with libtraceevent
+	 * 1.7) or 3.4 and later (sid's 3.4 with 1.9; a zeroed field is 3.1) */
+	tc_compat compat;
 } tracedat_report_options;
 
 /*

@@ -126,7 +126,7 @@ run all-ctf-merged print --clock-gmt "${ctf[@]}"
 
 # report's option sets (words split at spaces), each on every trace.dat.
 report_opts=("" "-R" "-t" "-N" "-L" "-I -S" "--cpu 0" "--cpu 1,3" "-F sched_switch" "-v -F sched_switch"
-	"-F sched_switch -v -F sched_wakeup" "-R -t -N --cpu 1")
+	"-F sched_switch -v -F sched_wakeup" "-R -t -N --cpu 1" "-l --ts-diff" "-l -R --compat trace-cmd=3.1")
 tracedats=()
 for t in "$F"/tracedat/*.dat "$F"/tracedat-bad/*.dat "$CORPUS"/trace-dat/*.dat; do
 	[ -e "$t" ] && tracedats+=("$t")

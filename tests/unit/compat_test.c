@@ -95,20 +95,22 @@ int main(void)
 {
 	tc_compat d = tc_compat_default();
 	check_release("default.babeltrace2", d.babeltrace2, TC_RELEASE(2, 1));
-	check_release("default.trace-cmd", d.trace_cmd, TC_RELEASE(3, 1));
+	check_release("default.trace-cmd", d.trace_cmd, TC_RELEASE(3, 4));
 	check_release("default.uftrace", d.uftrace, TC_RELEASE(0, 19));
 	check(TC_RELEASE(2, 1) == 201 && TC_RELEASE(0, 13) == 13, "release-number", "%u %u", TC_RELEASE(2, 1),
 	      TC_RELEASE(0, 13));
 
-	check_spec("bt20", "babeltrace2=2.0", 200, 301, 19);
-	check_spec("bt21-patch", "babeltrace2=2.1.2", 201, 301, 19);
-	check_spec("bt20-patch", "babeltrace2=2.0.4", 200, 301, 19);
+	check_spec("bt20", "babeltrace2=2.0", 200, 304, 19);
+	check_spec("bt21-patch", "babeltrace2=2.1.2", 201, 304, 19);
+	check_spec("bt20-patch", "babeltrace2=2.0.4", 200, 304, 19);
+	check_spec("tc31-patch", "trace-cmd=3.1.6", 201, 301, 19);
+	check_spec("tc34", "trace-cmd=3.4.0", 201, 304, 19);
 	check_spec("all", "trace-cmd=3.1,uftrace=0.13,babeltrace2=2.0", 200, 301, 13);
-	check_spec("last-wins", "babeltrace2=2.0,babeltrace2=2.1", 201, 301, 19);
-	check_spec("uftrace-0.13", "uftrace=0.13", 201, 301, 13);
-	check_spec("uftrace-0.19-patch", "uftrace=0.13,uftrace=0.19.0", 201, 301, 19);
+	check_spec("last-wins", "babeltrace2=2.0,babeltrace2=2.1", 201, 304, 19);
+	check_spec("uftrace-0.13", "uftrace=0.13", 201, 304, 13);
+	check_spec("uftrace-0.19-patch", "uftrace=0.13,uftrace=0.19.0", 201, 304, 19);
 
-	const char *known = "known: babeltrace2 (2.0, 2.1), trace-cmd (3.1), uftrace (0.13, 0.19)";
+	const char *known = "known: babeltrace2 (2.0, 2.1), trace-cmd (3.1, 3.4), uftrace (0.13, 0.19)";
 	char want[256];
 	snprintf(want, sizeof want, "unknown peer \"lttng\"; %s", known);
 	check_bad("unknown-peer", "lttng=2.13", want);
@@ -120,7 +122,7 @@ int main(void)
 	check_bad("empty", "", want);
 	check_bad("trailing-comma", "babeltrace2=2.0,", want);
 	check_bad("unknown-release", "babeltrace2=1.5", "babeltrace2 1.5: unknown release; known: 2.0, 2.1");
-	check_bad("newer-release", "trace-cmd=3.4", "trace-cmd 3.4: unknown release; known: 3.1");
+	check_bad("between-releases", "trace-cmd=3.3", "trace-cmd 3.3: unknown release; known: 3.1, 3.4");
 	check_bad("uftrace-release", "uftrace=0.17.1", "uftrace 0.17: unknown release; known: 0.13, 0.19");
 	check_bad("major-only", "babeltrace2=2", "babeltrace2: \"2\" is not a version X.Y or X.Y.Z; known: 2.0, 2.1");
 	check_bad("four-parts", "babeltrace2=2.1.2.3",
