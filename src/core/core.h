@@ -238,6 +238,15 @@ void tc_free_names(char **names, size_t count);
  * it endless); TC_ENOMEM. */
 int tc_dir_first_visit(tc_buf *seen, const struct stat *st);
 
+/* The walk below a folder that the folder scan and the CTF reader share:
+ * VISIT(CTX, PATH, REL, ST) for each entry of DIR, in name order, that is
+ * a regular file or a folder not in SEEN yet (it is added), REL naming it
+ * from the walk's start as REL names DIR.  An entry that cannot be looked
+ * at is an error (tc_stat_entry).  Stops at the first error, of the walk
+ * or of VISIT, and returns it; 0 otherwise. */
+typedef int (*tc_entry_visit)(void *ctx, const char *path, const char *rel, const struct stat *st);
+int tc_visit_entries(tc_buf *seen, const char *dir, const char *rel, tc_entry_visit visit, void *ctx);
+
 /* What PATH is, checked before a reader looks inside, so that the error a
  * user sees is the true one (the system's "No such file or directory" or
  * "Permission denied", an empty folder) rather than a format's "not mine".

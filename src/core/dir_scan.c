@@ -85,6 +85,16 @@ static int offer_file(tc_input *in, const char *path, const char *rel, const tc_
 	return rc == TC_ENOTFOUND ? 0 : rc;
 }
 
+/* Where scan() is in its walk, for scan_entry(). */
+typedef struct folder_scan {
+	tc_input *in;
+	tc_buf *seen;
+	int depth;
+	const tc_open_options *opts;
+} folder_scan;
+
+static int scan_entry(void *ctx, const char *path, const char *rel, const struct stat *st);
+
 static int scan(tc_input *in, tc_buf *seen, const char *dir, const char *rel, int depth, const tc_open_options *opts)
 {
 	mode_t metadata, info;
@@ -99,24 +109,15 @@ static int scan(tc_input *in, tc_buf *seen, const char *dir, const char *rel, in
 		return rc;
 	if (depth >= TC_MAX_DIR_DEPTH)
 		return 0;
-	char **names;
-	size_t n;
-	rc = tc_list_dir(dir, &names, &n);
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		char *sub = tc_path_join(dir, names[i]), *subrel = tc_path_join(rel, names[i]);
-		struct stat st;
-		if (!sub || !subrel)
-			rc = tc_fail_nomem();
-		else if ((rc = tc_stat_entry(sub, &st)) == 0 && S_ISDIR(st.st_mode) &&
-		         (rc = tc_dir_first_visit(seen, &st)) > 0)
-			rc = scan(in, seen, sub, subrel, depth + 1, opts);
-		else if (rc == 0 && S_ISREG(st.st_mode))
-			rc = offer_file(in, sub, subrel, opts);
-		free(sub);
-		free(subrel);
-	}
-	tc_free_names(names, n);
-	return rc;
+	return tc_visit_entries(seen, dir, rel, scan_entry, &(folder_scan){ in, seen, depth, opts });
+}
+
+static int scan_entry(void *ctx, const char *path, const char *rel, const struct stat *st)
+{
+	const folder_scan *s = ctx;
+	if (S_ISDIR(st->st_mode))
+		return scan(s->in, s->seen, path, rel, s->depth + 1, s->opts);
+	return offer_file(s->in, path, rel, s->opts);
 }
 
 int tc_open_dir(tc_input *in, const char *path, const tc_open_options *opts)

@@ -377,6 +377,26 @@ int tc_dir_first_visit(tc_buf *seen, const struct stat *st)
 	return tc_buf_append(seen, &id, sizeof id) < 0 ? TC_ENOMEM : 1;
 }
 
+int tc_visit_entries(tc_buf *seen, const char *dir, const char *rel, tc_entry_visit visit, void *ctx)
+{
+	char **names;
+	size_t n;
+	int rc = tc_list_dir(dir, &names, &n);
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		char *path = tc_path_join(dir, names[i]), *entry_rel = tc_path_join(rel, names[i]);
+		struct stat st;
+		if (!path || !entry_rel)
+			rc = tc_fail_nomem();
+		else if ((rc = tc_stat_entry(path, &st)) == 0 &&
+		         (S_ISREG(st.st_mode) || (S_ISDIR(st.st_mode) && (rc = tc_dir_first_visit(seen, &st)) > 0)))
+			rc = visit(ctx, path, entry_rel, &st);
+		free(path);
+		free(entry_rel);
+	}
+	tc_free_names(names, n);
+	return rc;
+}
+
 int tc_path_kind(const char *path)
 {
 	struct stat st;

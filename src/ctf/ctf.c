@@ -35,6 +35,15 @@ typedef struct dir_list {
 	size_t count, cap;
 } dir_list;
 
+/* Where find_traces() is in its walk, for search_entry(). */
+typedef struct trace_search {
+	dir_list *out;
+	tc_buf *seen;
+	int depth;
+} trace_search;
+
+static int search_entry(void *ctx, const char *path, const char *rel, const struct stat *st);
+
 static int find_traces(dir_list *out, tc_buf *seen, const char *dir, const char *rel, int depth)
 {
 	char *meta = tc_path_join(dir, "metadata");
@@ -76,21 +85,13 @@ static int find_traces(dir_list *out, tc_buf *seen, const char *dir, const char 
 	}
 	if (depth >= TC_MAX_DIR_DEPTH)
 		return 0;
-	char **names;
-	size_t n;
-	rc = tc_list_dir(dir, &names, &n);
-	for (size_t i = 0; i < n && rc == 0; i++) {
-		char *sub = tc_path_join(dir, names[i]);
-		char *subrel = tc_path_join(rel, names[i]);
-		if (!sub || !subrel)
-			rc = tc_fail_nomem();
-		else if ((rc = tc_stat_entry(sub, &st)) == 0 && S_ISDIR(st.st_mode) && (rc = tc_dir_first_visit(seen, &st)) > 0)
-			rc = find_traces(out, seen, sub, subrel, depth + 1);
-		free(sub);
-		free(subrel);
-	}
-	tc_free_names(names, n);
-	return rc;
+	return tc_visit_entries(seen, dir, rel, search_entry, &(trace_search){ out, seen, depth });
+}
+
+static int search_entry(void *ctx, const char *path, const char *rel, const struct stat *st)
+{
+	const trace_search *s = ctx;
+	return S_ISDIR(st->st_mode) ? find_traces(s->out, s->seen, path, rel, s->depth + 1) : 0;
 }
 
 typedef struct stream_build {
