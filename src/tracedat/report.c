@@ -1015,20 +1015,16 @@ static char *put_latency_at(const rp *r, char *o, struct tep_record *rec)
 		*o++ = '-';
 		*o++ = '0';
 		*o++ = 'x';
-		char digits[24];
-		int n = snprintf(digits, sizeof digits, "%x", (unsigned)flags);
-		memcpy(o, digits, (size_t)n);
-		return o + n;
+		return o + tc_fmt_hex(o, (uint32_t)flags, true);
 	}
 	unsigned pc = (unsigned)tep_data_preempt_count(r->tep, rec);
 	bool hard = flags & RP_FLAG_HARDIRQ, soft = flags & RP_FLAG_SOFTIRQ;
-	static const char hex[] = "0123456789abcdef";
 	bool bit1 = flags & RP_FLAG_BIT1;
 	*o++ = flags & RP_FLAG_IRQS_OFF ? 'd' : bit1 && !r->tc34 ? 'X' : '.';
 	*o++ = flags & RP_FLAG_NEED_RESCHED ? 'N' : bit1 && r->tc34 ? 'L' : '.';
 	*o++ = hard && soft ? 'H' : hard ? 'h' : soft ? 's' : '.';
-	*o++ = pc & 0xf ? hex[pc & 0xf] : '.';
-	*o++ = pc >> 4 & 0xf ? hex[pc >> 4 & 0xf] : '.';
+	*o++ = pc & 0xf ? tc_fmt_hex_digits[pc & 0xf] : '.';
+	*o++ = pc >> 4 & 0xf ? tc_fmt_hex_digits[pc >> 4 & 0xf] : '.';
 	return o;
 }
 

@@ -574,14 +574,14 @@ static int header(replay *p)
 }
 
 /* The fields' place on a line that has none (inverted time): each
- * field's width and a blank, then " | " when there is any field. */
+ * field's width, its title's (the task id's widened as the header
+ * widens it), and a blank, then " | " when there is any field. */
 static void empty_fields(replay *p)
 {
-	static const int width[F_COUNT] = { 10, 0, 12, 18, 10, 10, 15, 16 };
 	for (size_t i = 0; i < p->field_count; i++) {
-		int w = (p->fields[i] == F_TID ? p->tid_width + 2 : width[p->fields[i]]) + 1;
-		for (int k = 0; k < w; k++)
-			tc_buf_append(&p->line, " ", 1);
+		int f = p->fields[i];
+		int w = (int)strlen(field_headers[f]) + (f == F_TID ? p->tid_width - 6 : 0) + 1;
+		tc_buf_printf(&p->line, "%*s", w, "");
 	}
 	if (p->field_count)
 		tc_buf_append(&p->line, " | ", 3);
