@@ -176,10 +176,13 @@ typedef struct ctf_fixed_int {
 	 * moves the stream's clock */
 	uint8_t role;              /* ctf_role */
 	bool moves_clock;
+	/* a 32-bit real, whose bits the value is: widened to the double the
+	 * field holds (a 64-bit real's bits are the double's already) */
+	bool is_float32;
 } ctf_fixed_int;
 
 typedef struct ctf_fixed_other {
-	const tc_field_class *cls; /* a float or a static text array */
+	const tc_field_class *cls; /* a static text array */
 	uint32_t slot, offset;
 } ctf_fixed_other;
 
@@ -201,9 +204,10 @@ struct ctf_event_plan {
 	uint32_t slot_count;       /* of the whole plan (first run) */
 	const ctf_fixed_root *roots;   /* all of them in the first run */
 	uint32_t root_count;
-	/* those without a meaning first, then the others in member order */
+	/* Integers and reals: those without a meaning first (the 32-bit
+	 * reals last among them), then the others in member order. */
 	const ctf_fixed_int *ints;
-	uint32_t int_count, plain_int_count;
+	uint32_t int_count, plain_int_count, float32_count;
 	const ctf_fixed_other *others;
 	uint32_t other_count;
 	uint32_t string_slot;      /* the string ending the run, or UINT32_MAX */

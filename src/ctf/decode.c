@@ -1080,7 +1080,8 @@ static inline uint64_t fixed_meaning_value(ctf_decoder *d, const ctf_fixed_int *
 /* Applies the meanings of plan P's integers at BASE, building no field. */
 static inline void apply_fixed_meanings(ctf_decoder *d, const ctf_event_plan *p, const uint8_t *base)
 {
-	for (const ctf_fixed_int *fi = p->ints + p->plain_int_count, *end = p->ints + p->int_count; fi < end; fi++)
+	const ctf_fixed_int *fi = p->ints + p->plain_int_count + p->float32_count, *end = p->ints + p->int_count;
+	for (; fi < end; fi++)
 		fixed_meaning_value(d, fi, base);
 }
 
@@ -1099,21 +1100,24 @@ __attribute__((always_inline)) static inline void fill_roots(ctf_decoder *d, con
  * at BASE (the string ending it aside), and applies their meanings. */
 __attribute__((always_inline)) static inline void fill_run(ctf_decoder *d, const ctf_event_plan *r, tc_field *slots, const uint8_t *base)
 {
-	const ctf_fixed_int *fi = r->ints, *plain_end = fi + r->plain_int_count, *end = fi + r->int_count;
+	const ctf_fixed_int *fi = r->ints, *plain_end = fi + r->plain_int_count;
+	const ctf_fixed_int *float32_end = plain_end + r->float32_count, *end = fi + r->int_count;
+	/* A 64-bit real's bits are its double's: the union's v.u is v.f. */
 	for (; fi < plain_end; fi++)
 		slots[fi->slot] = (tc_field){ .cls = fi->cls, .v.u = fixed_int_value(fi, base) };
+	for (; fi < float32_end; fi++) {
+		uint32_t bits = (uint32_t)fixed_int_value(fi, base);
+		float f;
+		memcpy(&f, &bits, sizeof f);
+		slots[fi->slot] = (tc_field){ .cls = fi->cls, .v.f = f };
+	}
 	for (; fi < end; fi++)
 		slots[fi->slot] = (tc_field){ .cls = fi->cls, .v.u = fixed_meaning_value(d, fi, base) };
 	for (const ctf_fixed_other *fo = r->others, *others_end = fo + r->other_count; fo < others_end; fo++) {
 		tc_field *o = &slots[fo->slot];
 		const uint8_t *at = base + fo->offset;
-		*o = (tc_field){ .cls = fo->cls };
-		if (fo->cls->kind == TC_FIELD_FLOAT) {
-			store_float(o, load_whole(at, fo->cls->size, fo->cls->byte_order), fo->cls->size);
-		} else {
-			o->v.str.ptr = (const char *)at;
-			o->v.str.len = text_len((const char *)at, (size_t)fo->cls->length);
-		}
+		*o = (tc_field){ .cls = fo->cls,
+		                 .v.str = { (const char *)at, text_len((const char *)at, (size_t)fo->cls->length) } };
 	}
 }
 

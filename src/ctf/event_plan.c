@@ -44,6 +44,16 @@ static uint64_t align_bits(uint64_t pos, unsigned align)
 	return (pos + align - 1) & -(uint64_t)align;
 }
 
+/* The unsigned integer kind that loads the bits of real M (32 or 64 bits,
+ * whole bytes: plan.c's fixed_layout()). */
+static ctf_member_kind real_as_int(const tc_field_class *m)
+{
+	bool swapped = (m->byte_order == TC_LITTLE_ENDIAN) != (__BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__);
+	if (m->size == 32)
+		return swapped ? MEMBER_U32_SWAPPED : MEMBER_U32;
+	return swapped ? MEMBER_U64_SWAPPED : MEMBER_U64;
+}
+
 static void plan_int(plan_parts *pp, ctf_member_kind k, const tc_field_class *m, uint32_t slot, uint32_t offset)
 {
 	ctf_fixed_int *fi = &pp->ints[pp->ints_used];
@@ -56,6 +66,7 @@ static void plan_int(plan_parts *pp, ctf_member_kind k, const tc_field_class *m,
 	fi->is_signed = k == MEMBER_S8 || k == MEMBER_S16 || k == MEMBER_S32 || k == MEMBER_S16_SWAPPED ||
 	                k == MEMBER_S32_SWAPPED;
 	fi->role = (uint8_t)plan_of(m)->role;
+	fi->is_float32 = m->kind == TC_FIELD_FLOAT && m->size == 32;
 	/* timestamp_end is read but does not move the clock */
 	fi->moves_clock = m->clock && m->clock == pp->clock && fi->role != ROLE_TS_END;
 	fi->rshift = (uint8_t)(64 - m->size);
@@ -65,20 +76,34 @@ static void plan_int(plan_parts *pp, ctf_member_kind k, const tc_field_class *m,
 	fi->lshift = host_le != swap ? fi->rshift : 0;
 }
 
-/* Moves the N integers INTS without a meaning first, keeping the order of
- * the others (an id before the timestamp of its header); returns how many
- * have none. */
-static uint32_t plain_first(ctf_fixed_int *ints, uint32_t n)
+/* Where decode.c's fill_run() wants an entry: plain values it stores as
+ * loaded, then 32-bit reals it widens, then those with a meaning. */
+static int fill_rank(const ctf_fixed_int *fi)
 {
-	uint32_t plain = 0;
-	for (uint32_t i = 0; i < n; i++) {
-		if (ints[i].role != ROLE_NONE || ints[i].moves_clock)
-			continue;
-		ctf_fixed_int x = ints[i];
-		memmove(&ints[plain + 1], &ints[plain], (i - plain) * sizeof *ints);
-		ints[plain++] = x;
+	if (fi->role != ROLE_NONE || fi->moves_clock)
+		return 2;
+	return fi->is_float32;
+}
+
+/* Orders the N entries INTS by fill_rank(), keeping the order of those of
+ * a rank (an id before the timestamp of its header); sets the run R's
+ * counts of the first two ranks. */
+static void order_ints(ctf_event_plan *r, ctf_fixed_int *ints, uint32_t n)
+{
+	uint32_t counts[2] = { 0, 0 };
+	for (int rank = 1; rank >= 0; rank--) {
+		uint32_t done = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			if (fill_rank(&ints[i]) > rank)
+				continue;
+			ctf_fixed_int x = ints[i];
+			memmove(&ints[done + 1], &ints[done], (i - done) * sizeof *ints);
+			ints[done++] = x;
+		}
+		counts[rank] = done;
 	}
-	return plain;
+	r->plain_int_count = counts[0];
+	r->float32_count = counts[1] - counts[0];
 }
 
 /* Aligns pp->pos on ALIGN bits: false when that is more than the run's
@@ -100,7 +125,7 @@ static void finish_run(plan_parts *pp)
 	ctf_event_plan *r = pp->run;
 	r->bytes = (uint32_t)(pp->pos / 8);
 	if (pp->ints)
-		r->plain_int_count = plain_first(pp->ints + (r->ints - pp->ints), r->int_count);
+		order_ints(r, pp->ints + (r->ints - pp->ints), r->int_count);
 }
 
 /* Ends the current run with the string of class M in SLOT, and starts the
@@ -175,15 +200,15 @@ static bool plan_struct(plan_parts *pp, const tc_field_class *cls, int scope, bo
 		if (!MEMBER_IS_FIXED(k))
 			return false;
 		uint32_t offset = (uint32_t)(pp->pos / 8);
-		if (k == MEMBER_FLOAT || k == MEMBER_TEXT) {
+		if (k == MEMBER_TEXT) {
 			if (pp->others)
 				pp->others[pp->others_used] = (ctf_fixed_other){ .cls = m, .slot = slot, .offset = offset };
 			pp->others_used++;
 			pp->run->other_count++;
-			pp->pos += k == MEMBER_FLOAT ? m->size : m->length * 8;
+			pp->pos += m->length * 8;
 		} else {
 			if (pp->ints)
-				plan_int(pp, k, m, slot, offset);
+				plan_int(pp, k == MEMBER_FLOAT ? real_as_int(m) : k, m, slot, offset);
 			pp->ints_used++;
 			pp->run->int_count++;
 			pp->pos += m->size;

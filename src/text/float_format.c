@@ -539,6 +539,9 @@ static const uint16_t digit_pairs[100] = {
 /* The precision g_six() is for: printf's default, babeltrace2's. */
 #define SIX 6
 
+/* ceil(2^32 / 10^4). */
+#define FRAC32_PER_1E4 UINT64_C(429497)
+
 /* layout_g() of six digits W at D, the text starting at DST; returns its
  * length.  Out of line, as the style e is rare, and called last, so that
  * g_six() needs neither a stack frame nor saved registers. */
@@ -556,7 +559,7 @@ static __attribute__((noinline)) size_t layout_e6(char *dst, char *d, uint64_t w
  */
 __attribute__((always_inline)) static inline size_t g_six(char *dst, double v, uint64_t bits)
 {
-	uint64_t r, hi, mid, w;
+	uint64_t r, y, hi, mid, w;
 	char *d = dst + (bits >> 63);
 	unsigned n;
 	int x;
@@ -568,9 +571,19 @@ __attribute__((always_inline)) static inline size_t g_six(char *dst, double v, u
 		r = 100000;
 		x++;
 	}
-	hi = r / 10000;
-	mid = r / 100 % 100;
-	w = digit_pairs[hi] | (uint64_t)digit_pairs[mid] << 16 | (uint64_t)digit_pairs[r % 100] << 32;
+	/* R / 10^4 as a 32.32 fixed-point number: its integer part is the
+	 * first pair, and each multiplication of the fraction by 100 brings
+	 * the next pair into the integer part, one multiplication a pair
+	 * instead of divisions.  The rounded-up constant's excess, 0.28 units
+	 * of 2^-32 per unit of R, grows to less than 0.63 of the last pair's
+	 * unit, so no pair reaches the next integer (checked for every R
+	 * below 10^6 by tests/unit/float_format_test.c's exhaustive run). */
+	y = r * FRAC32_PER_1E4;
+	hi = y >> 32;
+	y = (uint64_t)(uint32_t)y * 100;
+	mid = y >> 32;
+	y = (uint64_t)(uint32_t)y * 100;
+	w = digit_pairs[hi] | (uint64_t)digit_pairs[mid] << 16 | (uint64_t)digit_pairs[y >> 32] << 32;
 	/* The count, up to the last non-zero digit: the first is not zero. */
 	n = (unsigned)(71 - __builtin_clzll(w - UINT64_C(0x303030303030))) / 8;
 	*dst = '-';

@@ -273,6 +273,18 @@ static void test_six_digit_margin(uint64_t *rng)
 	report("precision 6: a hair (2^-26..2^-14) from a half, every magnitude", &g);
 }
 
+/* Every six significant digits %g can print, each at a magnitude of its
+ * own: the layout splits them into pairs with fixed-point multiplications
+ * whose error bound this run checks exhaustively. */
+static void test_every_six_digits(void)
+{
+	struct group g = { 0 };
+
+	for (uint32_t r = 100000; r < 1000000; r++)
+		compare_one(&g, "g", ((double)r + 0.25) * pow(10, (int)(r % 13) - 9), 6);
+	report("precision 6: every six-digit string", &g);
+}
+
 /* Whole numbers, which tc_fmt_g() prints with an integer conversion when
  * they have at most P digits, and the edges of that: 10^P and its
  * neighbours, 2^52 and 2^53, halves next to them. */
@@ -371,6 +383,7 @@ int main(void)
 	test_carry_to_next_power();
 	test_near_halves(&rng);
 	test_six_digit_margin(&rng);
+	test_every_six_digits();
 	test_whole_numbers(&rng);
 	test_random_doubles(&rng);
 	test_floats(&rng);
