@@ -17,9 +17,9 @@
 #                       the same way)
 #
 # A stamp file inside the root records the package list it was built with;
-# when it matches, the script exits at once.  A list that only adds packages
-# to the stamp's installs them into the existing root (a minute, not the
-# ten of a debootstrap): the stamp is removed first and written last, so an
+# when it holds every package of the list, the script exits at once.  A list
+# that only adds packages to the stamp's installs them into the existing
+# root (seconds, not the minutes of a debootstrap): the stamp is removed first and written last, so an
 # interrupted update leaves a root without one, which the next run rebuilds.
 # Any other change rebuilds the root from scratch, in a sibling directory
 # renamed into place at the end, so an interrupted run never leaves a root
@@ -45,9 +45,19 @@ stamp=.tracecat-sid-root
 head="tracecat sid root v1:"
 want="$head ${packages[*]}"
 
-if [ -f "$root/$stamp" ] && [ "$(cat "$root/$stamp")" = "$want" ]; then
-	exit 0
-fi
+# up_to_date: the root's stamp lists every package of ours (a branch with a
+# longer list may have built it; rebuilding would only take its packages
+# away from the branch that wanted them).
+up_to_date() {
+	local have p
+	have=$(cat "$root/$stamp" 2>/dev/null) || return 1
+	[[ $have == "$head "* ]] || return 1
+	have=" ${have#"$head "} "
+	for p in "${packages[@]}"; do
+		[[ $have == *" $p "* ]] || return 1
+	done
+}
+up_to_date && exit 0
 
 die() {
 	echo "sid-root.sh: $*" >&2
@@ -61,9 +71,7 @@ mkdir -p "$parent" 2>/dev/null || true
 if [ -w "$parent" ] && command -v flock >/dev/null; then
 	exec 9>"$parent/.sid-root.lock"
 	flock 9
-	if [ -f "$root/$stamp" ] && [ "$(cat "$root/$stamp")" = "$want" ]; then
-		exit 0
-	fi
+	up_to_date && exit 0
 fi
 
 [ "$(id -u)" = 0 ] || die "the sid root $root is missing or out of date; building it needs root: sudo $(cd "$(dirname "$0")" && pwd)/sid-root.sh"
