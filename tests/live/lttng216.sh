@@ -122,7 +122,7 @@ done <"$ROOT/tests/lttng/option-sets.txt"
 
 bt21_runs=1
 "$BT21" --version >/dev/null 2>&1 || { bt21_runs=0; echo "SKIP lttng216/2.1: babeltrace2 2.1.2 does not run ($BT21)"; }
-while IFS="|" read -r name envs iterations; do
+while IFS="|" read -r name _; do
 	trace=$work/$name
 	if [ "$(cat "$work/record-$name.rc")" != 0 ]; then
 		echo "FAIL lttng216/$name/record: $(grep -m 1 -i 'error\|record.sh:\|timeout' "$work/record-$name.log" |
