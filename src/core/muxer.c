@@ -12,7 +12,8 @@
  * stays valid in between.
  *
  * Ties are broken by the rules of the babeltrace2 release the inputs were
- * opened for (tc_open_options.compat; the first input's): both compare the
+ * opened for (tc_open_options.compat; the first input's), 2.1's as soon as
+ * one trace is CTF 2, which 2.0 cannot read: both releases compare the
  * traces, then stream class ids, stream ids, message kinds and event
  * classes (babeltrace2's src/plugins/common/muxing), but 2.0.4's graph
  * (message interchange protocol 0) compares traces by UUID, while 2.1.2's
@@ -91,6 +92,10 @@ int tc_muxer_add_input(tc_muxer *m, tc_input *in)
 		return tc_fail(TC_EINVAL, NULL, -1, "input already added to a muxer");
 	if (!m->all_count)
 		m->bt21_ties = in->babeltrace2 >= TC_RELEASE(2, 1);
+	/* CTF 2, which 2.0 cannot read, prints as 2.1.2 does. */
+	for (size_t i = 0; i < in->trace_count; i++)
+		if (in->traces[i]->ctf_major == 2)
+			m->bt21_ties = true;
 	for (size_t i = 0; i < in->iter_count; i++) {
 		mux_entry *e = calloc(1, sizeof *e);
 		if (!e)
