@@ -528,8 +528,11 @@ TC_API int tc_muxer_add_input(tc_muxer *mux, tc_input *in);
 TC_API int tc_muxer_set_threads(tc_muxer *mux, unsigned threads);
 
 /*
- * The next message in time order, with babeltrace2's rules for ties (trace
- * UUID, trace name, stream class id, stream id, message kind, event class).
+ * The next message in time order, with babeltrace2's rules for ties (the
+ * traces: their UUIDs and names under babeltrace2 2.0, their namespaces,
+ * names and uids under 2.1, as the first input's tc_open_options.compat
+ * says, and always when a trace is CTF 2; then stream class id, stream
+ * id, message kind, event class).
  * Returns 1 and sets *msg, 0 at the end, or a negative error.
  */
 TC_API int tc_muxer_next(tc_muxer *mux, const tc_message **msg);

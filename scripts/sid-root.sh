@@ -17,10 +17,14 @@
 #                       the same way)
 #
 # A stamp file inside the root records the package list it was built with;
-# when it matches, the script exits at once.  A new or changed list rebuilds
-# the root from scratch.  The build happens in a sibling directory renamed
-# into place at the end, so an interrupted run never leaves a root that looks
-# complete.  Building needs root (debootstrap); using the root does not.
+# when it holds every package of the list, the script exits at once.  A list
+# that only adds packages to the stamp's installs them into the existing
+# root (seconds, not the minutes of a debootstrap): the stamp is removed first and written last, so an
+# interrupted update leaves a root without one, which the next run rebuilds.
+# Any other change rebuilds the root from scratch, in a sibling directory
+# renamed into place at the end, so an interrupted run never leaves a root
+# that looks complete.  Building needs root (debootstrap); using the root
+# does not.
 #
 # Quiet on success; on failure one line on stderr (plus the tail of the log).
 set -euo pipefail
@@ -30,16 +34,30 @@ set -euo pipefail
 # fix (new fixtures or a new version here), not a silent difference.  A bare
 # PACKAGE takes sid's version: what building tracecat there needs (the
 # newest compiler, whose warnings the tests check, and the -dev packages).
+# lttng-tools and liblttng-ust-dev record the CTF 2 traces of LTTng 2.16
+# (tests/live/lttng216.sh).
 packages=(babeltrace2=2.1.2 trace-cmd=3.4 uftrace=0.19 gcc-16=16.2.0
-	make pkgconf libc6-dev libzstd-dev zlib1g-dev libtraceevent-dev libjson-c-dev libelf-dev)
+	make pkgconf libc6-dev libzstd-dev zlib1g-dev libtraceevent-dev libjson-c-dev libelf-dev
+	lttng-tools=2.16.0 liblttng-ust-dev=2.16.0)
 
 root=${TRACECAT_SID_ROOT:-/var/cache/tracecat/sid-root}
 stamp=.tracecat-sid-root
-want="tracecat sid root v1: ${packages[*]}"
+head="tracecat sid root v1:"
+want="$head ${packages[*]}"
 
-if [ -f "$root/$stamp" ] && [ "$(cat "$root/$stamp")" = "$want" ]; then
-	exit 0
-fi
+# up_to_date: the root's stamp lists every package of ours (a branch with a
+# longer list may have built it; rebuilding would only take its packages
+# away from the branch that wanted them).
+up_to_date() {
+	local have p
+	have=$(cat "$root/$stamp" 2>/dev/null) || return 1
+	[[ $have == "$head "* ]] || return 1
+	have=" ${have#"$head "} "
+	for p in "${packages[@]}"; do
+		[[ $have == *" $p "* ]] || return 1
+	done
+}
+up_to_date && exit 0
 
 die() {
 	echo "sid-root.sh: $*" >&2
@@ -53,12 +71,27 @@ mkdir -p "$parent" 2>/dev/null || true
 if [ -w "$parent" ] && command -v flock >/dev/null; then
 	exec 9>"$parent/.sid-root.lock"
 	flock 9
-	if [ -f "$root/$stamp" ] && [ "$(cat "$root/$stamp")" = "$want" ]; then
-		exit 0
-	fi
+	up_to_date && exit 0
 fi
 
 [ "$(id -u)" = 0 ] || die "the sid root $root is missing or out of date; building it needs root: sudo $(cd "$(dirname "$0")" && pwd)/sid-root.sh"
+
+# The packages to add to the existing root, when the list only grew.
+added=()
+have=$(cat "$root/$stamp" 2>/dev/null) || have=
+if [[ $have == "$head "* ]]; then
+	read -r -a listed <<<"${have#"$head "}"
+	added=("${packages[@]}")
+	for p in "${listed[@]}"; do
+		keep=()
+		for q in "${added[@]}"; do [ "$q" = "$p" ] || keep+=("$q"); done
+		if [ ${#keep[@]} = ${#added[@]} ]; then
+			added=()
+			break
+		fi
+		added=("${keep[@]}")
+	done
+fi
 
 # The host's apt sources name the mirror the machine can reach; deb822 files
 # first (Debian 12's default), then the one-line format.
@@ -82,15 +115,24 @@ if ! command -v debootstrap >/dev/null; then
 		die "could not install debootstrap with apt-get"
 fi
 
-tmp=$(mktemp -d "$parent/.sid-root.XXXXXX")
-# mktemp's 0700 would keep the root, renamed into place, from other users.
-chmod 755 "$tmp"
+# tmp is the half-built root a failure removes; an update works in the root
+# itself (dir), whose missing stamp is what tells it is not complete.
+tmp=
+if [ ${#added[@]} -gt 0 ]; then
+	dir=$root
+	rm -f "$root/$stamp"
+else
+	tmp=$(mktemp -d "$parent/.sid-root.XXXXXX")
+	# mktemp's 0700 would keep the root, renamed into place, from other users.
+	chmod 755 "$tmp"
+	dir=$tmp
+fi
 log=$(mktemp)
 fail() {
 	tail -n 20 "$log" >&2 || true
 	rm -f "$log"
 	umount_all
-	rm -rf --one-file-system "$tmp"
+	[ -z "$tmp" ] || rm -rf --one-file-system "$tmp"
 	die "$*"
 }
 mounted=()
@@ -101,7 +143,7 @@ umount_all() {
 	done
 	mounted=()
 }
-trap 'umount_all; rm -rf --one-file-system "$tmp"; rm -f "$log"' EXIT
+trap 'umount_all; [ -z "$tmp" ] || rm -rf --one-file-system "$tmp"; rm -f "$log"' EXIT
 # The build's commands run in a session of their own, so that an interrupt
 # stops all of them (dpkg inside the chroot too) before the half-built root
 # is removed, instead of waiting for debootstrap to finish.
@@ -116,42 +158,43 @@ spawn() {
 }
 trap 'if [ -n "$child" ]; then kill -TERM -- "-$child" 2>/dev/null; wait "$child" || true; fi; exit 130' INT TERM
 
-# sid's Release file carries a Valid-Until date that a snapshot mirror has
-# long passed; debootstrap itself does not check it, apt inside the root does.
-spawn debootstrap --variant=minbase sid "$tmp" "$mirror" >"$log" 2>&1 ||
-	fail "debootstrap sid from $mirror failed"
-
-conf=$tmp/etc/apt/apt.conf.d
-printf 'Acquire::Check-Valid-Until "false";\n' >"$conf/90tracecat-valid-until"
-# A registry that speaks for Debian may need the host's apt settings and a
-# private certificate authority; give the root the same ones.
-for f in /etc/apt/apt.conf.d/*registry*; do
-	[ -f "$f" ] && cp "$f" "$conf/"
-done
-if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
-	mkdir -p "$tmp/usr/local/share/ca-certificates"
-	cp /usr/local/share/ca-certificates/*.crt "$tmp/usr/local/share/ca-certificates/"
+if [ -n "$tmp" ]; then
+	# sid's Release file carries a Valid-Until date that a snapshot mirror has
+	# long passed; debootstrap itself does not check it, apt inside the root does.
+	spawn debootstrap --variant=minbase sid "$tmp" "$mirror" >"$log" 2>&1 ||
+		fail "debootstrap sid from $mirror failed"
+	conf=$tmp/etc/apt/apt.conf.d
+	printf 'Acquire::Check-Valid-Until "false";\n' >"$conf/90tracecat-valid-until"
+	# A registry that speaks for Debian may need the host's apt settings and a
+	# private certificate authority; give the root the same ones.
+	for f in /etc/apt/apt.conf.d/*registry*; do
+		[ -f "$f" ] && cp "$f" "$conf/"
+	done
+	if compgen -G '/usr/local/share/ca-certificates/*.crt' >/dev/null; then
+		mkdir -p "$tmp/usr/local/share/ca-certificates"
+		cp /usr/local/share/ca-certificates/*.crt "$tmp/usr/local/share/ca-certificates/"
+	fi
 fi
-cp /etc/resolv.conf "$tmp/etc/resolv.conf" 2>/dev/null || true
+cp /etc/resolv.conf "$dir/etc/resolv.conf" 2>/dev/null || true
 
 # apt and dpkg's maintainer scripts want /proc, /sys and /dev.
 for m in proc sys dev; do
-	mount --bind "/$m" "$tmp/$m" || fail "cannot bind-mount /$m into the sid root"
-	mounted+=("$tmp/$m")
+	mount --bind "/$m" "$dir/$m" || fail "cannot bind-mount /$m into the sid root"
+	mounted+=("$dir/$m")
 done
 
 names=()
-for p in "${packages[@]}"; do names+=("${p%%=*}"); done
-in_root() { spawn chroot "$tmp" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive LC_ALL=C "$@"; }
+for p in "${added[@]:-${packages[@]}}"; do names+=("${p%%=*}"); done
+in_root() { spawn chroot "$dir" env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin DEBIAN_FRONTEND=noninteractive LC_ALL=C "$@"; }
 # minbase has no ca-certificates package; until it has, the host's bundle
 # (which already holds the local authorities) lets apt reach an https mirror.
-if [ -x "$tmp/usr/sbin/update-ca-certificates" ]; then
+if [ -x "$dir/usr/sbin/update-ca-certificates" ]; then
 	in_root update-ca-certificates >>"$log" 2>&1 || fail "update-ca-certificates in the sid root failed"
-elif [ -f /etc/ssl/certs/ca-certificates.crt ] && [ ! -e "$tmp/etc/ssl/certs/ca-certificates.crt" ]; then
-	mkdir -p "$tmp/etc/ssl/certs"
-	cp /etc/ssl/certs/ca-certificates.crt "$tmp/etc/ssl/certs/"
+elif [ -f /etc/ssl/certs/ca-certificates.crt ] && [ ! -e "$dir/etc/ssl/certs/ca-certificates.crt" ]; then
+	mkdir -p "$dir/etc/ssl/certs"
+	cp /etc/ssl/certs/ca-certificates.crt "$dir/etc/ssl/certs/"
 fi
-{ in_root apt-get update -qq && in_root apt-get install -y -qq --no-install-recommends "${names[@]}"; } >>"$log" 2>&1 ||
+{ in_root apt-get update -qq && in_root apt-get install -y -qq --no-install-recommends --no-upgrade "${names[@]}"; } >>"$log" 2>&1 ||
 	fail "apt-get install ${names[*]} in the sid root failed"
 umount_all
 
@@ -159,22 +202,22 @@ for p in "${packages[@]}"; do
 	[[ $p == *=* ]] || continue
 	name=${p%%=*} version=${p#*=}
 	# shellcheck disable=SC2016  # a dpkg-query format, not a shell expansion
-	got=$(chroot "$tmp" dpkg-query -W -f='${Version}' "$name" 2>/dev/null) || got=
+	got=$(chroot "$dir" dpkg-query -W -f='${Version}' "$name" 2>/dev/null) || got=
 	upstream=${got#*:}
 	upstream=${upstream%-*}
 	[ "$upstream" = "$version" ] || fail "sid has $name ${got:-nothing}, the tests want $version"
 done
 # The package caches are of no further use and are most of the root's size.
 in_root apt-get clean >/dev/null 2>&1 || true
-rm -rf "$tmp/var/lib/apt/lists/"*
+rm -rf "$dir/var/lib/apt/lists/"*
 
-printf '%s\n' "$want" >"$tmp/$stamp"
-if [ -e "$root" ]; then
+printf '%s\n' "$want" >"$dir/$stamp"
+if [ -n "$tmp" ] && [ -e "$root" ]; then
 	old=$(mktemp -d "$parent/.sid-root-old.XXXXXX")
 	mv "$root" "$old/"
 	mv "$tmp" "$root"
 	rm -rf --one-file-system "$old"
-else
+elif [ -n "$tmp" ]; then
 	mv "$tmp" "$root"
 fi
 rm -f "$log"

@@ -332,6 +332,9 @@ struct tc_input {
 	void (**owned_free)(void *);
 	size_t owned_count;
 	bool taken;  /* the iterators belong to a muxer now */
+	/* The babeltrace2 release (tc_compat) whose muxer orders this input's
+	 * messages of equal times (muxer.c). */
+	unsigned babeltrace2;
 	size_t next_iter;      /* tc_input_next(): the stream being read */
 	struct tc_stream_reader *readers;  /* tc_input_stream_next(), per stream */
 	/* tc_input_bytes_read(): added to by the iterators, on whichever

@@ -51,6 +51,7 @@ int tc_input_open(tc_input **out, const char *path, const tc_open_options *opts)
 	int kind = tc_path_kind(path), rc = kind;
 	if (!opts)
 		opts = &no_opts;
+	in->babeltrace2 = (opts->compat ? *opts->compat : tc_compat_default()).babeltrace2;
 	/* Of the formats, only trace.dat is a single file. */
 	if (kind == TC_PATH_DIR)
 		rc = tc_open_dir(in, path, opts);

@@ -11,6 +11,18 @@
  * following call, so the message (and the packet bytes it points into)
  * stays valid in between.
  *
+ * Ties are broken by the rules of the babeltrace2 release the inputs were
+ * opened for (tc_open_options.compat; the first input's), 2.1's as soon as
+ * one trace is CTF 2, which 2.0 cannot read: both releases compare the
+ * traces, then stream class ids, stream ids, message kinds and event
+ * classes (babeltrace2's src/plugins/common/muxing), but 2.0.4's graph
+ * (message interchange protocol 0) compares traces by UUID, while 2.1.2's
+ * (MIP 1, even for CTF 1.8) compares their identities: namespace, name (the
+ * trace name, "hostname/relative-dir", which babeltrace2's ctf.fs source
+ * sets over the class's) and uid, so that the traces of a per-process
+ * LTTng session come in path order, not UUID order.  2.1.2 also puts a
+ * missing event class name or EMF URI last, 2.0.4 first.
+ *
  * Where babeltrace2 stops with "time went backwards" (one stream not
  * monotonic) we keep going, as babeltrace 1.5 does: the heap still yields
  * the smallest head, so such a stream's messages come out in file order.
@@ -45,6 +57,7 @@ struct tc_muxer {
 	mux_entry *second;
 	tc_time last_time;
 	bool started;
+	bool bt21_ties;       /* babeltrace2 2.1's rules for ties, not 2.0's */
 };
 
 int tc_muxer_new(tc_muxer **out)
@@ -77,6 +90,12 @@ int tc_muxer_add_input(tc_muxer *m, tc_input *in)
 {
 	if (in->taken)
 		return tc_fail(TC_EINVAL, NULL, -1, "input already added to a muxer");
+	if (!m->all_count)
+		m->bt21_ties = in->babeltrace2 >= TC_RELEASE(2, 1);
+	/* CTF 2, which 2.0 cannot read, prints as 2.1.2 does. */
+	for (size_t i = 0; i < in->trace_count; i++)
+		if (in->traces[i]->ctf_major == 2)
+			m->bt21_ties = true;
 	for (size_t i = 0; i < in->iter_count; i++) {
 		mux_entry *e = calloc(1, sizeof *e);
 		if (!e)
@@ -132,22 +151,44 @@ static int cmp_u64(uint64_t a, uint64_t b)
 	return a < b ? -1 : a > b;
 }
 
-static int entry_cmp(const mux_entry *a, const mux_entry *b)
+/* A trace's uid as babeltrace2 2.1 has it: a CTF 2 trace class's, or a
+ * CTF 1.8 UUID as text (in BUF), whose order is the bytes' order. */
+static const char *trace_uid(const tc_trace *t, char buf[37])
+{
+	if (t->ctf_major == 2)
+		return t->class_uid;
+	if (!t->has_uuid)
+		return NULL;
+	tc_uuid_format(t->uuid, buf);
+	return buf;
+}
+
+static int trace_cmp(const tc_trace *ta, const tc_trace *tb, bool bt21)
+{
+	int c;
+	if (bt21) {
+		char ua[37], ub[37];
+		if ((c = cmp_str_present_first(ta->class_ns, tb->class_ns)) != 0 ||
+		    (c = cmp_str_present_first(ta->name, tb->name)) != 0)
+			return c;
+		return cmp_str_present_first(trace_uid(ta, ua), trace_uid(tb, ub));
+	}
+	if (ta->has_uuid != tb->has_uuid)
+		return ta->has_uuid ? -1 : 1;
+	if (ta->has_uuid && (c = memcmp(ta->uuid, tb->uuid, 16)) != 0)
+		return c;
+	return cmp_str_present_first(ta->name, tb->name);
+}
+
+static int entry_cmp(const tc_muxer *m, const mux_entry *a, const mux_entry *b)
 {
 	int t = tc_time_cmp(a->key, b->key);
 	if (t)
 		return t;
 	const tc_stream *sa = a->msg->stream, *sb = b->msg->stream;
-	const tc_trace *ta = sa->trace, *tb = sb->trace;
 	int c;
-	if (ta != tb) {
-		if (ta->has_uuid != tb->has_uuid)
-			return ta->has_uuid ? -1 : 1;
-		if (ta->has_uuid && (c = memcmp(ta->uuid, tb->uuid, 16)) != 0)
-			return c;
-		if ((c = cmp_str_present_first(ta->name, tb->name)) != 0)
-			return c;
-	}
+	if (sa->trace != sb->trace && (c = trace_cmp(sa->trace, sb->trace, m->bt21_ties)) != 0)
+		return c;
 	if ((c = cmp_u64(sa->stream_class->id, sb->stream_class->id)) != 0)
 		return c;
 	if ((c = cmp_u64(sa->id, sb->id)) != 0)
@@ -158,14 +199,15 @@ static int entry_cmp(const mux_entry *a, const mux_entry *b)
 		const tc_event_class *ea = a->msg->event_class, *eb = b->msg->event_class;
 		if ((c = cmp_u64(ea->id, eb->id)) != 0)
 			return c;
-		if ((c = cmp_str_absent_first(ea->name, eb->name)) != 0)
+		int (*cmp_str)(const char *, const char *) = m->bt21_ties ? cmp_str_present_first : cmp_str_absent_first;
+		if ((c = cmp_str(ea->name, eb->name)) != 0)
 			return c;
 		if (ea->loglevel != eb->loglevel) {
 			if (ea->loglevel < 0 || eb->loglevel < 0)
 				return ea->loglevel < 0 ? 1 : -1;
 			return ea->loglevel - eb->loglevel;
 		}
-		if ((c = cmp_str_absent_first(ea->emf_uri, eb->emf_uri)) != 0)
+		if ((c = cmp_str(ea->emf_uri, eb->emf_uri)) != 0)
 			return c;
 	}
 	if ((c = cmp_str_present_first(sa->name, sb->name)) != 0)
@@ -178,7 +220,7 @@ static void heap_sift_up(tc_muxer *m, size_t i)
 	mux_entry *e = m->heap[i];
 	while (i > 0) {
 		size_t p = (i - 1) / 2;
-		if (entry_cmp(m->heap[p], e) <= 0)
+		if (entry_cmp(m, m->heap[p], e) <= 0)
 			break;
 		m->heap[i] = m->heap[p];
 		i = p;
@@ -194,9 +236,9 @@ static void heap_sift_down(tc_muxer *m, size_t i)
 		size_t c = 2 * i + 1;
 		if (c >= n)
 			break;
-		if (c + 1 < n && entry_cmp(m->heap[c + 1], m->heap[c]) < 0)
+		if (c + 1 < n && entry_cmp(m, m->heap[c + 1], m->heap[c]) < 0)
 			c++;
-		if (entry_cmp(e, m->heap[c]) <= 0)
+		if (entry_cmp(m, e, m->heap[c]) <= 0)
 			break;
 		m->heap[i] = m->heap[c];
 		i = c;
@@ -208,7 +250,7 @@ static mux_entry *second_of(const tc_muxer *m)
 {
 	if (m->heap_len < 2)
 		return NULL;
-	if (m->heap_len == 2 || entry_cmp(m->heap[1], m->heap[2]) <= 0)
+	if (m->heap_len == 2 || entry_cmp(m, m->heap[1], m->heap[2]) <= 0)
 		return m->heap[1];
 	return m->heap[2];
 }

@@ -34,6 +34,14 @@ if [ "${1:-}" = --record ]; then
 	# Per-process buffers (the ust/pid/ layout, whose env names the
 	# process) and the lean benchmark event; 200 events.
 	record_one ust-pid 200 TC_BUFFERS=pid TC_MODE=bench
+	# ust-pid beside a twin of itself (twin.py): every event ties in
+	# time with its twin's, in another trace; 400 events.
+	rm -rf "$ctf/ust-pid-twins"
+	mkdir -p "$ctf/ust-pid-twins/ust/pid"
+	src=$(ls -d "$ctf"/ust-pid/ust/pid/*)
+	cp -r "$src" "$ctf/ust-pid-twins/ust/pid/"
+	IFS=- read -r app pid date <<<"$(basename "$src")"
+	python3 "$here/twin.py" "$src" "$ctf/ust-pid-twins/ust/pid/$app-$((pid + 1))-$date" $((pid + 1))
 	# Empty strings after non-empty ones: babeltrace2 2.0.4 prints stale
 	# text for some of them (see tc_app.c, emit_empty); 40 events.  Kept
 	# apart in ../fixtures/ctf-valid: its expected output is tracecat's

@@ -37,6 +37,12 @@
 #   TC_BUFFERS      uid (default) or pid: per-pid buffers give the other
 #                   LTTng layout, OUTDIR/ust/pid/tc_app-PID-DATE/
 #   TC_CONTEXTS     context types, default "vpid vtid procname pthread_id"
+#   TC_PROCS        how many tc_app processes run at once, default 1: many
+#                   with TC_BUFFERS=pid give a trace per process, whose
+#                   events at equal times the reader must order as
+#                   babeltrace2's muxer does
+#   TC_TRACE_FORMAT LTTng 2.15 and later: `lttng create --trace-format`'s
+#                   value (ctf-1.8 or ctf-2); default: the daemon's default
 #   TC_VERIFY       1 (default) to count the recorded events with babeltrace2
 #   CC              compiler, default gcc
 #
@@ -106,6 +112,12 @@ uid | pid) ;;
 *) echo "record.sh: TC_BUFFERS must be uid or pid" >&2; exit 2 ;;
 esac
 read -r -a contexts <<<"${TC_CONTEXTS:-vpid vtid procname pthread_id}"
+procs=${TC_PROCS:-1}
+case $procs in
+'' | *[!0-9]* | 0) echo "record.sh: TC_PROCS must be a positive number" >&2; exit 2 ;;
+esac
+format_args=()
+[ -z "${TC_TRACE_FORMAT:-}" ] || format_args=(--trace-format="$TC_TRACE_FORMAT")
 
 for tool in lttng lttng-sessiond "${CC:-gcc}"; do
 	command -v "$tool" >/dev/null || { echo "record.sh: $tool not found" >&2; exit 1; }
@@ -165,7 +177,7 @@ fi
 
 start_sessiond lttng-sessiond "$work/sessiond.log"
 
-lttng create "$session" --output="$outdir" >/dev/null
+lttng create "$session" --output="$outdir" "${format_args[@]}" >/dev/null
 session_created=1
 lttng enable-channel -u -s "$session" channel0 \
 	--subbuf-size="$subbuf_size" --num-subbuf="$num_subbuf" \
@@ -181,7 +193,14 @@ fi
 lttng start "$session" >/dev/null
 
 start_ns=$(date +%s%N)
-LTTNG_UST_ALLOW_BLOCKING=1 "$work/tc_app" "$iterations" "$TC_MODE"
+app_pids=()
+for ((i = 0; i < procs; i++)); do
+	LTTNG_UST_ALLOW_BLOCKING=1 "$work/tc_app" "$iterations" "$TC_MODE" &
+	app_pids+=($!)
+done
+for p in "${app_pids[@]}"; do
+	wait "$p" || { echo "record.sh: tc_app failed" >&2; exit 1; }
+done
 end_ns=$(date +%s%N)
 
 lttng stop "$session" >/dev/null
@@ -189,7 +208,7 @@ lttng destroy "$session" >/dev/null
 session_created=0
 stop_sessiond
 
-echo "record.sh: ran tc_app $TC_MODE x $iterations in $(((end_ns - start_ns) / 1000000)) ms, trace in $outdir" >&2
+echo "record.sh: ran $procs tc_app $TC_MODE x $iterations in $(((end_ns - start_ns) / 1000000)) ms, trace in $outdir" >&2
 
 if [ "${TC_VERIFY:-1}" = 1 ] && command -v babeltrace2 >/dev/null; then
 	# The counter sink reports events and discarded-event notices
@@ -204,7 +223,7 @@ if [ "${TC_VERIFY:-1}" = 1 ] && command -v babeltrace2 >/dev/null; then
 	# Only known when exactly the mode's events are enabled.
 	expected=
 	if [ "${events[*]}" = "${mode_events[*]}" ]; then
-		expected=$approx_events
+		expected=$((approx_events * procs))
 	fi
 	echo "record.sh: babeltrace2 counts ${got:-?} events (expected ${expected:-?}), ${discarded:-0} discarded-events notices" >&2
 	if [ "${discarded:-0}" != 0 ] || { [ -n "$expected" ] && [ "$got" != "$expected" ]; }; then

@@ -104,6 +104,8 @@ CC=${CC:-gcc}
 #                    tiny discard-mode channel, tc2:ring in a tiny
 #                    overwrite-mode one, both overrun by the two threads:
 #                    discarded events and discarded packets
+# and ust-pid-twins, ust-pid beside a copy of it posing as another
+# process's trace (tests/lttng/twin.py).
 TRACES=(
 	"ust-uid 4 full ch:--buffer-ownership=user,--buffer-allocation=per-cpu,--subbuf-size=4096,--num-subbuf=8,--blocking-timeout=inf -- vpid vtid procname pthread_id ip perf:thread:task-clock perf:thread:page-fault :: ch:tc2:*"
 	"ust-pid 1 full,log ch:--buffer-ownership=process,--buffer-allocation=per-cpu,--subbuf-size=4096,--num-subbuf=8,--blocking-timeout=inf -- vpid vtid procname vuid vgid pid_ns mnt_ns :: ch:tc2:* ch:lttng_ust_tracef:* ch:lttng_ust_tracelog:*"
@@ -128,7 +130,7 @@ make_refs() {
 		rm -f ./*.bt21.txt ./*.bt21.stderr
 		for trace in */; do
 			trace=${trace%/}
-			[ -f "$trace/metadata" ] || continue
+			[ -n "$(find "$trace" -name metadata -print -quit)" ] || continue
 			run_bt "$trace" "$trace" || exit 1
 			while read -r t name args; do
 				case $t in '' | '#'*) continue ;; esac
@@ -262,6 +264,15 @@ for spec in "${TRACES[@]}"; do
 	fi
 done
 stop_sessiond
+# ust-pid beside a twin of itself (tests/lttng/twin.py), in folders named
+# as LTTng names per-process traces: every event ties in time with its
+# twin's, in another trace.
+rm -rf "$outdir/ust-pid-twins"
+mkdir "$outdir/ust-pid-twins"
+pid=$(sed -n 's/^.*"vpid": \([0-9]*\).*$/\1/p' "$outdir/ust-pid/metadata" | head -n 1)
+date=$(sed -n 's/^.*"vpid_datetime": "\([0-9]*\)T\([0-9]*\)+.*$/\1-\2/p' "$outdir/ust-pid/metadata" | head -n 1)
+cp -r "$outdir/ust-pid" "$outdir/ust-pid-twins/tc2_app-$pid-$date"
+python3 "$here/../lttng/twin.py" "$outdir/ust-pid" "$outdir/ust-pid-twins/tc2_app-$((pid + 1))-$date" $((pid + 1))
 
 make_refs "$outdir"
 status=0
