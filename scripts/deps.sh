@@ -25,7 +25,8 @@ build=(gcc make pkg-config libzstd-dev zlib1g-dev libtraceevent-dev libjson-c-de
 #   babeltrace2, babeltrace   tests/live/*.sh (babeltrace 1.5 reads conversions)
 #   lttng-tools, liblttng-ust-dev   tests/live/lttng-ust.sh (records anew)
 #   uftrace          tests/live/uftrace-replay.sh (gcc -pg, uftrace record)
-#   clang, libclang-rt-14-dev   make fuzz: the libFuzzer regression inputs
+#   clang, libclang-rt-dev   make fuzz: the libFuzzer regression inputs (the
+#                    default clang's runtime: 14 in Debian 12, 19 in 13)
 #   groff-base, mandoc   the man page lint
 #   bash-completion  the completion test
 #   debootstrap      scripts/sid-root.sh: the Debian sid root that the peers
@@ -42,7 +43,7 @@ build=(gcc make pkg-config libzstd-dev zlib1g-dev libtraceevent-dev libjson-c-de
 #                    with Debian's
 # (timeout, stdbuf, cmp, diff, awk, find, sed come with every Debian system.)
 tests=(python3 procps trace-cmd babeltrace2 babeltrace lttng-tools liblttng-ust-dev uftrace
-	clang libclang-rt-14-dev groff-base mandoc bash-completion debootstrap binutils util-linux bsdutils file time
+	clang libclang-rt-dev groff-base mandoc bash-completion debootstrap binutils util-linux bsdutils file time
 	protobuf-compiler python3-protobuf nodejs)
 command -v npm >/dev/null || tests+=(npm)
 
