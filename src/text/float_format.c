@@ -323,18 +323,19 @@ static size_t sign_or_special(char *d, uint64_t bits, bool *done)
  * BITS) rounded, into *R in [10^(P-1), 10^P] (10^P for the caller to carry
  * into the exponent), and the decimal exponent X of the first, into *X,
  * with double multiplications: false when they do not decide.  The steps
- * are chosen for a short chain of dependent instructions, which is what
- * this path's time is.
+ * are chosen for few instructions, which is what this path's time is.
  *
- * With 2^E2 <= |V| < 2^(E2 + 1), X is X0 = floor(E2 log10 2) or X0 + 1.
- * S' = fl(|V| fl(10^k)), two roundings to nearest (IEEE 754 binary64, C11
- * F.3), is S = |V| 10^k times (1 + d), |d| < 2^-52 + 2^-106.  Both
- * candidates, k = P - 1 - X0 and one less, are computed at once; the
- * first is chosen unless it reaches 10^P.  S < 10^8 < 2^27 puts S' within
- * 2^-25 of S, so S' rounds as S unless it lies within that of a half
- * (margin 2^-20).  Where the choice is wrong, |V| 10^k is within 2^-51
- * of a power of ten and rounds to it, and the digits come out right once
- * 10^P is carried: 10^(P-1) at the exponent one up.
+ * With 2^E2 <= |V| < 2^(E2 + 1), X is X0 = floor(E2 log10 2) or X0 + 1:
+ * X0 + 1 when |V| reaches fl(10^(X0 + 1)), the table's double nearest to
+ * that power.  S' = fl(|V| fl(10^k)), k = P - 1 - X, two roundings to
+ * nearest (IEEE 754 binary64, C11 F.3), is S = |V| 10^k times (1 + d),
+ * |d| < 2^-52 + 2^-106.  S < 10^8 < 2^27 puts S' within 2^-25 of S, so S'
+ * rounds as S unless it lies within that of a half (margin 2^-20).  When
+ * fl(10^(X0 + 1)) is not the power itself, the choice of X may be wrong
+ * for a |V| between the two; then |V| 10^k is within 2^-51 of 10^(P-1)
+ * or 10^P and rounds to it, which is the right text: 10^(P-1) at the
+ * exponent one up, or 10^P for the caller to carry.  So *R is never out
+ * of [10^(P-1), 10^P].
  *
  * Adding 2^52 rounds S' to an integer, to nearest, in the mantissa's low
  * bits: the default rounding mode (see the top of this file) and no wider
@@ -347,29 +348,21 @@ static inline bool round_double(double v, uint64_t bits, unsigned p, uint64_t *r
 {
 	const double *pow10 = tc_float_pow10_double - POW10_DOUBLE_MIN;
 	const double two52 = 0x1p52;
-	double a = fabs(v), s_lo, s_hi, s, t;
-	int x0 = floor_log10_pow2((int)((bits >> 52) & 0x7ff) - 1023), k = (int)p - 1 - x0;
-	uint64_t t_bits, lo_bits, hi_bits, lo = tc_fmt_pow10[p - 1];
-	bool up;
+	double a = fabs(v), s, t;
+	int x0 = floor_log10_pow2((int)((bits >> 52) & 0x7ff) - 1023);
+	uint64_t t_bits;
 
-	/* Both 10^k and 10^(k - 1) in the table. */
-	if ((unsigned)(k - 1 - POW10_DOUBLE_MIN) > (unsigned)(POW10_DOUBLE_MAX - 1 - POW10_DOUBLE_MIN))
+	/* 10^(X0 + 1) and 10^k, k <= P - 1 - X0, in the table (X0 < 308,
+	 * so that only the smallest values go the slow way). */
+	if (x0 < (int)p - 1 - POW10_DOUBLE_MAX)
 		return false;
-	s_lo = a * pow10[k];
-	s_hi = a * pow10[k - 1];
-	up = s_lo >= (double)tc_fmt_pow10[p];
-	/* A choice without a branch (as good as random from one value to
-	 * the next): compilers branch on a choice between doubles. */
-	memcpy(&lo_bits, &s_lo, sizeof lo_bits);
-	memcpy(&hi_bits, &s_hi, sizeof hi_bits);
-	lo_bits ^= (lo_bits ^ hi_bits) & -(uint64_t)up;
-	memcpy(&s, &lo_bits, sizeof s);
+	*x = x0 + (a >= pow10[x0 + 1]);
+	s = a * pow10[(int)p - 1 - *x];
 	t = s + two52;
 	memcpy(&t_bits, &t, sizeof t_bits);
 	*r = t_bits & ((UINT64_C(1) << 52) - 1);
-	*x = x0 + up;
 	/* |S' - round(S')|: exact, as both subtractions are. */
-	return *r - lo <= tc_fmt_pow10[p] - lo && fabs(s - (t - two52)) < 0.5 - 0x1p-20;
+	return fabs(s - (t - two52)) < 0.5 - 0x1p-20;
 }
 
 /* The P significant digits of |v| (B) rounded, as an integer in
@@ -542,6 +535,8 @@ static const uint16_t digit_pairs[100] = {
 /* ceil(2^32 / 10^4). */
 #define FRAC32_PER_1E4 UINT64_C(429497)
 
+static size_t g_general(char *dst, uint64_t bits, unsigned precision);
+
 /* layout_g() of six digits W at D, the text starting at DST; returns its
  * length.  Out of line, as the style e is rare, and called last, so that
  * g_six() needs neither a stack frame nor saved registers. */
@@ -553,9 +548,10 @@ static __attribute__((noinline)) size_t layout_e6(char *dst, char *d, uint64_t w
 }
 
 /*
- * tc_fmt_g() of normal doubles at precision 6, or 0 when round_double()
- * cannot decide: the common case without g_general()'s slower paths, its
- * digits from three table loads, short enough to need few registers.
+ * tc_fmt_g() at precision 6 of normal doubles: the common case without
+ * g_general()'s slower paths, its digits from three table loads, short
+ * enough to need few registers.  Every way out is a return or a call in
+ * tail position, so that it needs no stack frame.
  */
 __attribute__((always_inline)) static inline size_t g_six(char *dst, double v, uint64_t bits)
 {
@@ -565,7 +561,7 @@ __attribute__((always_inline)) static inline size_t g_six(char *dst, double v, u
 	int x;
 
 	if (!round_double(v, bits, SIX, &r, &x))
-		return 0;
+		return g_general(dst, bits, SIX);
 	/* Rounded up to 10^6: one more digit before the point. */
 	if (r == 1000000) {
 		r = 100000;
@@ -649,13 +645,12 @@ static __attribute__((noinline)) size_t g_general(char *dst, uint64_t bits, unsi
 size_t tc_fmt_g(char *dst, double v, unsigned precision)
 {
 	uint64_t bits;
-	size_t n;
 
 	memcpy(&bits, &v, sizeof bits);
 	/* The quick path for the one precision that is common.  Biased
 	 * exponent 1..2046: normal. */
-	if (precision == SIX && ((bits >> 52) & 0x7ff) - 1 < 0x7fe && (n = g_six(dst, v, bits)))
-		return n;
+	if (precision == SIX && ((bits >> 52) & 0x7ff) - 1 < 0x7fe)
+		return g_six(dst, v, bits);
 	return g_general(dst, bits, precision);
 }
 

@@ -682,11 +682,16 @@ static char *w_string_value(tc_text_printer *p, char *d, const tc_field *f)
 	return w_str(p, d, p->c_rst);
 }
 
-/* babeltrace2 prints real fields with "%g" (floats widened to double). */
+/* babeltrace2 prints real fields with "%g" (floats widened to double);
+ * the caller guarantees TC_FMT_G_MAX bytes of room. */
+static inline char *put_g(char *d, double v)
+{
+	return d + tc_fmt_g(d, v, 6);
+}
+
 static inline char *w_g(tc_text_printer *p, char *d, double v)
 {
-	d = room(p, d, TC_FMT_G_MAX);
-	return d + tc_fmt_g(d, v, 6);
+	return put_g(room(p, d, TC_FMT_G_MAX), v);
 }
 
 /* A real field, bold when coloured. */
@@ -837,8 +842,12 @@ static unsigned value_how(const tc_text_printer *p, const tc_field_class *c)
 	}
 }
 
+/* Room w_value() needs for the values it writes itself: a decimal integer
+ * (20 digits and a sign) or a real (TC_FMT_G_MAX). */
+#define VALUE_ROOM (TC_FMT_G_MAX > 21 ? TC_FMT_G_MAX : 21)
+
 /* F's value, written as HOW says (HOW_FIELD is always right); the caller
- * guarantees 21 bytes of room, enough for a decimal integer. */
+ * guarantees VALUE_ROOM bytes of room. */
 static inline char *w_value(tc_text_printer *p, char *d, const tc_field *f,
 			    unsigned how, bool names)
 {
@@ -853,7 +862,7 @@ static inline char *w_value(tc_text_printer *p, char *d, const tc_field *f,
 		return w_quoted(p, d, f->v.str.ptr, f->v.str.ptr ? f->v.str.len : 0);
 	case HOW_FLOAT:
 		/* uncoloured (value_how()): no w_float() around it */
-		return w_g(p, d, f->v.f);
+		return put_g(d, f->v.f);
 	default:
 		return w_field(p, d, f, names);
 	}
@@ -970,7 +979,7 @@ static char *w_members(tc_text_printer *p, char *d, const tc_field *f,
 	for (; pm < end; pm++) {
 		const tc_field *it = &items[pm->index];
 
-		d = w_padded(p, d, pm->pre, pm->pre_len, 21);
+		d = w_padded(p, d, pm->pre, pm->pre_len, VALUE_ROOM);
 		d = w_value(p, d, it, it->cls == pm->cls ? pm->how : HOW_FIELD, names);
 	}
 	return W_LIT(p, d, " }");
@@ -994,7 +1003,7 @@ static __attribute__((noinline)) char *w_array(tc_text_printer *p, char *d,
 	d = room(p, d, 1);
 	*d++ = '[';
 	for (i = 0; i < n; i++) {
-		d = room(p, d, 28 + 21);
+		d = room(p, d, 28 + VALUE_ROOM);
 		if (i)
 			RAW(d, ", ");
 		else
