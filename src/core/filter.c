@@ -2,8 +2,9 @@
 /*
  * filter.c - the message filter `print` and `convert` share: a time range
  * given as babeltrace2's trimmer takes it (--begin/--end), event-name
- * patterns (--events) and CPUs (--cpu).  Discarded-item messages pass the
- * time and CPU tests only: they have no event name.
+ * patterns (--events) and CPUs (--cpu), and a time range per trace
+ * (--stream-intersection).  Discarded-item messages pass the time and CPU
+ * tests only: they have no event name.
  */
 #include "core/core.h"
 
@@ -23,8 +24,17 @@ typedef struct time_bound {
 	tc_time t;
 } time_bound;
 
+/* A trace's own time range: babeltrace2 puts a trimmer with it on each
+ * stream of the trace, before its muxer. */
+typedef struct trace_range {
+	const tc_trace *trace;
+	tc_time begin, end;
+} trace_range;
+
 struct tc_filter {
 	time_bound begin, end;
+	trace_range *trace_ranges;
+	size_t trace_range_count;
 	char **patterns;
 	size_t pattern_count;
 	/* The last event class matched against the patterns, with the answer
@@ -49,12 +59,13 @@ void tc_filter_free(tc_filter *f)
 		free(f->patterns[i]);
 	free(f->patterns);
 	free(f->cpus);
+	free(f->trace_ranges);
 	free(f);
 }
 
 bool tc_filter_is_empty(const tc_filter *f)
 {
-	return !f || (!f->begin.set && !f->end.set && !f->pattern_count && !f->cpus);
+	return !f || (!f->begin.set && !f->end.set && !f->pattern_count && !f->cpus && !f->trace_range_count);
 }
 
 /* Up to 9 digits after a dot, as nanoseconds; false on anything else. */
@@ -169,6 +180,16 @@ int tc_filter_set_end(tc_filter *f, const char *text, bool gmt)
 	return parse_bound(text, gmt, &f->end);
 }
 
+int tc_filter_set_trace_range(tc_filter *f, const tc_trace *t, tc_time begin, tc_time end)
+{
+	trace_range *r = realloc(f->trace_ranges, (f->trace_range_count + 1) * sizeof *r);
+	if (!r)
+		return tc_fail_nomem();
+	f->trace_ranges = r;
+	r[f->trace_range_count++] = (trace_range){ t, begin, end };
+	return 0;
+}
+
 int tc_filter_add_events(tc_filter *f, const char *list)
 {
 	const char *p = list;
@@ -245,14 +266,26 @@ void tc_filter_set_first_time(tc_filter *f, tc_time first)
 		resolve_bound(&f->end, first);
 }
 
+/* The trimmer's test: an event at its time, a discarded-items report
+ * over its whole span. */
+static bool before(const tc_message *msg, tc_time begin)
+{
+	return tc_time_cmp(msg->kind == TC_MSG_EVENT ? msg->time : msg->end_time, begin) < 0;
+}
+
 bool tc_filter_match(tc_filter *f, const tc_message *msg)
 {
 	if (msg->has_time && (f->begin.set || f->end.set)) {
 		if (f->begin.needs_date || f->end.needs_date)
 			tc_filter_set_first_time(f, msg->time);
-		if (f->begin.set && tc_time_cmp(msg->kind == TC_MSG_EVENT ? msg->time : msg->end_time, f->begin.t) < 0)
+		if (f->begin.set && before(msg, f->begin.t))
 			return false;
 		if (f->end.set && tc_time_cmp(msg->time, f->end.t) > 0)
+			return false;
+	}
+	for (size_t i = 0; msg->has_time && i < f->trace_range_count; i++) {
+		const trace_range *r = &f->trace_ranges[i];
+		if (r->trace == msg->stream->trace && (before(msg, r->begin) || tc_time_cmp(msg->time, r->end) > 0))
 			return false;
 	}
 	if (f->cpus) {
