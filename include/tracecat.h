@@ -583,6 +583,11 @@ TC_API bool tc_filter_is_empty(const tc_filter *f);
 /* Whether F keeps MSG.  Several threads may match at once once the times
  * of day have their date (tc_filter_set_first_time, or none given). */
 TC_API bool tc_filter_match(tc_filter *f, const tc_message *msg);
+/* A discarded-items report F keeps, cut to F's time bounds as babeltrace2
+ * cuts it: a report that starts before the beginning starts at it, one
+ * that ends after the end ends at it, and its count becomes unknown.
+ * Returns MSG when nothing is cut, COPY (filled) otherwise. */
+TC_API const tc_message *tc_filter_clip(const tc_filter *f, const tc_message *msg, tc_message *copy);
 /* Whether F keeps the events of class EC whatever their time and CPU:
  * false only for a class its event-name patterns leave out. */
 TC_API bool tc_filter_match_class(tc_filter *f, const tc_event_class *ec);

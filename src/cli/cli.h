@@ -89,6 +89,7 @@ int cli_read_streams(tc_input *in, unsigned jobs, int (*read)(void *state, size_
  * known, since --clock-gmt decides the time zone of --begin and --end. */
 typedef struct cli_filter_args {
 	const char *begin, *end, *events, *cpus;
+	bool begin_given, end_given;   /* by --begin, --end themselves */
 } cli_filter_args;
 
 /* Takes argv[*I] if it is a filter option. */

@@ -89,9 +89,8 @@ bool cli_compat_option(int argc, char **argv, int *i, const char *command, tc_co
 
 /* babeltrace2-convert(1)'s --timerange=BEGIN,END, also "[BEGIN,END]":
  * the two bounds are cut out of the argument in place (argv strings are
- * the program's to change), and a later --begin or --end replaces one, as
- * in babeltrace2, where each sets the trimmer's parameter again.  Exits
- * with status 2 when a bound is missing. */
+ * the program's to change).  Exits with status 2 when a bound is
+ * missing. */
 static void timerange(const char *arg, cli_filter_args *fa)
 {
 	char *p = (char *)arg + (arg[0] == '[');
@@ -109,18 +108,29 @@ static void timerange(const char *arg, cli_filter_args *fa)
 bool cli_filter_option(int argc, char **argv, int *i, cli_filter_args *fa)
 {
 	const char *v;
-	if (cli_opt_value(argc, argv, i, "--begin", "-b", &v))
+	/* babeltrace2 refuses a second --begin or --end, and --timerange after
+	 * either; a later option replaces what --timerange set. */
+	if (cli_opt_value(argc, argv, i, "--begin", "-b", &v)) {
+		if (fa->begin_given)
+			exit(cli_usage_error("", "--begin given twice"));
 		fa->begin = v;
-	else if (cli_opt_value(argc, argv, i, "--timerange", NULL, &v))
+		fa->begin_given = true;
+	} else if (cli_opt_value(argc, argv, i, "--timerange", NULL, &v)) {
+		if (fa->begin_given || fa->end_given)
+			exit(cli_usage_error("", "--timerange after --begin or --end"));
 		timerange(v, fa);
-	else if (cli_opt_value(argc, argv, i, "--end", "-e", &v))
+	} else if (cli_opt_value(argc, argv, i, "--end", "-e", &v)) {
+		if (fa->end_given)
+			exit(cli_usage_error("", "--end given twice"));
 		fa->end = v;
-	else if (cli_opt_value(argc, argv, i, "--events", NULL, &v))
+		fa->end_given = true;
+	} else if (cli_opt_value(argc, argv, i, "--events", NULL, &v)) {
 		fa->events = v;
-	else if (cli_opt_value(argc, argv, i, "--cpu", NULL, &v))
+	} else if (cli_opt_value(argc, argv, i, "--cpu", NULL, &v)) {
 		fa->cpus = v;
-	else
+	} else {
 		return false;
+	}
 	return true;
 }
 

@@ -249,11 +249,14 @@ int cli_print(int argc, char **argv)
 	if (status && !refused)
 		cli_report_error();
 	const tc_message *msg;
+	tc_message clipped;
 	int rc = 0, write_rc = 0;
 	uint64_t printed = 0;
 	while (!status && (rc = tc_muxer_next(mux, &msg)) > 0) {
 		if (filtering && !tc_filter_match(filter, msg))
 			continue;
+		if (filtering)
+			msg = tc_filter_clip(filter, msg, &clipped);
 		if ((write_rc = tc_text_printer_print(printer, msg)) < 0)
 			break;
 		printed += msg->kind == TC_MSG_EVENT;

@@ -296,6 +296,68 @@ bool tc_filter_match(tc_filter *f, const tc_message *msg)
 	return msg->kind != TC_MSG_EVENT || tc_filter_match_class(f, msg->event_class);
 }
 
+/* The clock value of time T on CLK, as babeltrace2 works it out
+ * (bt_common_clock_value_from_ns_from_origin): whole periods, then the
+ * nanoseconds left scaled down.  False when T is before the clock's zero
+ * or out of reach. */
+static bool time_to_cycles(const tc_clock *clk, tc_time t, uint64_t *cycles)
+{
+	const int64_t ns_per_s = 1000000000;
+	__int128 offset = (__int128)clk->offset_s * ns_per_s +
+	                  (clk->freq == (uint64_t)ns_per_s ? (__int128)clk->offset : (__int128)clk->offset * ns_per_s / clk->freq);
+	__int128 value = (__int128)t.sec * ns_per_s + t.nsec - offset;
+	if (value < 0)
+		return false;
+	unsigned __int128 c = (unsigned __int128)(value / ns_per_s) * clk->freq +
+	                      (unsigned __int128)clk->freq * (uint64_t)(value % ns_per_s) / (uint64_t)ns_per_s;
+	if (c > UINT64_MAX)
+		return false;
+	*cycles = (uint64_t)c;
+	return true;
+}
+
+/* Moves one end of a discarded-items report to bound T, its count then
+ * unknown: the cycles T is on the stream's clock, and their time. */
+static void cut(const tc_clock *clk, tc_time t, uint64_t *cycles, tc_time *time, tc_message *m)
+{
+	uint64_t c;
+	if (!clk || !time_to_cycles(clk, t, &c) || !tc_clock_cycles_to_time(clk, c, time))
+		return;
+	*cycles = c;
+	m->count = 0;
+}
+
+const tc_message *tc_filter_clip(const tc_filter *f, const tc_message *msg, tc_message *copy)
+{
+	if (msg->kind == TC_MSG_EVENT || !msg->has_time || !msg->has_range)
+		return msg;
+	bool has_begin = f->begin.set && !f->begin.needs_date, has_end = f->end.set && !f->end.needs_date;
+	tc_time begin = f->begin.t, end = f->end.t;
+	for (size_t i = 0; i < f->trace_range_count; i++) {
+		const trace_range *r = &f->trace_ranges[i];
+		if (r->trace != msg->stream->trace)
+			continue;
+		if (!has_begin || tc_time_cmp(r->begin, begin) > 0)
+			begin = r->begin;
+		if (!has_end || tc_time_cmp(r->end, end) < 0)
+			end = r->end;
+		has_begin = has_end = true;
+	}
+	bool early = has_begin && tc_time_cmp(msg->time, begin) < 0, late = has_end && tc_time_cmp(msg->end_time, end) > 0;
+	if (!early && !late)
+		return msg;
+	const tc_clock *clk = msg->stream->stream_class->clock;
+	*copy = *msg;
+	/* Seeking to the beginning cuts a report that straddles it
+	 * (bt_message_iterator_seek_ns_from_origin's auto-seek); the trimmer
+	 * cuts one that runs past its end (filter.utils.trimmer). */
+	if (early)
+		cut(clk, begin, &copy->cycles, &copy->time, copy);
+	if (late)
+		cut(clk, end, &copy->end_cycles, &copy->end_time, copy);
+	return copy;
+}
+
 bool tc_filter_match_class(tc_filter *f, const tc_event_class *ec)
 {
 	if (!f->pattern_count)
