@@ -96,10 +96,10 @@ static void timerange(const char *arg, cli_filter_args *fa)
 	char *p = (char *)arg + (arg[0] == '[');
 	char *comma = strchr(p, ',');
 	char *close = comma ? strchr(comma + 1, ']') : NULL;
+	if (!comma || comma == p || !comma[1] || close == comma + 1)
+		exit(cli_usage_error("", "--timerange expects BEGIN,END or [BEGIN,END], got \"%s\"", arg));
 	if (close)
 		*close = '\0';
-	if (!comma || comma == p || !comma[1])
-		exit(cli_usage_error("", "--timerange expects BEGIN,END or [BEGIN,END], got \"%s\"", arg));
 	*comma = '\0';
 	fa->begin = p;
 	fa->end = comma + 1;
