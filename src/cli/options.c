@@ -172,7 +172,7 @@ static int trace_intersection(tc_input *in, const tc_trace *t, tc_filter *f, boo
 			return cli_report_error(), 1;
 		if (rc == 0 || b.sec < 0 || tc_time_cmp(e, b) < 0) {
 			fprintf(stderr, "tracecat: %s: --stream-intersection: %s\n", st->name,
-			        rc == 0 ? "the stream's packets do not give its time range (no beginning and end times)"
+			        rc == 0 ? "no time range known for the stream (only CTF packets with beginning and end times give one)"
 			                : "the stream's time range is negative or reversed");
 			return 1;
 		}
