@@ -44,6 +44,7 @@ live_as_nobody() {
 # lines of the error stream are the same, FAIL otherwise, and NOTE when the
 # peer dies of a signal or refuses what tracecat reads (doc/reading.md
 # lists those cases).
+# shellcheck disable=SC2154 # BIN and tmp are the caller's
 peer_compare() {
 	local label=$1 peer=$2 brc trc reason
 	shift 2
