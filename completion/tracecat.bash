@@ -9,8 +9,8 @@
 
 # Options of each command: flags, then options that take a value.  Long
 # options with a value are offered as "--name=".
-_tracecat_flags_print='--clock-gmt --clock-seconds --clock-date --clock-cycles --no-delta --lttng-names -h --help'
-_tracecat_values_print='-n --names -f --fields -c --color --clock-offset --clock-offset-ns -b --begin -e --end --events --cpu -j --jobs --compat'
+_tracecat_flags_print='--clock-gmt --clock-seconds --clock-date --clock-cycles --no-delta --lttng-names --stream-intersection -v --verbose -h --help'
+_tracecat_values_print='-n --names -f --fields -c --color --clock-offset --clock-offset-ns -i --input-format -b --begin -e --end --timerange --events --cpu -j --jobs --compat'
 _tracecat_flags_info='-h --help'
 _tracecat_values_info='-j --jobs'
 _tracecat_flags_report='-R -t -l --ts-diff -v -I -S -N -L -h --help'
@@ -18,7 +18,7 @@ _tracecat_values_report='-i -F --cpu -j --jobs --compat'
 _tracecat_flags_replay='--no-args --no-merge -a --auto-args -h --help'
 _tracecat_values_replay='-d --data -f --output-fields --tid -D --depth -F --filter -N --notrace -t --time-filter --compat'
 _tracecat_flags_convert='--force --ftrace-names --clock-gmt -h --help'
-_tracecat_values_convert='-o --output --format --ctf-version --packet-size -j --jobs -b --begin -e --end --events --cpu'
+_tracecat_values_convert='-o --output --format --ctf-version --packet-size -j --jobs -b --begin -e --end --timerange --events --cpu'
 _tracecat_commands=(print info report replay convert help)
 
 # The words of the line up to the cursor, with the words bash split at
@@ -93,6 +93,8 @@ _tracecat_value()
 			trace:vpid loglevel emf callsite all ;;
 	print:-c | print:--color)
 		_tracecat_choice "$value" never auto always ;;
+	print:-i | print:--input-format)
+		_tracecat_choice "$value" ctf trace.dat uftrace lttng-legacy ;;
 	*:--compat)
 		# every peer's known releases (src/core/compat.c)
 		_tracecat_list "$value" babeltrace2=2.0 babeltrace2=2.1 trace-cmd=3.1 trace-cmd=3.4 uftrace=0.13 uftrace=0.19 ;;

@@ -469,6 +469,21 @@ TC_API int tc_input_next(tc_input *in, const tc_message **msg);
 TC_API size_t tc_input_stream_count(const tc_input *in);
 TC_API int tc_input_stream_next(tc_input *in, size_t i, const tc_message **msg);
 
+/* The stream tc_input_stream_next(IN, I, ...) reads, or NULL when I is
+ * not below tc_input_stream_count(). */
+TC_API const tc_stream *tc_input_stream(const tc_input *in, size_t i);
+
+/*
+ * The time range of stream I of IN where its reader knows it without
+ * decoding events: for CTF, the packet index as babeltrace2's
+ * source.ctf.fs gives it (from the beginning time of its first packet to
+ * the end time of its last).  Returns 1 with *BEGIN and *END set, 0 when
+ * the range is not known (packets without both times, no clock, other
+ * formats), < 0 on an error reading the packets.  Call it before any
+ * message of IN is read.
+ */
+TC_API int tc_input_stream_time_range(tc_input *in, size_t i, tc_time *begin, tc_time *end);
+
 TC_API size_t tc_input_trace_count(const tc_input *in);
 TC_API tc_trace *tc_input_trace(const tc_input *in, size_t i);
 
@@ -554,6 +569,11 @@ TC_API void tc_filter_free(tc_filter *f);
  */
 TC_API int tc_filter_set_begin(tc_filter *f, const char *text, bool gmt);
 TC_API int tc_filter_set_end(tc_filter *f, const char *text, bool gmt);
+/* Keeps the messages of trace T from BEGIN to END, as babeltrace2's
+ * --stream-intersection does with the range all of T's streams cover
+ * (tc_input_stream_time_range); other traces' messages pass.  Once per
+ * trace. */
+TC_API int tc_filter_set_trace_range(tc_filter *f, const tc_trace *t, tc_time begin, tc_time end);
 /* Keeps events whose name matches one of the comma-separated shell
  * patterns (fnmatch), e.g. "sched_*,irq_handler_entry". */
 TC_API int tc_filter_add_events(tc_filter *f, const char *patterns);
@@ -566,6 +586,11 @@ TC_API bool tc_filter_is_empty(const tc_filter *f);
 /* Whether F keeps MSG.  Several threads may match at once once the times
  * of day have their date (tc_filter_set_first_time, or none given). */
 TC_API bool tc_filter_match(tc_filter *f, const tc_message *msg);
+/* A discarded-items report F keeps, cut to F's time bounds as babeltrace2
+ * cuts it: a report that starts before the beginning starts at it, one
+ * that ends after the end ends at it, and its count becomes unknown.
+ * Returns MSG when nothing is cut, COPY (filled) otherwise. */
+TC_API const tc_message *tc_filter_clip(const tc_filter *f, const tc_message *msg, tc_message *copy);
 /* Whether F keeps the events of class EC whatever their time and CPU:
  * false only for a class its event-name patterns leave out. */
 TC_API bool tc_filter_match_class(tc_filter *f, const tc_event_class *ec);

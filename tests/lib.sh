@@ -5,6 +5,7 @@
 #   . "$(dirname "$0")/../lib.sh"
 #   live_setup NAME "$1"     root, bin, bins, work; TZ and sanitizer options
 #   live_as_nobody           as_nobody: the prefix that runs as user 65534
+#   peer_compare ...         `BIN print` against babeltrace2, PASS/FAIL/NOTE
 
 # live_setup NAME BIN: ROOT is the checkout; BIN made absolute; BINS is BIN
 # and, when it is built, build/sanitize/tracecat; WORK a fresh folder
@@ -34,5 +35,43 @@ live_as_nobody() {
 		else
 			as_nobody=(missing-setpriv)
 		fi
+	fi
+}
+
+# peer_compare LABEL PEER-NAME PEER-COMMAND... -- TRACECAT-ARGS...: runs the
+# peer's command and `$BIN print TRACECAT-ARGS...` (files in $tmp), and
+# prints PASS when the exit status, the standard output and the WARNING
+# lines of the error stream are the same, FAIL otherwise, and NOTE when the
+# peer dies of a signal or refuses what tracecat reads (doc/reading.md
+# lists those cases).
+# shellcheck disable=SC2154 # BIN and tmp are the caller's
+peer_compare() {
+	local label=$1 peer=$2 brc trc reason
+	shift 2
+	local cmd=()
+	while [ "$1" != -- ]; do
+		cmd+=("$1")
+		shift
+	done
+	shift
+	"${cmd[@]}" >"$tmp/bt.out" 2>"$tmp/bt.err"
+	brc=$?
+	"$BIN" print "$@" >"$tmp/tc.out" 2>"$tmp/tc.err"
+	trc=$?
+	if [ $brc -ge 128 ]; then
+		reason=$(sed -n '/ Error is:$/{n;s/^.* [a-z_]*@[^ ]* //p;q}' "$tmp/bt.err" | sed 's/: [a-z-]*-addr=.*//' | head -c 160)
+		echo "NOTE $label: $peer dies of signal $((brc - 128))${reason:+: $reason}"
+	elif [ $brc -ne 0 ] && [ $trc -eq 0 ]; then
+		echo "NOTE $label: $peer refuses what tracecat reads (doc/reading.md): $(grep -m1 -A1 '^CAUSED BY' "$tmp/bt.err" |
+			tail -n 1 | sed 's/^ *//; s/[:,] [a-z-]*-addr=.*//' | head -c 120)"
+	elif [ $brc -ne $trc ]; then
+		echo "FAIL $label: exit $trc, $peer $brc"
+	elif ! cmp -s "$tmp/bt.out" "$tmp/tc.out"; then
+		echo "FAIL $label: stdout differs from $peer's: $(diff "$tmp/bt.out" "$tmp/tc.out" | head -n 3 | head -c 300)"
+	elif ! diff -q <(grep '^WARNING\|^\[warning\]' "$tmp/bt.err") <(grep '^WARNING\|^\[warning\]' "$tmp/tc.err") >/dev/null; then
+		echo "FAIL $label: warnings differ from $peer's: $(diff <(grep '^WARNING\|^\[warning\]' "$tmp/bt.err") \
+			<(grep '^WARNING\|^\[warning\]' "$tmp/tc.err") | head -n 3 | head -c 300)"
+	else
+		echo "PASS $label"
 	fi
 }

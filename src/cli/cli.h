@@ -85,10 +85,11 @@ void cli_compat_value(const char *command, const char *v, tc_compat *c);
 int cli_read_streams(tc_input *in, unsigned jobs, int (*read)(void *state, size_t stream), void *states,
                      size_t state_size, tc_error *err);
 
-/* --begin, --end, --events, --cpu as given; built once every option is
+/* --begin, --end (or --timerange), --events, --cpu as given; built once every option is
  * known, since --clock-gmt decides the time zone of --begin and --end. */
 typedef struct cli_filter_args {
 	const char *begin, *end, *events, *cpus;
+	bool begin_given, end_given;   /* by --begin, --end themselves */
 } cli_filter_args;
 
 /* Takes argv[*I] if it is a filter option. */
@@ -99,6 +100,11 @@ int cli_filter_build(const cli_filter_args *fa, bool gmt, tc_filter **out);
  * and `convert` tell tc_input_want_values, so that the events they leave
  * out get no values built. */
 bool cli_filter_keeps_class(void *filter, const tc_event_class *ec);
+/* --stream-intersection: gives F, for every trace of INPUTS, the time
+ * range all its streams cover (babeltrace2's rule); with VERBOSE, says
+ * each range on stderr.  0, or 1 after reporting a trace without one.
+ * Runs before any message is read. */
+int cli_stream_intersection(tc_input **inputs, int count, tc_filter *f, bool verbose);
 
 int cli_convert(int argc, char **argv);
 int cli_replay(int argc, char **argv);

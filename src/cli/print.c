@@ -7,6 +7,7 @@
  */
 #include "cli/cli.h"
 
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -80,6 +81,48 @@ static int parse_fields(const char *list, tc_text_options *o)
 	return 0;
 }
 
+/* -i/--input-format, the option babeltrace2 keeps from babeltrace 1
+ * (babeltrace2-convert(1), "Legacy options"): `ctf` there, any format
+ * tracecat reads here, and every trace found must be of it.  Returns 0,
+ * or 1 after saying which trace is not. */
+static int check_input_format(const char *format, tc_input **inputs, int count)
+{
+	for (int i = 0; i < count; i++)
+		for (size_t j = 0; j < tc_input_trace_count(inputs[i]); j++) {
+			const tc_trace *t = tc_input_trace(inputs[i], j);
+			if (strcmp(t->format, format) != 0) {
+				fprintf(stderr, "tracecat: %s: a %s trace, not %s (--input-format)\n", t->path, t->format, format);
+				return 1;
+			}
+		}
+	return 0;
+}
+
+static int input_format_value(const char *v)
+{
+	static const char *const known[] = { "ctf", "trace.dat", "uftrace", "lttng-legacy" };
+	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
+		if (!strcmp(v, known[i]))
+			return 0;
+	if (!strcmp(v, "lttng-live"))
+		return cli_usage_error("print", "--input-format lttng-live: tracecat does not connect to LTTng live "
+		                       "sessions; print the session's trace folder instead");
+	return cli_usage_error("print", "unknown --input-format \"%s\" (known: ctf, trace.dat, uftrace, lttng-legacy)", v);
+}
+
+/* -v/--verbose: babeltrace2 turns its log level to INFO, a flood of
+ * library lines on stderr.  Here: what was read and what was kept, on
+ * stderr, so that stdout stays the same text. */
+static void say_inputs(char **paths, tc_input **inputs, int count)
+{
+	for (int i = 0; i < count; i++)
+		for (size_t j = 0; j < tc_input_trace_count(inputs[i]); j++) {
+			const tc_trace *t = tc_input_trace(inputs[i], j);
+			fprintf(stderr, "tracecat: %s: %s trace %s (%zu streams)\n", paths[i], t->format,
+			        t->name ? t->name : t->path, t->stream_count);
+		}
+}
+
 /* babeltrace2's test for a terminal that shows colours: a capable TERM on
  * both stdout and stderr, overridable with BABELTRACE_TERM_COLOR.  Its
  * --color=auto uses it, and so do its warnings whatever --color says. */
@@ -110,6 +153,8 @@ int cli_print(int argc, char **argv)
 	const char *color = "auto";
 	cli_filter_args fa = { 0 };
 	unsigned jobs = cli_default_jobs();
+	bool intersect = false, verbose = false;
+	const char *input_format = NULL;
 	if (!paths)
 		return 1;
 	for (int i = 1; i < argc; i++) {
@@ -142,6 +187,14 @@ int cli_print(int argc, char **argv)
 		} else if (cli_opt_value(argc, argv, &i, "--color", "-c", &v)) {
 			color = v;
 		} else if (cli_filter_option(argc, argv, &i, &fa)) {
+		} else if (!strcmp(a, "--stream-intersection")) {
+			intersect = true;
+		} else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
+			verbose = true;
+		} else if (cli_opt_value(argc, argv, &i, "--input-format", "-i", &v)) {
+			if (input_format_value(v))
+				return free(paths), 2;
+			input_format = v;
 		} else if (cli_jobs_option(argc, argv, &i, "print", &jobs)) {
 		} else if (cli_compat_option(argc, argv, &i, "print", &o.compat)) {
 		} else if (!strcmp(a, "--lttng-names")) {
@@ -173,30 +226,40 @@ int cli_print(int argc, char **argv)
 	tc_filter *filter;
 	if (cli_filter_build(&fa, o.clock_gmt, &filter))
 		return free(paths), 2;
-	bool filtering = !tc_filter_is_empty(filter);
 	tc_input **inputs;
 	oo.compat = &o.compat;
 	if (cli_open_inputs("print", paths, npaths, &oo, &inputs))
 		return tc_filter_free(filter), free(paths), 1;
-	int status = 0;
+	if (verbose)
+		say_inputs(paths, inputs, npaths);
+	/* Both say what they refuse themselves. */
+	bool refused = (input_format && check_input_format(input_format, inputs, npaths)) ||
+	               (intersect && cli_stream_intersection(inputs, npaths, filter, verbose));
+	int status = refused;
+	bool filtering = !tc_filter_is_empty(filter);
 	tc_muxer *mux = NULL;
 	tc_text_printer *printer = NULL;
-	if (tc_muxer_new(&mux) < 0 || tc_muxer_set_threads(mux, jobs) < 0 ||
-	    tc_text_printer_new(&printer, &o, stdout, stderr) < 0)
+	if (!status && (tc_muxer_new(&mux) < 0 || tc_muxer_set_threads(mux, jobs) < 0 ||
+	                tc_text_printer_new(&printer, &o, stdout, stderr) < 0))
 		status = 1;
 	for (int i = 0; i < npaths && !status; i++)
 		if ((filtering && tc_input_want_values(inputs[i], cli_filter_keeps_class, filter) < 0) ||
 		    tc_muxer_add_input(mux, inputs[i]) < 0)
 			status = 1;
-	if (status)
+	if (status && !refused)
 		cli_report_error();
 	const tc_message *msg;
+	tc_message clipped;
 	int rc = 0, write_rc = 0;
+	uint64_t printed = 0;
 	while (!status && (rc = tc_muxer_next(mux, &msg)) > 0) {
 		if (filtering && !tc_filter_match(filter, msg))
 			continue;
+		if (filtering)
+			msg = tc_filter_clip(filter, msg, &clipped);
 		if ((write_rc = tc_text_printer_print(printer, msg)) < 0)
 			break;
+		printed += msg->kind == TC_MSG_EVENT;
 	}
 	tc_error read_error = *tc_error_last();
 	/* What was read before an error is printed before the error line. */
@@ -211,6 +274,8 @@ int cli_print(int argc, char **argv)
 		status = 1;
 	}
 	tc_text_printer_free(printer);
+	if (verbose && !status)
+		fprintf(stderr, "tracecat: %" PRIu64 " events printed\n", printed);
 	/* On a terminal that shows colours babeltrace2 resets them on both
 	 * streams when it ends, whatever --color says. */
 	if (o.color_warnings) {

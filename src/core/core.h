@@ -292,6 +292,10 @@ typedef struct tc_stream_iter_ops {
 	 * stream's class, in its order, has its values built (NULL: every
 	 * one).  WANTED belongs to the input and outlives the iterator. */
 	void (*want_values)(tc_stream_iter *it, const bool *wanted);
+	/* Optional (tc_input_stream_time_range): the stream's time range where
+	 * the reader knows it without decoding events; 1, 0 when unknown, < 0
+	 * on an error.  Runs before any message is read. */
+	int (*time_range)(tc_stream_iter *it, tc_time *begin, tc_time *end);
 } tc_stream_iter_ops;
 
 struct tc_stream_iter {

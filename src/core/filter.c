@@ -2,8 +2,9 @@
 /*
  * filter.c - the message filter `print` and `convert` share: a time range
  * given as babeltrace2's trimmer takes it (--begin/--end), event-name
- * patterns (--events) and CPUs (--cpu).  Discarded-item messages pass the
- * time and CPU tests only: they have no event name.
+ * patterns (--events) and CPUs (--cpu), and a time range per trace
+ * (--stream-intersection).  Discarded-item messages pass the time and CPU
+ * tests only: they have no event name.
  */
 #include "core/core.h"
 
@@ -23,8 +24,17 @@ typedef struct time_bound {
 	tc_time t;
 } time_bound;
 
+/* A trace's own time range: babeltrace2 puts a trimmer with it on each
+ * stream of the trace, before its muxer. */
+typedef struct trace_range {
+	const tc_trace *trace;
+	tc_time begin, end;
+} trace_range;
+
 struct tc_filter {
 	time_bound begin, end;
+	trace_range *trace_ranges;
+	size_t trace_range_count;
 	char **patterns;
 	size_t pattern_count;
 	/* The last event class matched against the patterns, with the answer
@@ -49,12 +59,13 @@ void tc_filter_free(tc_filter *f)
 		free(f->patterns[i]);
 	free(f->patterns);
 	free(f->cpus);
+	free(f->trace_ranges);
 	free(f);
 }
 
 bool tc_filter_is_empty(const tc_filter *f)
 {
-	return !f || (!f->begin.set && !f->end.set && !f->pattern_count && !f->cpus);
+	return !f || (!f->begin.set && !f->end.set && !f->pattern_count && !f->cpus && !f->trace_range_count);
 }
 
 /* Up to 9 digits after a dot, as nanoseconds; false on anything else. */
@@ -169,6 +180,16 @@ int tc_filter_set_end(tc_filter *f, const char *text, bool gmt)
 	return parse_bound(text, gmt, &f->end);
 }
 
+int tc_filter_set_trace_range(tc_filter *f, const tc_trace *t, tc_time begin, tc_time end)
+{
+	trace_range *r = realloc(f->trace_ranges, (f->trace_range_count + 1) * sizeof *r);
+	if (!r)
+		return tc_fail_nomem();
+	f->trace_ranges = r;
+	r[f->trace_range_count++] = (trace_range){ t, begin, end };
+	return 0;
+}
+
 int tc_filter_add_events(tc_filter *f, const char *list)
 {
 	const char *p = list;
@@ -245,14 +266,26 @@ void tc_filter_set_first_time(tc_filter *f, tc_time first)
 		resolve_bound(&f->end, first);
 }
 
+/* The trimmer's test: an event at its time, a discarded-items report
+ * over its whole span. */
+static bool before(const tc_message *msg, tc_time begin)
+{
+	return tc_time_cmp(msg->kind == TC_MSG_EVENT ? msg->time : msg->end_time, begin) < 0;
+}
+
 bool tc_filter_match(tc_filter *f, const tc_message *msg)
 {
 	if (msg->has_time && (f->begin.set || f->end.set)) {
 		if (f->begin.needs_date || f->end.needs_date)
 			tc_filter_set_first_time(f, msg->time);
-		if (f->begin.set && tc_time_cmp(msg->kind == TC_MSG_EVENT ? msg->time : msg->end_time, f->begin.t) < 0)
+		if (f->begin.set && before(msg, f->begin.t))
 			return false;
 		if (f->end.set && tc_time_cmp(msg->time, f->end.t) > 0)
+			return false;
+	}
+	for (size_t i = 0; msg->has_time && i < f->trace_range_count; i++) {
+		const trace_range *r = &f->trace_ranges[i];
+		if (r->trace == msg->stream->trace && (before(msg, r->begin) || tc_time_cmp(msg->time, r->end) > 0))
 			return false;
 	}
 	if (f->cpus) {
@@ -261,6 +294,68 @@ bool tc_filter_match(tc_filter *f, const tc_message *msg)
 			return false;
 	}
 	return msg->kind != TC_MSG_EVENT || tc_filter_match_class(f, msg->event_class);
+}
+
+/* The clock value of time T on CLK, as babeltrace2 works it out
+ * (bt_common_clock_value_from_ns_from_origin): whole periods, then the
+ * nanoseconds left scaled down.  False when T is before the clock's zero
+ * or out of reach. */
+static bool time_to_cycles(const tc_clock *clk, tc_time t, uint64_t *cycles)
+{
+	const int64_t ns_per_s = 1000000000;
+	__int128 offset = (__int128)clk->offset_s * ns_per_s +
+	                  (clk->freq == (uint64_t)ns_per_s ? (__int128)clk->offset : (__int128)clk->offset * ns_per_s / clk->freq);
+	__int128 value = (__int128)t.sec * ns_per_s + t.nsec - offset;
+	if (value < 0)
+		return false;
+	unsigned __int128 c = (unsigned __int128)(value / ns_per_s) * clk->freq +
+	                      (unsigned __int128)clk->freq * (uint64_t)(value % ns_per_s) / (uint64_t)ns_per_s;
+	if (c > UINT64_MAX)
+		return false;
+	*cycles = (uint64_t)c;
+	return true;
+}
+
+/* Moves one end of a discarded-items report to bound T, its count then
+ * unknown: the cycles T is on the stream's clock, and their time. */
+static void cut(const tc_clock *clk, tc_time t, uint64_t *cycles, tc_time *time, tc_message *m)
+{
+	uint64_t c;
+	if (!clk || !time_to_cycles(clk, t, &c) || !tc_clock_cycles_to_time(clk, c, time))
+		return;
+	*cycles = c;
+	m->count = 0;
+}
+
+const tc_message *tc_filter_clip(const tc_filter *f, const tc_message *msg, tc_message *copy)
+{
+	if (msg->kind == TC_MSG_EVENT || !msg->has_time || !msg->has_range)
+		return msg;
+	bool has_begin = f->begin.set && !f->begin.needs_date, has_end = f->end.set && !f->end.needs_date;
+	tc_time begin = f->begin.t, end = f->end.t;
+	for (size_t i = 0; i < f->trace_range_count; i++) {
+		const trace_range *r = &f->trace_ranges[i];
+		if (r->trace != msg->stream->trace)
+			continue;
+		if (!has_begin || tc_time_cmp(r->begin, begin) > 0)
+			begin = r->begin;
+		if (!has_end || tc_time_cmp(r->end, end) < 0)
+			end = r->end;
+		has_begin = has_end = true;
+	}
+	bool early = has_begin && tc_time_cmp(msg->time, begin) < 0, late = has_end && tc_time_cmp(msg->end_time, end) > 0;
+	if (!early && !late)
+		return msg;
+	const tc_clock *clk = msg->stream->stream_class->clock;
+	*copy = *msg;
+	/* Seeking to the beginning cuts a report that straddles it
+	 * (bt_message_iterator_seek_ns_from_origin's auto-seek); the trimmer
+	 * cuts one that runs past its end (filter.utils.trimmer). */
+	if (early)
+		cut(clk, begin, &copy->cycles, &copy->time, copy);
+	if (late)
+		cut(clk, end, &copy->end_cycles, &copy->end_time, copy);
+	return copy;
 }
 
 bool tc_filter_match_class(tc_filter *f, const tc_event_class *ec)

@@ -110,6 +110,19 @@ size_t tc_input_stream_count(const tc_input *in)
 	return in->iter_count;
 }
 
+const tc_stream *tc_input_stream(const tc_input *in, size_t i)
+{
+	return i < in->iter_count ? in->iters[i]->stream : NULL;
+}
+
+int tc_input_stream_time_range(tc_input *in, size_t i, tc_time *begin, tc_time *end)
+{
+	if (i >= in->iter_count)
+		return tc_fail(TC_EINVAL, NULL, -1, "no stream %zu", i);
+	tc_stream_iter *it = in->iters[i];
+	return it->ops->time_range ? it->ops->time_range(it, begin, end) : 0;
+}
+
 int tc_input_stream_next(tc_input *in, size_t i, const tc_message **msg)
 {
 	if (in->taken)

@@ -590,6 +590,98 @@ static int stream_fill(tc_stream_iter *it, tc_batch *b)
 	return 1;
 }
 
+/* The clock value after the last event of the packet at OFF in file F
+ * (its beginning time when it has none), decoding it from its start as
+ * babeltrace2 does to mend its packet index (fs.c,
+ * decode_packet_last_event_timestamp). */
+static int last_event_cycles(ctf_stream_iter *s, size_t f, uint64_t off, uint64_t *cycles)
+{
+	ctf_arena events = { 0 };
+	tc_message m;
+	s->cur_file = f;
+	s->clock_value = 0;
+	int rc = map_file(s, &s->files[f]);
+	if (rc == 0)
+		rc = read_packet_start(s, off, true, &s->packet_arena);
+	if (rc == 0) {
+		const tc_clock *clk = s->sc->pub.clock;
+		s->clock_is_1ghz = clk && clk->freq == 1000000000u && tc_clock_origin_time(clk, &s->clock_origin);
+		s->last_event_cycles = s->pkt.ts_begin;
+	}
+	while (rc >= 0 && s->dec.pos < s->dec.limit) {
+		events.used = 0;
+		rc = decode_event(s, &m, &events);
+	}
+	*cycles = s->last_event_cycles;
+	ctf_arena_free(&events);
+	unmap_file(s);
+	return rc < 0 ? rc : 0;
+}
+
+/*
+ * The stream's time range as babeltrace2's source.ctf.fs gives it in its
+ * `babeltrace.trace-infos` query (babeltrace2-query-babeltrace.trace-infos(7),
+ * "range-ns"), from its packet index: from the beginning time of the packet
+ * that begins first to the end time of the packet that begins last, every
+ * file of the stream counted.  Where it works around tracer bugs
+ * (doc/formats/ctf.md §10.1), that last end is the time of the packet's
+ * last event.  Known only when the packets have both times and the stream
+ * class a clock.  Reads every packet's header and context and leaves the
+ * iterator as it was, so it runs before any event is read.
+ */
+static int stream_time_range(tc_stream_iter *it, tc_time *begin, tc_time *end)
+{
+	ctf_stream_iter *s = (ctf_stream_iter *)it;
+	const ctf_stream_class *sc = (const ctf_stream_class *)it->stream->stream_class;
+	if (!sc->pub.clock || !sc->has_ts_begin || !sc->has_ts_end)
+		return 0;
+	bool any = false;
+	uint64_t first = 0, last_begin = 0, last_end = 0, last_off = 0;
+	size_t last_file = 0;
+	int rc = 0;
+	ctf_stream_class *saved_sc = s->sc;
+	for (size_t i = 0; i < s->file_count && rc == 0; i++) {
+		s->cur_file = i;
+		if ((rc = map_file(s, &s->files[i])) < 0)
+			break;
+		s->dontneed_mark = 0;
+		for (uint64_t off = 0; off < s->map_size && rc == 0; off += s->pkt.packet_bits / 8) {
+			s->sc = NULL;
+			give_back_pages(s, off);
+			if ((rc = read_packet_start(s, off, false, &s->packet_arena)) < 0)
+				break;
+			if (!s->pkt.has_ts_begin || !s->pkt.has_ts_end)
+				continue;
+			if (!any || s->pkt.ts_begin < first)
+				first = s->pkt.ts_begin;
+			if (!any || s->pkt.ts_begin >= last_begin) {
+				last_begin = s->pkt.ts_begin;
+				last_end = s->pkt.ts_end;
+				last_file = i;
+				last_off = off;
+			}
+			any = true;
+		}
+		unmap_file(s);
+	}
+	const ctf_quirks *q = &s->trace->quirks;
+	if (rc == 0 && any && (q->lttng_event_after_packet || (q->lttng_crash && last_end == 0 && last_begin != 0))) {
+		s->sc = NULL;
+		rc = last_event_cycles(s, last_file, last_off, &last_end);
+	}
+	s->sc = saved_sc;
+	s->cur_file = 0;
+	s->clock_value = 0;
+	s->last_event_cycles = 0;
+	s->dontneed_mark = 0;
+	if (rc < 0)
+		return rc;
+	if (!any || !tc_clock_cycles_to_time(sc->pub.clock, first, begin) ||
+	    !tc_clock_cycles_to_time(sc->pub.clock, last_end, end))
+		return 0;
+	return 1;
+}
+
 static void stream_release(tc_stream_iter *it, tc_batch *b)
 {
 	ctf_batch_store *st = b->store;
@@ -626,4 +718,5 @@ const tc_stream_iter_ops ctf_stream_ops = {
 	.release = stream_release,
 	.free_store = stream_free_store,
 	.want_values = stream_want_values,
+	.time_range = stream_time_range,
 };

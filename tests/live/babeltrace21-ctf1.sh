@@ -28,6 +28,8 @@ unset TRACECAT_COMPAT
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/tc-bt21-ctf1.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 cd "$ROOT" || exit 0
+# shellcheck source=tests/lib.sh
+. "$ROOT/tests/lib.sh"
 
 # ---- the request itself ----
 enum_line() {
@@ -86,45 +88,13 @@ done < <(find tests/fixtures/ctf tests/corpus/ctf tests/third_party/babeltrace-c
 	-name metadata -type f 2>/dev/null | sort)
 optsets=("" "-n all -f all" "--clock-cycles --no-delta" "--clock-seconds -n none" "--clock-date -f trace,loglevel")
 
-# compare LABEL PEER-NAME PEER-COMMAND... -- TRACECAT-ARGS...
-compare() {
-	local label=$1 peer=$2 brc trc reason
-	shift 2
-	local cmd=()
-	while [ "$1" != -- ]; do
-		cmd+=("$1")
-		shift
-	done
-	shift
-	"${cmd[@]}" >"$tmp/bt.out" 2>"$tmp/bt.err"
-	brc=$?
-	"$BIN" print "$@" >"$tmp/tc.out" 2>"$tmp/tc.err"
-	trc=$?
-	if [ $brc -ge 128 ]; then
-		reason=$(sed -n '/ Error is:$/{n;s/^.* [a-z_]*@[^ ]* //p;q}' "$tmp/bt.err" | sed 's/: [a-z-]*-addr=.*//' | head -c 160)
-		echo "NOTE $label: $peer dies of signal $((brc - 128))${reason:+: $reason}"
-	elif [ $brc -ne 0 ] && [ $trc -eq 0 ]; then
-		echo "NOTE $label: $peer refuses what tracecat reads (doc/reading.md): $(grep -m1 -A1 '^CAUSED BY' "$tmp/bt.err" |
-			tail -n 1 | sed 's/^ *//; s/[:,] [a-z-]*-addr=.*//' | head -c 120)"
-	elif [ $brc -ne $trc ]; then
-		echo "FAIL $label: exit $trc, $peer $brc"
-	elif ! cmp -s "$tmp/bt.out" "$tmp/tc.out"; then
-		echo "FAIL $label: stdout differs from $peer's: $(diff "$tmp/bt.out" "$tmp/tc.out" | head -n 3 | head -c 300)"
-	elif ! diff -q <(grep '^WARNING\|^\[warning\]' "$tmp/bt.err") <(grep '^WARNING\|^\[warning\]' "$tmp/tc.err") >/dev/null; then
-		echo "FAIL $label: warnings differ from $peer's: $(diff <(grep '^WARNING\|^\[warning\]' "$tmp/bt.err") \
-			<(grep '^WARNING\|^\[warning\]' "$tmp/tc.err") | head -n 3 | head -c 300)"
-	else
-		echo "PASS $label"
-	fi
-}
-
 if ! "$BT21" --version >/dev/null 2>&1; then
 	echo "SKIP babeltrace21-ctf1/2.1: babeltrace2 2.1.2 does not run ($BT21)"
 else
 	for t in "${traces[@]}"; do
 		for opts in "${optsets[@]}"; do
 			# shellcheck disable=SC2086
-			compare "babeltrace21-ctf1/2.1/$t [$opts]" "babeltrace2 2.1.2" "$BT21" --clock-gmt $opts "$t" -- \
+			peer_compare "babeltrace21-ctf1/2.1/$t [$opts]" "babeltrace2 2.1.2" "$BT21" --clock-gmt $opts "$t" -- \
 				--clock-gmt $opts "$t"
 		done
 	done
@@ -135,7 +105,7 @@ else
 	for t in "${traces[@]}"; do
 		for opts in "${optsets[@]}"; do
 			# shellcheck disable=SC2086
-			compare "babeltrace21-ctf1/2.0/$t [$opts]" "babeltrace2 2.0.4" babeltrace2 --clock-gmt $opts "$t" -- \
+			peer_compare "babeltrace21-ctf1/2.0/$t [$opts]" "babeltrace2 2.0.4" babeltrace2 --clock-gmt $opts "$t" -- \
 				--compat babeltrace2=2.0 --clock-gmt $opts "$t"
 		done
 	done

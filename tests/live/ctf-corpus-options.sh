@@ -5,7 +5,7 @@
 # scripts/babeltrace-traces.sh, and $TRACECAT_CORPUS/ctf when set), printed
 # by babeltrace2 (run now) and by BIN with several option sets: stdout must
 # be identical, and so must the WARNING lines babeltrace2 writes on stderr
-# (its log lines are not part of the contract).  Prints PASS/FAIL/SKIP
+# (its log lines, -v's among them, are not part of the contract).  Prints PASS/FAIL/SKIP
 # lines for tests/run.sh; exits 0.
 
 # babeltrace2 2.0.4's CTF 1.8 text, as in tests/run.sh, when run alone
@@ -38,7 +38,8 @@ for base in "$ROOT/tests/corpus" ${BT_TRACES:+"$BT_TRACES"} ${TRACECAT_CORPUS:+"
 	bases+=("$tmp/base$i")
 done
 optsets=("-f trace" "--clock-seconds -n all" "--clock-cycles --clock-gmt" "--no-delta --clock-date -f all"
-	"-n none --clock-gmt" "--clock-offset=-2 --clock-offset-ns=700")
+	"-n none --clock-gmt" "--clock-offset=-2 --clock-offset-ns=700" "--stream-intersection --clock-seconds"
+	"-i ctf -v --clock-offset=3")
 exps=()
 for base in "${bases[@]}"; do
 	exps+=("$base"/ctf/*/*.bt2.txt "$base"/ctf/babeltrace/*/*.bt2.txt)
