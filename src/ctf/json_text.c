@@ -11,6 +11,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -170,6 +171,70 @@ static int raw_check(const char *p, const char *end, size_t *at, const char **wh
 	return rc;
 }
 
+/*
+ * json-c 0.18's strict mode takes every byte from 0x80 up for a control
+ * character, so it refuses any UTF-8 in a string (json-c issues 875 and
+ * 892), names included; 0.16 (Debian 12) accepts it.  Where the linked
+ * library refuses (asked once, benignly racing), a fragment with such
+ * bytes is checked strictly with each of them replaced by an ASCII letter
+ * (the same structure byte for byte, so the same error offsets), then
+ * parsed as it is, without the strict flag, for its values.
+ */
+static bool strict_refuses_utf8(void)
+{
+	static _Atomic int answer = -1;
+	int a = answer;
+	if (a < 0) {
+		json_tokener *t = json_tokener_new();
+		json_object *o = NULL;
+		a = 0;
+		if (t) {
+			json_tokener_set_flags(t, JSON_TOKENER_STRICT);
+			o = json_tokener_parse_ex(t, "\"\xc3\xa9\"", 4);
+			a = !o;
+			json_object_put(o);
+			json_tokener_free(t);
+		}
+		answer = a;
+	}
+	return a;
+}
+
+/* Parses the LEN bytes at TEXT with TOK (strict), into *OBJ, json-c's
+ * error into *JERR and where the parse stopped into *END; false when out
+ * of memory. */
+static bool parse_fragment(json_tokener *tok, const char *text, size_t len, json_object **obj,
+                           enum json_tokener_error *jerr, size_t *end)
+{
+	size_t i = 0;
+	while (i < len && (unsigned char)text[i] < 0x80)
+		i++;
+	json_tokener_reset(tok);
+	*obj = NULL;
+	if (i < len && strict_refuses_utf8()) {
+		char *ascii = malloc(len);
+		if (!ascii)
+			return false;
+		for (size_t j = 0; j < len; j++)
+			ascii[j] = (unsigned char)text[j] < 0x80 ? text[j] : 'a';
+		json_object_put(json_tokener_parse_ex(tok, ascii, (int)len));
+		free(ascii);
+		*jerr = json_tokener_get_error(tok);
+		*end = json_tokener_get_parse_end(tok);
+		if (*jerr != json_tokener_success)
+			return true;
+		json_tokener_reset(tok);
+		json_tokener_set_flags(tok, 0);
+		*obj = json_tokener_parse_ex(tok, text, (int)len);
+		json_tokener_set_flags(tok, JSON_TOKENER_STRICT);
+	} else {
+		*obj = json_tokener_parse_ex(tok, text, (int)len);
+	}
+	*jerr = json_tokener_get_error(tok);
+	*end = json_tokener_get_parse_end(tok);
+	return true;
+}
+
 static bool is_json_space(char c)
 {
 	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
@@ -202,10 +267,13 @@ int ctf2_split(const char *path, const char *data, size_t len, ctf2_fragment **o
 			rc = tc_fail(TC_EFORMAT, path, (int64_t)start, "metadata: an empty fragment (only white space after a record separator)");
 			break;
 		}
-		json_tokener_reset(tok);
-		json_object *obj = json_tokener_parse_ex(tok, data + b, (int)(e - b));
-		enum json_tokener_error jerr = json_tokener_get_error(tok);
-		size_t end = json_tokener_get_parse_end(tok);
+		json_object *obj;
+		enum json_tokener_error jerr;
+		size_t end;
+		if (!parse_fragment(tok, data + b, e - b, &obj, &jerr, &end)) {
+			rc = tc_fail_nomem();
+			break;
+		}
 		if (!obj || jerr != json_tokener_success) {
 			json_object_put(obj);
 			rc = tc_fail(TC_EFORMAT, path, (int64_t)(b + end),
