@@ -17,7 +17,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,15 +48,8 @@ typedef struct rtask {
 	/* -F / -N / -D: frames inside an -F function, inside an -N one,
 	 * and how many more levels may be shown */
 	int in_count, out_count, depth_left;
+	int column;                /* --column-view: its column, -1 until its first line */
 } rtask;
-
-/* An -F or -N pattern, compiled once: an exact name, or a regular
- * expression when it has regex characters (uftrace's default). */
-typedef struct pattern {
-	const char *text;
-	bool is_regex;
-	regex_t re;
-} pattern;
 
 typedef struct item {
 	uft_record r;
@@ -77,9 +69,13 @@ typedef struct replay {
 	FILE *out;
 	tc_buf line;
 	tc_buf args;               /* an entry's argument text */
-	bool filtering;            /* -F, -N or -D in effect */
-	bool use_filters;          /* -F or -N in effect */
-	pattern *patterns;         /* -F's, then -N's */
+	bool filtering;            /* -F, -N, -C, -H, -T or -D in effect */
+	uft_rules *rules;          /* -F, -N, -C, -H and -T; NULL: none */
+	bool filter_in;            /* some -F names a function: show only inside them */
+	bool enabled;              /* not stopped by a trace_off trigger (uftrace's fstack_enabled) */
+	bool no_sched;             /* sched events hidden: -C hides them, as uftrace does */
+	int prev_tid;              /* --task-newline: the task of the last line; 0 none yet */
+	int next_column;           /* --column-view: the next task's column */
 	int fields[8];             /* -f */
 	size_t field_count;
 	uint64_t first_time;       /* of the first record (-f elapsed) */
@@ -220,18 +216,7 @@ static void consume(replay *p, item *it)
 		t->user--;
 }
 
-/* ---- -F, -N and -D (uftrace's fstack filters) ---- */
-
-static void pattern_compile(pattern *pt, const char *text)
-{
-	pt->text = text;
-	pt->is_regex = strpbrk(text, ".?*+-^$|()[]{}") && regcomp(&pt->re, text, REG_EXTENDED | REG_NOSUB) == 0;
-}
-
-static bool pattern_matches(const pattern *pt, const char *name)
-{
-	return pt->is_regex ? regexec(&pt->re, name, 0, NULL, 0) == 0 : strcmp(pt->text, name) == 0;
-}
+/* ---- -F, -N, -C, -H, -T and -D (uftrace's fstack filters) ---- */
 
 /* R's address resolved into *PL: PL, or NULL when nothing covers it. */
 static const uft_place *resolve(replay *p, const uft_record *r, uft_place *pl)
@@ -239,51 +224,29 @@ static const uft_place *resolve(replay *p, const uft_record *r, uft_place *pl)
 	return uft_resolve(p->d, r->task, r->time, r->addr, pl, NULL) ? pl : NULL;
 }
 
-/* 1: an -F function, -1: an -N one, 0: neither. */
-static int filter_match(replay *p, const uft_record *r)
+/* What the rules set on R's function, into *TR (zeroed when none). */
+static void rules_of(replay *p, const uft_record *r, uft_trigger *tr)
 {
-	const tc_replay_options *o = p->o;
-	if (!p->use_filters)
-		return 0;
+	if (!p->rules) {
+		memset(tr, 0, sizeof *tr);
+		return;
+	}
 	char buf[64];
 	uft_place place;
-	const char *name = uft_place_name(resolve(p, r, &place), r->addr, buf, sizeof buf);
-	for (size_t i = 0; i < o->filter_count; i++)
-		if (pattern_matches(&p->patterns[i], name))
-			return 1;
-	for (size_t i = 0; i < o->notrace_count; i++)
-		if (pattern_matches(&p->patterns[o->filter_count + i], name))
-			return -1;
-	return 0;
+	uft_rules_match(p->rules, uft_place_name(resolve(p, r, &place), r->addr, buf, sizeof buf), tr);
 }
 
-/* Whether some -F or -N pattern names a function of the traced
- * program (its symbols, PLT entries included, in any session). */
-static bool filters_match_any(replay *p)
+/* The read filters' question (uft_read_filter.match): R's triggers and
+ * its symbol's size. */
+static void read_match(void *arg, const uft_record *r, uft_trigger *tr, uint64_t *sym_size)
 {
-	for (size_t i = 0; i < p->d->session_count; i++) {
-		const uft_module *m = uft_session_main_module(p->d, p->d->sessions[i]);
-		for (size_t k = 0; m && k < m->syms.count; k++) {
-			const char *name = m->syms.syms[k].name;
-			for (size_t f = 0; f < p->o->filter_count + p->o->notrace_count; f++)
-				if (pattern_matches(&p->patterns[f], name))
-					return true;
-		}
-	}
-	return false;
-}
-
-/* uftrace's message when no filter names anything; it then replays
- * without filters, on its standard output. */
-static void no_filter_warning(replay *p)
-{
-	tc_buf_printf(&p->line, "Usage: failed to set filter or trigger: ");
-	size_t n = 0;
-	for (size_t f = 0; f < p->o->filter_count; f++)
-		tc_buf_printf(&p->line, "%s%s", n++ ? ";" : "", p->o->filters[f]);
-	for (size_t f = 0; f < p->o->notrace_count; f++)
-		tc_buf_printf(&p->line, "%s!%s", n++ ? ";" : "", p->o->notrace[f]);
-	tc_buf_append(&p->line, "\n", 1);
+	replay *p = arg;
+	char buf[64];
+	uft_place place;
+	const uft_place *pl = resolve(p, r, &place);
+	*sym_size = pl ? pl->sym->size : UINT64_MAX;
+	if (p->rules)
+		uft_rules_match(p->rules, uft_place_name(pl, r->addr, buf, sizeof buf), tr);
 }
 
 static int depth_limit(const replay *p)
@@ -294,7 +257,7 @@ static int depth_limit(const replay *p)
 /* With -F, a task shows nothing outside the -F functions. */
 static bool outside_filters(const replay *p, const rtask *t)
 {
-	return p->use_filters && p->o->filter_count && t->in_count == 0;
+	return p->filter_in && t->in_count == 0;
 }
 
 /* A function entry (already accounted, so its frame is slot[sc - 1]):
@@ -310,12 +273,13 @@ static bool filter_entry(replay *p, rtask *t, const uft_record *r)
 		f->fflags |= FF_NORECORD;
 		return false;
 	}
-	int m = filter_match(p, r);
-	if (m > 0) {
+	uft_trigger tr;
+	rules_of(p, r, &tr);
+	if ((tr.flags & (UFT_TR_FILTER | UFT_TR_NOTRACE)) == UFT_TR_FILTER) {
 		t->in_count++;
 		f->fflags |= FF_FILTERED;
 		t->depth_left = depth_limit(p);
-	} else if (m < 0) {
+	} else if (tr.flags & UFT_TR_FILTER) {
 		t->out_count++;
 		f->fflags |= FF_NOTRACE | FF_NORECORD;
 		return false;
@@ -323,7 +287,18 @@ static bool filter_entry(replay *p, rtask *t, const uft_record *r)
 		f->fflags |= FF_NORECORD;
 		return false;
 	}
-	if (t->depth_left <= 0) {
+	if (tr.flags & UFT_TR_DEPTH)
+		t->depth_left = tr.depth;
+	if (tr.flags & UFT_TR_TRACE_ON)
+		p->enabled = true;
+	if (tr.flags & UFT_TR_TRACE_OFF) {
+		p->enabled = false;
+		t->disp_set = false;
+	}
+	/* stopped: no NORECORD, so that its exit shows once tracing is on */
+	if (!p->enabled)
+		return false;
+	if (t->depth_left <= 0 || (tr.flags & UFT_TR_HIDE)) {
 		f->fflags |= FF_NORECORD;
 		return false;
 	}
@@ -338,7 +313,7 @@ static bool filter_exit(replay *p, rtask *t)
 	if (t->sc > (int)p->d->max_stack)
 		return false;
 	slot *f = &t->slots[t->sc];
-	bool shown = !(f->fflags & FF_NORECORD);
+	bool shown = !(f->fflags & FF_NORECORD) && p->enabled;
 	if (f->fflags & FF_FILTERED)
 		t->in_count--;
 	else if (f->fflags & FF_NOTRACE)
@@ -351,7 +326,7 @@ static bool filter_exit(replay *p, rtask *t)
 /* Events are shown only where functions would be. */
 static bool filter_event(const replay *p, const rtask *t)
 {
-	return t->out_count == 0 && !outside_filters(p, t) && t->depth_left > 0;
+	return t->out_count == 0 && !outside_filters(p, t) && t->depth_left > 0 && p->enabled;
 }
 
 /* Whether the look-ahead would stop at R (uftrace's fstack_check_skip). */
@@ -363,14 +338,17 @@ static bool would_show(replay *p, const uft_record *r)
 	if (r->type == UFT_EXIT)
 		return t->sc < 1 || t->sc - 1 > (int)p->d->max_stack || !(t->slots[t->sc - 1].fflags & FF_NORECORD);
 	int depth = t->depth_left;
-	int m = r->type == UFT_ENTRY ? filter_match(p, r) : 0;
-	if (m < 0)
+	uft_trigger tr;
+	rules_of(p, r, &tr);
+	if ((tr.flags & (UFT_TR_FILTER | UFT_TR_NOTRACE)) == (UFT_TR_FILTER | UFT_TR_NOTRACE))
 		return false;
-	if (m > 0)
+	if (tr.flags & UFT_TR_FILTER)
 		depth = depth_limit(p);
 	else if (outside_filters(p, t))
 		return false;
-	return depth > 0;
+	if (tr.flags & (UFT_TR_DEPTH | UFT_TR_TRACE_ON))
+		return true;
+	return !(tr.flags & (UFT_TR_TRACE_OFF | UFT_TR_HIDE)) && depth > 0;
 }
 
 /* The next record the cursor would reach, consuming the invisible events
@@ -402,6 +380,8 @@ static item *look_ahead(replay *p, const rtask *t, int *err)
 				filter_entry(p, nt, &it->r);
 			else if (it->r.type == UFT_EXIT)
 				filter_exit(p, nt);
+			if (!p->enabled)
+				return NULL;
 			continue;
 		}
 		return it;
@@ -887,7 +867,8 @@ static int walk(replay *p)
 		const uft_record *r = &rec;
 		rtask *t = rt(p, r->task);
 		bool visible = !((r->type == UFT_EVENT && t->user == 0) || (r->type == UFT_LOST && t->user == 0)) &&
-		               !(p->filtering && r->type == UFT_EVENT && !filter_event(p, t));
+		               !(p->filtering && r->type == UFT_EVENT && !filter_event(p, t)) &&
+		               !(p->no_sched && is_sched(r));
 		if (visible) {
 			if (r->time && r->time < p->prev_time) {
 				empty_fields(p);
@@ -991,8 +972,29 @@ int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out)
 		p.d->tasks[i]->excluded = !keep;
 	}
 	p.time_filter = p.o->time_filter ? p.o->time_filter : p.d ? p.d->time_filter : 0;
+	p.enabled = true;
 	if (rc == 0)
-		rc = uft_merge_new(&p.merge, p.d, p.time_filter);
+		rc = uft_rules_new(&p.rules, p.o, p.d, &p.line);
+	p.filter_in = uft_rules_filter_in(p.rules);
+	/* "caller filter focuses onto a given function, displaying sched
+	 * event with it is annoying" (uftrace.c, -C) */
+	p.no_sched = p.o->caller_count > 0;
+	p.filtering = p.o->depth > 0 || p.rules;
+	if (rc == 0) {
+		uft_read_filter f = {
+			.time = p.time_filter,
+			.size = p.o->size_filter,
+			.caller = uft_rules_caller(p.rules),
+			.range_start = p.o->range_start,
+			.range_stop = p.o->range_stop,
+			.start_elapsed = p.o->range_start_elapsed,
+			.stop_elapsed = p.o->range_stop_elapsed,
+			/* time= and size= triggers, -C and -Z need the function */
+			.match = p.rules || p.o->size_filter ? read_match : NULL,
+			.arg = &p,
+		};
+		rc = uft_merge_new(&p.merge, p.d, &f);
+	}
 	if (rc == 0 && !(p.tasks = calloc(p.d->task_count ? p.d->task_count : 1, sizeof *p.tasks)))
 		rc = tc_fail_nomem();
 	for (size_t i = 0; rc == 0 && i < p.d->task_count; i++) {
@@ -1002,21 +1004,14 @@ int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out)
 		}
 		/* frames never seen entered (a fork child's) restore the full depth */
 		p.tasks[i].depth_left = depth_limit(&p);
+		p.tasks[i].column = -1;
+		/* uftrace counts a task's display depth from 0 (the shown
+		 * entries), unless a time range starts the output mid-way:
+		 * then from the first shown entry's depth (fstack.c,
+		 * setup_task_handle()) */
+		p.tasks[i].disp_set = !p.o->range_start;
 		for (unsigned k = 0; k < p.d->max_stack + 2; k++)
 			p.tasks[i].slots[k].orig_depth = p.tasks[i].depth_left;
-	}
-	p.filtering = p.o->depth > 0;
-	size_t npat = p.o->filter_count + p.o->notrace_count;
-	if (rc == 0 && npat && !(p.patterns = calloc(npat, sizeof *p.patterns)))
-		rc = tc_fail_nomem();
-	for (size_t i = 0; rc == 0 && i < npat; i++)
-		pattern_compile(&p.patterns[i], i < p.o->filter_count ? p.o->filters[i] : p.o->notrace[i - p.o->filter_count]);
-	/* argument specs count as filters for uftrace: no message then */
-	if (rc == 0 && npat) {
-		if (filters_match_any(&p))
-			p.filtering = p.use_filters = true;
-		else if (!(p.d->feat_mask & 0x18))   /* ARGUMENT | RETVAL */
-			no_filter_warning(&p);
 	}
 	if (rc == 0)
 		rc = header(&p);
@@ -1033,10 +1028,7 @@ int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out)
 		free(p.tasks[i].slots);
 	free(p.tasks);
 	free(p.ring);
-	for (size_t i = 0; p.patterns && i < npat; i++)
-		if (p.patterns[i].is_regex)
-			regfree(&p.patterns[i].re);
-	free(p.patterns);
+	uft_rules_free(p.rules);
 	uft_merge_free(p.merge);
 	uft_close(p.d);
 	return rc;
