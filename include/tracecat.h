@@ -713,11 +713,9 @@ typedef struct tc_replay_options {
 	int depth;           /* -D: levels shown below each start, 0: all */
 	uint64_t time_filter; /* -t, in ns: hide shorter functions (0: the recording's default.opts) */
 	uint64_t size_filter; /* -Z: hide functions of fewer bytes (0: none) */
-	/* -r START~STOP: only records within, in ns (0: open); a bound
-	 * marked elapsed counts from the first record, otherwise it is a
-	 * timestamp as -f time shows it */
+	/* -r START~STOP: only records within, timestamps in ns as -f time
+	 * shows them (0: open) */
 	uint64_t range_start, range_stop;
-	bool range_start_elapsed, range_stop_elapsed;
 	bool no_args;        /* --no-args */
 	bool no_merge;       /* --no-merge: no "leaf();" lines */
 	bool flat;           /* --flat: one "[N] ==> tid/depth: ..." line per record */

@@ -34,10 +34,10 @@ static bool parse_time(const char *v, uint64_t *out)
 	return false;
 }
 
-/* One bound of -r: an elapsed time when it has a unit ("40us"), else a
- * timestamp as -f time shows it ("502716.387320101"); an empty one is
- * open (0). */
-static bool parse_bound(const char *v, size_t len, uint64_t *out, bool *elapsed)
+/* One bound of -r, a timestamp as -f time shows it ("502716.387320101");
+ * an empty one is open (0).  Elapsed bounds ("40us") are refused: where
+ * uftrace counts them from is not known yet. */
+static bool parse_bound(const char *v, size_t len, uint64_t *out)
 {
 	char buf[64];
 	if (len >= sizeof buf)
@@ -45,16 +45,11 @@ static bool parse_bound(const char *v, size_t len, uint64_t *out, bool *elapsed)
 	memcpy(buf, v, len);
 	buf[len] = 0;
 	*out = 0;
-	*elapsed = false;
 	if (!len)
 		return true;
-	if (isalpha((unsigned char)buf[len - 1])) {
-		*elapsed = true;
-		return parse_time(buf, out);
-	}
 	char *end;
 	unsigned long long sec = strtoull(buf, &end, 10);
-	if (end == buf || sec > 18446744072ull)
+	if (end == buf || !isdigit((unsigned char)buf[0]) || sec > 18446744072ull)
 		return false;
 	uint64_t ns = 0;
 	if (*end == '.') {
@@ -74,8 +69,8 @@ static bool parse_bound(const char *v, size_t len, uint64_t *out, bool *elapsed)
 static bool parse_range(const char *v, tc_replay_options *o)
 {
 	const char *tilde = strchr(v, '~');
-	return tilde && parse_bound(v, (size_t)(tilde - v), &o->range_start, &o->range_start_elapsed) &&
-	       parse_bound(tilde + 1, strlen(tilde + 1), &o->range_stop, &o->range_stop_elapsed);
+	return tilde && parse_bound(v, (size_t)(tilde - v), &o->range_start) &&
+	       parse_bound(tilde + 1, strlen(tilde + 1), &o->range_stop);
 }
 
 /* Appends the tids of LIST ("1,2") to *TIDS; false when malformed. */
@@ -156,7 +151,7 @@ int cli_replay(int argc, char **argv)
 			o.size_filter = (uint64_t)size;
 		} else if (cli_opt_value(argc, argv, &i, "--time-range", "-r", &v)) {
 			if (!parse_range(v, &o))
-				status = cli_usage_error("replay", "--time-range expects START~STOP, got \"%s\"", v);
+				status = cli_usage_error("replay", "--time-range expects START~STOP, timestamps as -f time shows them (elapsed times are not supported), got \"%s\"", v);
 		} else if (cli_opt_value(argc, argv, &i, "--match", NULL, &v)) {
 			if (strcmp(v, "regex") && strcmp(v, "glob"))
 				status = cli_usage_error("replay", "--match expects regex or glob, got \"%s\"", v);

@@ -277,7 +277,6 @@ typedef struct task_queue {
 struct uft_merge {
 	uft_read_filter f;
 	bool reading_filters;      /* any of f's filters in effect */
-	uint64_t first;            /* the first record's time read (-r elapsed) */
 	task_queue *tasks;
 	size_t task_count;
 	uft_perf *perf;            /* the perf-cpu*.dat files */
@@ -298,18 +297,10 @@ static int hold(task_queue *q, const uft_record *r)
 	return 0;
 }
 
-/* -r: whether T is inside the range (utils/utils.c, check_time_range());
- * the first time asked about is where elapsed bounds count from. */
-static bool in_range(uft_merge *m, uint64_t t)
+/* -r: whether T is inside the range (utils/utils.c, check_time_range()). */
+static bool in_range(const uft_merge *m, uint64_t t)
 {
-	const uft_read_filter *f = &m->f;
-	if (!m->first)
-		m->first = t;
-	if (f->range_start && f->range_start + (f->start_elapsed ? m->first : 0) > t)
-		return false;
-	if (f->range_stop && f->range_stop + (f->stop_elapsed ? m->first : 0) < t)
-		return false;
-	return true;
+	return !(m->f.range_start && m->f.range_start > t) && !(m->f.range_stop && m->f.range_stop < t);
 }
 
 /* The next record of the task without what uftrace drops while it reads
@@ -515,6 +506,9 @@ int uft_merge_next(uft_merge *m, uft_record *rec)
 	}
 	for (size_t i = 0; i < m->event_count; i++) {
 		uft_perf *q = &m->events[i];
+		/* -r holds for perf events too */
+		while ((m->f.range_start || m->f.range_stop) && q->next < q->count && !in_range(m, q->recs[q->next].time))
+			q->next++;
 		if (q->next < q->count && ((!best_task && !best_perf) || q->recs[q->next].time < best)) {
 			best_perf = q;
 			best_task = NULL;

@@ -482,6 +482,10 @@ static int parse_fields(replay *p, const char *list)
 	 * releases, doc/formats/uftrace.md §9.1) */
 	bool plus = list && *list == '+';
 	if (!list || plus) {
+		/* -r adds the timestamps it is given in (cmds/replay.c,
+		 * setup_default_field()) */
+		if (p->o->range_start || p->o->range_stop)
+			p->fields[p->field_count++] = F_TIME;
 		p->fields[p->field_count++] = F_DURATION;
 		p->fields[p->field_count++] = F_TID;
 		if (!list)
@@ -937,8 +941,12 @@ static void trailer(replay *p)
 			char buf[64];
 			uft_place pl;
 			bool found = uft_resolve(p->d, task, t->slots[k].t, t->slots[k].addr, &pl, NULL);
+			/* a sched-out whose sched-in -r cut off: uftrace's
+			 * symbol for the pair */
 			tc_buf_printf(&p->line, "[%d] %s\n", k - z,
-			              uft_place_name(found ? &pl : NULL, t->slots[k].addr, buf, sizeof buf));
+			              t->slots[k].sched ? (t->slots[k].addr == UFT_EV_SCHED_OUT_PREEMPT ? "linux:schedule (pre-empted)"
+			                                                                                : "linux:schedule")
+			                                : uft_place_name(found ? &pl : NULL, t->slots[k].addr, buf, sizeof buf));
 		}
 		tc_buf_append(&p->line, "\n", 1);
 	}
@@ -987,8 +995,6 @@ int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out)
 			.caller = uft_rules_caller(p.rules),
 			.range_start = p.o->range_start,
 			.range_stop = p.o->range_stop,
-			.start_elapsed = p.o->range_start_elapsed,
-			.stop_elapsed = p.o->range_stop_elapsed,
 			/* time= and size= triggers, -C and -Z need the function */
 			.match = p.rules || p.o->size_filter ? read_match : NULL,
 			.arg = &p,

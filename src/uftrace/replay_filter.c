@@ -268,7 +268,7 @@ int uft_rules_new(uft_rules **out, const tc_replay_options *o, uft_data *d, tc_b
 	bool failed = false;
 	if (rc == 0 && r->count > start) {
 		bool any = rules_name_any(r, d, start, r->count, 0);
-		failed = !any && !(d->feat_mask & 0x18); /* ARGUMENT | RETVAL */
+		failed = !any && !(d->feat_mask & 0x18); /* ARGUMENT | RETVAL: specs */
 		if (!any) {
 			for (size_t i = start; i < r->count; i++)
 				pattern_free(&r->rules[i].pat);
@@ -286,12 +286,16 @@ int uft_rules_new(uft_rules **out, const tc_replay_options *o, uft_data *d, tc_b
 		start = r->count;
 		for (size_t i = 0; rc == 0 && i < kinds[k].count; i++)
 			rc = add_rule(r, kinds[k].list[i], kinds[k].flags, glob);
-		if (rc == 0 && kinds[k].count && !rules_name_any(r, d, start, r->count, kinds[k].flags)) {
-			failed = true;
-			for (size_t i = start; i < r->count; i++)
-				pattern_free(&r->rules[i].pat);
-			r->count = start;
-		}
+		if (rc < 0 || !kinds[k].count || rules_name_any(r, d, start, r->count, kinds[k].flags))
+			continue;
+		for (size_t i = start; i < r->count; i++)
+			pattern_free(&r->rules[i].pat);
+		r->count = start;
+		/* argument specs count as triggers for uftrace, so that a
+		 * trigger naming nothing goes unsaid; uftrace 0.13 keeps
+		 * quiet about callers too (seen: 0.13 and 0.19 differ) */
+		bool specs = d->feat_mask & 0x18; /* ARGUMENT | RETVAL */
+		failed = !(specs && (k == 0 || (k == 1 && o->compat.uftrace < TC_RELEASE(0, 19))));
 	}
 	if (rc < 0) {
 		uft_rules_free(r);

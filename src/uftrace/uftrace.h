@@ -256,10 +256,7 @@ typedef struct uft_read_filter {
 	uint64_t time;             /* -t: functions shorter than this, ns; 0 none */
 	uint64_t size;             /* -Z: functions smaller than this, bytes; 0 none */
 	bool caller;               /* -C: keep only the paths to caller functions */
-	/* -r: records outside [start, stop] (absolute ns, 0: open);
-	 * elapsed bounds count from the first record read */
-	uint64_t range_start, range_stop;
-	bool start_elapsed, stop_elapsed;
+	uint64_t range_start, range_stop; /* -r: records outside [start, stop] (ns, 0: open) */
 	/* the triggers of function record R, and the size of its symbol
 	 * (UINT64_MAX: none); NULL when no rule applies while reading */
 	void (*match)(void *arg, const uft_record *r, uft_trigger *tr, uint64_t *sym_size);
