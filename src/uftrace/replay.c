@@ -76,6 +76,7 @@ typedef struct replay {
 	bool no_sched;             /* sched events hidden: -C hides them, as uftrace does */
 	int prev_tid;              /* --task-newline: the task of the last line; 0 none yet */
 	int next_column;           /* --column-view: the next task's column */
+	int flat_count;            /* --flat: the next line's number */
 	int fields[8];             /* -f */
 	size_t field_count;
 	uint64_t first_time;       /* of the first record (-f elapsed) */
@@ -543,7 +544,8 @@ static int header(replay *p)
 	int rc = 0;
 	if (!p->field_count)
 		return 0;
-	if (peek(p, 0, &rc)) {
+	/* --flat has no titles, only the line after them */
+	if (!p->o->flat && peek(p, 0, &rc)) {
 		tc_buf_append(&p->line, "#", 1);
 		for (size_t i = 0; i < p->field_count; i++) {
 			tc_buf_printf(&p->line, "%s%s", i ? " " : "", field_headers[p->fields[i]]);
@@ -607,11 +609,30 @@ static void module_name(replay *p, const uft_record *r, bool has_addr, uint64_t 
 	tc_buf_printf(b, "%16.16s", name ? name : "[unknown]");
 }
 
-/* Starts the line of record R: its fields, " | ", the indentation. */
+/* --task-newline: an empty line (but for its fields' blanks) where the
+ * task changes (cmds/replay.c, print_task_newline()). */
+static void task_newline(replay *p, int tid)
+{
+	if (p->prev_tid && tid != p->prev_tid) {
+		empty_fields(p);
+		tc_buf_append(&p->line, "\n", 1);
+	}
+	p->prev_tid = tid;
+}
+
+/* Starts the line of record R: its fields, " | ", the indentation
+ * (with --column-view, the task's column's too, but for LOST lines). */
 static void line_start_at(replay *p, const uft_record *r, bool has_addr, uint64_t addr, uint64_t dur, int indent)
 {
 	tc_buf *b = &p->line;
 	rtask *t = rt(p, r->task);
+	if (p->o->task_newline)
+		task_newline(p, r->task->tid);
+	if (p->o->column_view && r->type != UFT_LOST) {
+		if (t->column < 0)
+			t->column = p->next_column++;
+		indent += t->column * (p->o->column_offset ? p->o->column_offset : 8);
+	}
 	for (size_t i = 0; i < p->field_count; i++) {
 		tc_buf_append(b, " ", 1);
 		switch (p->fields[i]) {
@@ -854,6 +875,44 @@ static int print_event(replay *p, const uft_record *r)
 	return 0;
 }
 
+/* --flat: one line per record, numbered, as uftrace prints it for
+ * debugging (cmds/replay.c, print_flat_rstack()); frames beyond the
+ * stack's size are left out, and events outside functions. */
+static void print_flat(replay *p, const uft_record *r)
+{
+	rtask *t = rt(p, r->task);
+	if (r->type == UFT_EVENT && t->user == 0)
+		return;
+	if (r->type != UFT_LOST && r->depth > p->d->max_stack)
+		return;
+	char buf[64];
+	uft_place place;
+	int tid = r->task->tid;
+	tc_buf *b = &p->line;
+	switch (r->type) {
+	case UFT_ENTRY:
+	case UFT_EXIT:
+		tc_buf_printf(b, "[%d] %s %d/%d: ip (%s), time (%" PRIu64, p->flat_count++, r->type == UFT_ENTRY ? "==>" : "<==",
+		              tid, r->depth, uft_place_name(resolve(p, r, &place), r->addr, buf, sizeof buf), r->time);
+		/* the exit's total time, as accounting left it in its frame */
+		if (r->type == UFT_EXIT)
+			tc_buf_printf(b, ":%" PRIu64, t->slots[r->depth].t);
+		tc_buf_append(b, ")\n", 2);
+		break;
+	case UFT_LOST: tc_buf_printf(b, "[%d] XXX %d: lost %d records\n", p->flat_count++, tid, (int)r->addr); break;
+	default:
+		tc_buf_printf(b, "[%d] !!! %d: %s", p->flat_count++, tid, uft_event_name_of(p->d, r->addr, buf, sizeof buf));
+		size_t before = b->len;
+		tc_buf_append(b, " (", 2);
+		if (uft_event_data(p->d, r, b))
+			tc_buf_append(b, ")", 1);
+		else
+			b->len = before;
+		tc_buf_printf(b, " time (%" PRIu64 ")\n", r->time);
+		break;
+	}
+}
+
 static int walk(replay *p)
 {
 	int rc = 0;
@@ -866,6 +925,13 @@ static int walk(replay *p)
 			continue;
 		}
 		consume(p, it);
+		if (p->o->flat) {
+			print_flat(p, &it->r);
+			pop(p);
+			if ((rc = flush_line(p)) < 0)
+				return rc;
+			continue;
+		}
 		/* a copy: looking ahead may move the ring */
 		uft_record rec = it->r;
 		const uft_record *r = &rec;
