@@ -211,7 +211,10 @@ int cli_replay(int argc, char **argv)
 	o.hide_count = lists[L_HIDE].count;
 	o.warning = print_warning;
 	bool tty = isatty(STDOUT_FILENO);
-	o.color = color < 0 ? tty : color;
+	/* auto: on a terminal that is not TERM=dumb (utils/debug.c,
+	 * setup_color()) */
+	const char *term = getenv("TERM");
+	o.color = color < 0 ? tty && !(term && !strcmp(term, "dumb")) : color;
 	dir = dir ? dir : "uftrace.data";
 	cli_pager pg = { 0 };
 	if (pager && tty)

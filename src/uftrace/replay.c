@@ -77,6 +77,7 @@ typedef struct replay {
 	int prev_tid;              /* --task-newline: the task of the last line; 0 none yet */
 	int next_column;           /* --column-view: the next task's column */
 	int flat_count;            /* --flat: the next line's number */
+	const char *indent_color;  /* --color: the next line's indentation's colour */
 	int fields[8];             /* -f */
 	size_t field_count;
 	uint64_t first_time;       /* of the first record (-f elapsed) */
@@ -428,7 +429,22 @@ static void put_uint(tc_buf *b, uint64_t v, int width, unsigned base, char pad)
 	b->len += (size_t)k;
 }
 
-static void duration(tc_buf *b, uint64_t n)
+/* --color: uftrace's terminal colours (utils/debug.c) */
+#define C_RESET "\033[0m"
+#define C_RED "\033[91m"
+#define C_GREEN "\033[32m"
+#define C_YELLOW "\033[33m"
+#define C_GRAY "\033[90m"
+
+static void color(replay *p, const char *code)
+{
+	if (p->o->color)
+		put_str(&p->line, code);
+}
+
+/* A duration in replay's 10 columns; with COLOR, its unit coloured as
+ * uftrace colours units beyond microseconds (print_time_unit()). */
+static void duration(tc_buf *b, uint64_t n, bool color)
 {
 	if (n == 0) {
 		tc_buf_append(b, "          ", 10);
@@ -455,7 +471,12 @@ static void duration(tc_buf *b, uint64_t n)
 	tc_buf_append(b, ".", 1);
 	put_uint(b, r, 3, 10, '0');
 	tc_buf_append(b, " ", 1);
+	const char *code = !color || unit[0] == 'u' ? NULL : unit[0] == 'm' ? C_GREEN : unit[1] == 's' ? C_YELLOW : C_RED;
+	if (code)
+		put_str(b, code);
 	tc_buf_append(b, unit, 2);
+	if (code)
+		put_str(b, C_RESET);
 }
 
 static int flush_line(replay *p)
@@ -636,7 +657,7 @@ static void line_start_at(replay *p, const uft_record *r, bool has_addr, uint64_
 	for (size_t i = 0; i < p->field_count; i++) {
 		tc_buf_append(b, " ", 1);
 		switch (p->fields[i]) {
-		case F_DURATION: duration(b, dur); break;
+		case F_DURATION: duration(b, dur, p->o->color); break;
 		case F_TID:
 			tc_buf_append(b, "[", 1);
 			if (r->task->tid < 0)
@@ -656,8 +677,8 @@ static void line_start_at(replay *p, const uft_record *r, bool has_addr, uint64_
 			tc_buf_append(b, ".", 1);
 			put_uint(b, r->time % 1000000000u, 9, 10, '0');
 			break;
-		case F_DELTA: duration(b, t->last_time ? r->time - t->last_time : 0); break;
-		case F_ELAPSED: duration(b, r->time - p->first_time); break;
+		case F_DELTA: duration(b, t->last_time ? r->time - t->last_time : 0, p->o->color); break;
+		case F_ELAPSED: duration(b, r->time - p->first_time, p->o->color); break;
 		case F_TASK: task_name(p, r->task, b); break;
 		case F_MODULE: module_name(p, r, has_addr, addr, b); break;
 		}
@@ -665,6 +686,11 @@ static void line_start_at(replay *p, const uft_record *r, bool has_addr, uint64_
 	t->last_time = r->time;
 	if (p->field_count)
 		tc_buf_append(b, " | ", 3);
+	/* events and LOST lines are coloured from their indentation on */
+	if (p->indent_color) {
+		color(p, p->indent_color);
+		p->indent_color = NULL;
+	}
 	if (indent > 0 && tc_buf_reserve(b, (size_t)indent * 2) == 0) {
 		memset(b->data + b->len, ' ', (size_t)indent * 2);
 		b->len += (size_t)indent * 2;
@@ -702,7 +728,7 @@ static int payload_text(replay *p, const uft_record *r, const uft_place *pl, boo
 	sym_ctx c = { p, r->task, r->time };
 	if (retval)
 		tc_buf_append(b, " = ", 3);
-	return ua_format(p->d->specs, l, r->payload, r->payload_len, &pl->fn, symbolize, &c, b);
+	return ua_format(p->d->specs, l, r->payload, r->payload_len, &pl->fn, symbolize, &c, p->o->color, b);
 }
 
 enum { FIX_NONE = 1, FIX_EXEC, FIX_SETJMP, FIX_LONGJMP, FIX_FORK };
@@ -833,10 +859,47 @@ static int print_exit(replay *p, const uft_record *r)
 		tc_buf_append(&p->line, ";", 1);
 	}
 	char unresolved[32];
+	color(p, C_GRAY);
 	tc_buf_append(&p->line, " /* ", 4);
 	put_str(&p->line, uft_place_name(pl, r->addr, unresolved, sizeof unresolved));
-	tc_buf_append(&p->line, " */\n", 4);
+	tc_buf_append(&p->line, " */", 3);
+	color(p, C_RESET);
+	tc_buf_append(&p->line, "\n", 1);
 	return rc;
+}
+
+/* An event's name and, for record R when not NULL, its data, as
+ * uftrace's print_event() writes them: "NAME (DATA)", each part in the
+ * event colour with --color. */
+static void event_text(replay *p, const char *name, const uft_record *r)
+{
+	color(p, C_GREEN);
+	put_str(&p->line, name);
+	color(p, C_RESET);
+	if (!r)
+		return;
+	size_t before = p->line.len;
+	color(p, C_GREEN);
+	tc_buf_append(&p->line, " (", 2);
+	if (uft_event_data(p->d, r, &p->line)) {
+		tc_buf_append(&p->line, ")", 1);
+		color(p, C_RESET);
+	} else {
+		p->line.len = before;
+	}
+}
+
+/* The rest of an event's line after its fields, the event in a C
+ * comment, coloured in three parts as uftrace prints it (the last
+ * reset after the newline). */
+static void event_line(replay *p, const char *name, const uft_record *r)
+{
+	tc_buf_append(&p->line, "/* ", 3);
+	color(p, C_RESET);
+	event_text(p, name, r);
+	color(p, C_GREEN);
+	tc_buf_append(&p->line, " */\n", 4);
+	color(p, C_RESET);
 }
 
 static int print_event(replay *p, const uft_record *r)
@@ -849,29 +912,26 @@ static int print_event(replay *p, const uft_record *r)
 		if (rc == 0 && next && next->r.task == r->task && next->r.from_perf && next->r.addr == UFT_EV_SCHED_IN) {
 			consume(p, next);
 			/* the pseudo-frame's address: the sched-out event id */
+			p->indent_color = C_GREEN;
 			line_start_at(p, r, true, t->slots[t->sc].addr, t->slots[t->sc].t, t->disp);
-			tc_buf_printf(&p->line, "/* %s */\n", preempt ? "linux:schedule (pre-empted)" : "linux:schedule");
+			event_line(p, preempt ? "linux:schedule (pre-empted)" : "linux:schedule", NULL);
 		} else if (rc == 0) {
+			p->indent_color = C_GREEN;
 			line_start(p, r, 0, t->disp);
-			tc_buf_printf(&p->line, "/* %s */\n", preempt ? "linux:sched-out (pre-empted)" : "linux:sched-out");
+			event_line(p, preempt ? "linux:sched-out (pre-empted)" : "linux:sched-out", NULL);
 		}
 		return rc;
 	}
 	if (r->from_perf && r->addr == UFT_EV_SCHED_IN) {
+		p->indent_color = C_GREEN;
 		line_start_at(p, r, true, t->slots[t->sc].addr, t->slots[t->sc].t, t->disp);
-		tc_buf_printf(&p->line, "/* linux:sched-in */\n");
+		event_line(p, "linux:sched-in", NULL);
 		return 0;
 	}
 	char buf[64];
+	p->indent_color = C_GREEN;
 	line_start(p, r, 0, t->disp);
-	tc_buf_printf(&p->line, "/* %s", uft_event_name_of(p->d, r->addr, buf, sizeof buf));
-	size_t before = p->line.len;
-	tc_buf_append(&p->line, " (", 2);
-	if (uft_event_data(p->d, r, &p->line))
-		tc_buf_append(&p->line, ")", 1);
-	else
-		p->line.len = before;
-	tc_buf_printf(&p->line, " */\n");
+	event_line(p, uft_event_name_of(p->d, r->addr, buf, sizeof buf), r);
 	return 0;
 }
 
@@ -901,13 +961,8 @@ static void print_flat(replay *p, const uft_record *r)
 		break;
 	case UFT_LOST: tc_buf_printf(b, "[%d] XXX %d: lost %d records\n", p->flat_count++, tid, (int)r->addr); break;
 	default:
-		tc_buf_printf(b, "[%d] !!! %d: %s", p->flat_count++, tid, uft_event_name_of(p->d, r->addr, buf, sizeof buf));
-		size_t before = b->len;
-		tc_buf_append(b, " (", 2);
-		if (uft_event_data(p->d, r, b))
-			tc_buf_append(b, ")", 1);
-		else
-			b->len = before;
+		tc_buf_printf(b, "[%d] !!! %d: ", p->flat_count++, tid);
+		event_text(p, uft_event_name_of(p->d, r->addr, buf, sizeof buf), r);
 		tc_buf_printf(b, " time (%" PRIu64 ")\n", r->time);
 		break;
 	}
@@ -942,9 +997,11 @@ static int walk(replay *p)
 		if (visible) {
 			if (r->time && r->time < p->prev_time) {
 				empty_fields(p);
+				color(p, C_RED);
 				for (int i = 0; i < (t->disp + 1) * 2 + 1; i++)
 					tc_buf_append(&p->line, " ", 1);
 				tc_buf_printf(&p->line, "/* inverted time: broken data? */\n");
+				color(p, C_RESET);
 			}
 			if (r->time)
 				p->prev_time = r->time;
@@ -952,6 +1009,7 @@ static int walk(replay *p)
 			case UFT_ENTRY: rc = print_entry(p, r); break;
 			case UFT_EXIT: rc = print_exit(p, r); break;
 			case UFT_LOST:
+				p->indent_color = C_RED;
 				line_start(p, r, 0, t->disp + 1);
 				/* uftrace reads the count as an int: none, or one
 				 * beyond INT_MAX, is "some" (the kernel's losses can
@@ -960,6 +1018,7 @@ static int walk(replay *p)
 					tc_buf_printf(&p->line, "/* LOST %d records!! */\n", (int)r->addr);
 				else
 					tc_buf_printf(&p->line, "/* LOST some records!! */\n");
+				color(p, C_RESET);
 				break;
 			default: rc = print_event(p, r); break;
 			}
