@@ -718,6 +718,11 @@ typedef struct tc_replay_options {
 	uint64_t range_start, range_stop;
 	bool no_args;        /* --no-args */
 	bool no_merge;       /* --no-merge: no "leaf();" lines */
+	bool no_event;       /* --no-event: no events, unless EVENTS */
+	bool events;         /* -E was given (it makes --no-event void) */
+	bool no_sched;       /* --no-sched: no scheduler events */
+	bool no_sched_preempt; /* --no-sched-preempt: none for pre-emptions */
+	bool event_full;     /* --event-full: events outside functions too */
 	bool flat;           /* --flat: one "[N] ==> tid/depth: ..." line per record */
 	bool task_newline;   /* --task-newline: an empty line where the task changes */
 	bool column_view;    /* --column-view: each task indented by its own column */

@@ -170,6 +170,19 @@ int cli_replay(int argc, char **argv)
 			if (!parse_tids(v, &tids, &ntids)) {
 				status = cli_usage_error("replay", "--tid expects thread ids, got \"%s\"", v);
 			}
+		} else if (cli_opt_value(argc, argv, &i, "--Event", "-E", &v)) {
+			/* events are chosen when recording; replay only notes it */
+			o.events = true;
+		} else if (!strcmp(a, "-l") || !strcmp(a, "--nest-libcall")) {
+			/* a recording option: replay shows what was recorded */
+		} else if (!strcmp(a, "--no-event")) {
+			o.no_event = true;
+		} else if (!strcmp(a, "--no-sched")) {
+			o.no_sched = true;
+		} else if (!strcmp(a, "--no-sched-preempt")) {
+			o.no_sched_preempt = true;
+		} else if (!strcmp(a, "--event-full")) {
+			o.event_full = true;
 		} else if (!strcmp(a, "--no-args")) {
 			o.no_args = true;
 		} else if (!strcmp(a, "--no-merge")) {

@@ -49,6 +49,7 @@ typedef struct rtask {
 	 * and how many more levels may be shown */
 	int in_count, out_count, depth_left;
 	int column;                /* --column-view: its column, -1 until its first line */
+	bool preempted;            /* --no-sched-preempt: its sched-in is hidden too */
 } rtask;
 
 typedef struct item {
@@ -367,7 +368,7 @@ static item *look_ahead(replay *p, const rtask *t, int *err)
 			return NULL;
 		if (it->consumed)
 			continue;
-		if (it->r.type == UFT_EVENT && rt(p, it->r.task)->user == 0) {
+		if (it->r.type == UFT_EVENT && rt(p, it->r.task)->user == 0 && !p->o->event_full) {
 			consume(p, it);
 			continue;
 		}
@@ -968,6 +969,32 @@ static void print_flat(replay *p, const uft_record *r)
 	}
 }
 
+/* --no-event (unless -E names some), --no-sched, -C, and
+ * --no-sched-preempt: events left out before printing, looked ahead at
+ * all the same (cmds/replay.c, fstack_check_opts()). */
+static bool hidden_event(replay *p, const uft_record *r)
+{
+	if (r->type != UFT_EVENT)
+		return false;
+	if (p->o->no_event && !p->o->events)
+		return true;
+	if (p->no_sched && is_sched(r))
+		return true;
+	if (!p->o->no_sched_preempt || !r->from_perf)
+		return false;
+	/* a pre-empted sched-out, and the sched-in after it */
+	rtask *t = rt(p, r->task);
+	if (r->addr == UFT_EV_SCHED_OUT_PREEMPT) {
+		t->preempted = true;
+		return true;
+	}
+	if (r->addr == UFT_EV_SCHED_IN && t->preempted) {
+		t->preempted = false;
+		return true;
+	}
+	return false;
+}
+
 static int walk(replay *p)
 {
 	int rc = 0;
@@ -991,9 +1018,9 @@ static int walk(replay *p)
 		uft_record rec = it->r;
 		const uft_record *r = &rec;
 		rtask *t = rt(p, r->task);
-		bool visible = !((r->type == UFT_EVENT && t->user == 0) || (r->type == UFT_LOST && t->user == 0)) &&
-		               !(p->filtering && r->type == UFT_EVENT && !filter_event(p, t)) &&
-		               !(p->no_sched && is_sched(r));
+		bool visible = !((r->type == UFT_EVENT && t->user == 0 && !p->o->event_full) ||
+		                 (r->type == UFT_LOST && t->user == 0)) &&
+		               !(p->filtering && r->type == UFT_EVENT && !filter_event(p, t)) && !hidden_event(p, r);
 		if (visible) {
 			if (r->time && r->time < p->prev_time) {
 				empty_fields(p);
@@ -1111,7 +1138,7 @@ int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out)
 	p.filter_in = uft_rules_filter_in(p.rules);
 	/* "caller filter focuses onto a given function, displaying sched
 	 * event with it is annoying" (uftrace.c, -C) */
-	p.no_sched = p.o->caller_count > 0;
+	p.no_sched = p.o->no_sched || p.o->caller_count > 0;
 	p.filtering = p.o->depth > 0 || p.rules;
 	if (rc == 0) {
 		uft_read_filter f = {
