@@ -710,6 +710,12 @@ typedef struct tc_replay_options {
 	const char *const *hides;
 	size_t hide_count;
 	bool match_glob;     /* --match=glob: patterns are globs, not regular expressions */
+	/* --demangle: C++ names shown (and matched by patterns) as
+	 * "std::vector::push_back" (SIMPLE, uftrace's default), in full
+	 * ("std::vector<int, ...>::push_back(int&&)") or mangled (NO); the
+	 * demangling is the C++ runtime's (libstdc++), names stay mangled
+	 * without it */
+	enum { TC_DEMANGLE_SIMPLE, TC_DEMANGLE_FULL, TC_DEMANGLE_NO } demangle;
 	int depth;           /* -D: levels shown below each start, 0: all */
 	uint64_t time_filter; /* -t, in ns: hide shorter functions (0: the recording's default.opts) */
 	uint64_t size_filter; /* -Z: hide functions of fewer bytes (0: none) */

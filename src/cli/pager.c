@@ -9,6 +9,7 @@
  */
 #include "cli/cli.h"
 
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -68,7 +69,14 @@ void cli_pager_end(cli_pager *pg)
 	/* the pager sees the end of its input, then is waited for */
 	fflush(stdout);
 	fflush(stderr);
-	close(STDOUT_FILENO);
+	/* standard output stays open (on /dev/null) for the exit's flush */
+	int null = open("/dev/null", O_WRONLY);
+	if (null >= 0) {
+		dup2(null, STDOUT_FILENO);
+		close(null);
+	} else {
+		close(STDOUT_FILENO);
+	}
 	if (pg->saved_stderr >= 0) {
 		dup2(pg->saved_stderr, STDERR_FILENO);
 		close(pg->saved_stderr);

@@ -156,6 +156,15 @@ int cli_replay(int argc, char **argv)
 			if (strcmp(v, "regex") && strcmp(v, "glob"))
 				status = cli_usage_error("replay", "--match expects regex or glob, got \"%s\"", v);
 			o.match_glob = !strcmp(v, "glob");
+		} else if (cli_opt_value(argc, argv, &i, "--demangle", NULL, &v)) {
+			if (!strcmp(v, "simple"))
+				o.demangle = TC_DEMANGLE_SIMPLE;
+			else if (!strcmp(v, "full"))
+				o.demangle = TC_DEMANGLE_FULL;
+			else if (!strcmp(v, "no"))
+				o.demangle = TC_DEMANGLE_NO;
+			else
+				status = cli_usage_error("replay", "--demangle expects full, simple or no, got \"%s\"", v);
 		} else if (cli_opt_value(argc, argv, &i, "--column-offset", NULL, &v)) {
 			long long off = 0;
 			if (!cli_parse_int(v, 0, 1000, &off))

@@ -767,6 +767,16 @@ static void fixups(replay *p, rtask *t, slot *f, uint8_t kind)
 	}
 }
 
+/* Whether entry NAME, ending in ")", gets "()" all the same: a simple
+ * demangled "operator()" does in uftrace 0.19 ("X::operator()()"), not
+ * in 0.13, nor "operator(cast)" in either (seen on both). */
+static bool simple_parens(const replay *p, const char *name)
+{
+	size_t n = strlen(name);
+	return p->d->demangle == UFT_DEMANGLE_SIMPLE && p->o->compat.uftrace >= TC_RELEASE(0, 19) && n >= 10 &&
+	       !strcmp(name + n - 10, "operator()");
+}
+
 static int print_entry(replay *p, const uft_record *r)
 {
 	rtask *t = rt(p, r->task);
@@ -797,7 +807,7 @@ static int print_entry(replay *p, const uft_record *r)
 	int rc = 0;
 	if (r->more && !p->o->no_args)
 		rc = payload_text(p, r, pl, false, args);
-	else if (!*name_copy || name_copy[strlen(name_copy) - 1] != ')')
+	else if (!*name_copy || name_copy[strlen(name_copy) - 1] != ')' || simple_parens(p, name_copy))
 		rc = tc_buf_append(args, "()", 2);
 	item *next = rc == 0 ? look_ahead(p, t, &rc) : NULL;
 	if (rc == 0 && next && next->r.task == r->task && next->r.type == UFT_EXIT && next->r.depth == r->depth &&
@@ -1124,6 +1134,9 @@ int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out)
 	if (rc == 0) {
 		p.d->warn = p.o->warning;
 		p.d->warn_arg = p.o->warning_arg;
+		p.d->demangle = p.o->demangle == TC_DEMANGLE_FULL   ? UFT_DEMANGLE_FULL
+		                : p.o->demangle == TC_DEMANGLE_NO ? UFT_DEMANGLE_NO
+		                                                  : UFT_DEMANGLE_SIMPLE;
 	}
 	for (size_t i = 0; rc == 0 && p.o->tid_count && i < p.d->task_count; i++) {
 		bool keep = false;

@@ -183,18 +183,30 @@ void uft_rules_match(const uft_rules *r, const char *name, uft_trigger *tr)
 	}
 }
 
-/* Whether rules [FIRST, LAST) name some function of the traced program
- * (its symbols, PLT entries included, in any session) with a trigger
- * having one of FLAGS (any trigger: 0). */
+static bool module_named(const uft_rules *r, const uft_module *m, size_t first, size_t last, unsigned flags)
+{
+	for (size_t k = 0; m && k < m->syms.count; k++)
+		for (size_t f = first; f < last; f++)
+			if ((!flags || (r->rules[f].tr.flags & flags)) && pattern_matches(&r->rules[f].pat, m->syms.syms[k].name))
+				return true;
+	return false;
+}
+
+/* Whether rules [FIRST, LAST) name some function of a module the
+ * recording maps, in any session (uftrace counts the functions its
+ * filters name in all of them: libraries' too, read from the binaries
+ * when they have no .sym file), with a trigger having one of FLAGS (any
+ * trigger: 0).  The traced program's own first, which usually answers. */
 static bool rules_name_any(uft_rules *r, uft_data *d, size_t first, size_t last, unsigned flags)
 {
+	for (size_t i = 0; i < d->session_count; i++)
+		if (module_named(r, uft_session_main_module(d, d->sessions[i]), first, last, flags))
+			return true;
 	for (size_t i = 0; i < d->session_count; i++) {
-		const uft_module *m = uft_session_main_module(d, d->sessions[i]);
-		for (size_t k = 0; m && k < m->syms.count; k++)
-			for (size_t f = first; f < last; f++)
-				if ((!flags || (r->rules[f].tr.flags & flags)) &&
-				    pattern_matches(&r->rules[f].pat, m->syms.syms[k].name))
-					return true;
+		const uft_module *m;
+		for (size_t k = 0; (m = uft_session_module(d, d->sessions[i], k)); k++)
+			if (!m->is_main && module_named(r, m, first, last, flags))
+				return true;
 	}
 	return false;
 }

@@ -13,7 +13,7 @@
  *   args.c     argument and return-value specs (args.h)
  *   replay.c   `uftrace replay`'s text, byte for byte
  *   replay_filter.c  replay's function rules (-F, -N, -C, -H, -T)
- *   replay_view.c    replay's other layouts (--flat) and colours
+ *   demangle.c C++ names as replay's --demangle shows them
  *   model.c    the directory as tracecat's event model (tc_format_uftrace)
  */
 #ifndef TC_UFTRACE_H
@@ -135,6 +135,9 @@ typedef struct uft_data {
 	size_t perf_file_count;
 	ua_specs *specs;
 	uint64_t time_filter;      /* default.opts -t, ns; 0 none */
+	/* how symbols' C++ names are shown (set before any is loaded):
+	 * mangled unless replay asks otherwise */
+	enum { UFT_DEMANGLE_NO, UFT_DEMANGLE_SIMPLE, UFT_DEMANGLE_FULL } demangle;
 	/* told, when set, of what degrades the output without failing (a
 	 * module without symbols); called under load_lock */
 	void (*warn)(void *arg, const char *message);
@@ -147,6 +150,10 @@ int uft_open(uft_data **out, const char *dir);
 void uft_close(uft_data *d);
 
 uft_task *uft_task_by_tid(const uft_data *d, int tid);
+
+/* Module I of session S's maps, its symbols loaded; NULL past the last
+ * (or when the maps cannot be read). */
+const uft_module *uft_session_module(uft_data *d, uft_session *s, size_t i);
 
 /* The traced executable's module in session S, its symbols loaded. */
 const uft_module *uft_session_main_module(uft_data *d, uft_session *s);
@@ -189,6 +196,13 @@ const char *uft_place_name(const uft_place *pl, uint64_t addr, char *buf, size_t
 
 /* The printed name of event ID ("linux:schedule", "sample:step_begin"). */
 const char *uft_event_name_of(const uft_data *d, uint64_t id, char *buf, size_t size);
+
+/* ---- demangle.c ---- */
+
+/* NAME as D->demangle asks (uftrace-replay(1), --demangle): NAME itself
+ * when it is no mangled C++ name, when D keeps names mangled, or when the
+ * C++ runtime that demangles is missing; else a copy in D's pool. */
+const char *uft_demangled(uft_data *d, const char *name);
 
 /* ---- elfsyms.c ---- */
 
