@@ -29,9 +29,8 @@ set -euo pipefail
 # made with that upstream release, so a sid that has moved on is an error to
 # fix (new fixtures or a new version here), not a silent difference.  A bare
 # PACKAGE takes sid's version: what building tracecat there needs (the
-# newest compiler, whose warnings the tests check, and the -dev packages;
-# g++ for the C++ recording of tests/live/uftrace019.sh, --demangle).
-packages=(babeltrace2=2.1.2 trace-cmd=3.4 uftrace=0.19 gcc-16=16.2.0 g++-16
+# newest compiler, whose warnings the tests check, and the -dev packages).
+packages=(babeltrace2=2.1.2 trace-cmd=3.4 uftrace=0.19 gcc-16=16.2.0
 	make pkgconf libc6-dev libzstd-dev zlib1g-dev libtraceevent-dev libjson-c-dev libelf-dev)
 
 root=${TRACECAT_SID_ROOT:-/var/cache/tracecat/sid-root}
