@@ -341,8 +341,10 @@ static bool would_show(replay *p, const uft_record *r)
 	if (r->type == UFT_EXIT)
 		return t->sc < 1 || t->sc - 1 > (int)p->d->max_stack || !(t->slots[t->sc - 1].fflags & FF_NORECORD);
 	int depth = t->depth_left;
-	uft_trigger tr;
-	rules_of(p, r, &tr);
+	/* an event's id is no function's address: no rule names it */
+	uft_trigger tr = { 0 };
+	if (r->type == UFT_ENTRY)
+		rules_of(p, r, &tr);
 	if ((tr.flags & (UFT_TR_FILTER | UFT_TR_NOTRACE)) == (UFT_TR_FILTER | UFT_TR_NOTRACE))
 		return false;
 	if (tr.flags & UFT_TR_FILTER)
@@ -443,9 +445,9 @@ static void color(replay *p, const char *code)
 		put_str(&p->line, code);
 }
 
-/* A duration in replay's 10 columns; with COLOR, its unit coloured as
+/* A duration in replay's 10 columns; COLORED, its unit coloured as
  * uftrace colours units beyond microseconds (print_time_unit()). */
-static void duration(tc_buf *b, uint64_t n, bool color)
+static void duration(tc_buf *b, uint64_t n, bool colored)
 {
 	if (n == 0) {
 		tc_buf_append(b, "          ", 10);
@@ -472,7 +474,7 @@ static void duration(tc_buf *b, uint64_t n, bool color)
 	tc_buf_append(b, ".", 1);
 	put_uint(b, r, 3, 10, '0');
 	tc_buf_append(b, " ", 1);
-	const char *code = !color || unit[0] == 'u' ? NULL : unit[0] == 'm' ? C_GREEN : unit[1] == 's' ? C_YELLOW : C_RED;
+	const char *code = !colored || unit[0] == 'u' ? NULL : unit[0] == 'm' ? C_GREEN : unit[1] == 's' ? C_YELLOW : C_RED;
 	if (code)
 		put_str(b, code);
 	tc_buf_append(b, unit, 2);
