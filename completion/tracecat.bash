@@ -15,8 +15,8 @@ _tracecat_flags_info='-h --help'
 _tracecat_values_info='-j --jobs'
 _tracecat_flags_report='-R -t -l --ts-diff -v -I -S -N -L -h --help'
 _tracecat_values_report='-i -F --cpu -j --jobs --compat'
-_tracecat_flags_replay='--no-args --no-merge -a --auto-args -h --help'
-_tracecat_values_replay='-d --data -f --output-fields --tid -D --depth -F --filter -N --notrace -t --time-filter --compat'
+_tracecat_flags_replay='--no-args --no-merge --flat --column-view --task-newline --no-pager --no-event --no-sched --no-sched-preempt --event-full -a --auto-args -l --nest-libcall -h --help'
+_tracecat_values_replay='-d --data -f --output-fields --tid -D --depth -F --filter -N --notrace -H --hide -C --caller-filter -T --trigger --match --demangle -t --time-filter -Z --size-filter -r --time-range --column-offset --color -E --Event --compat'
 _tracecat_flags_convert='--force --ftrace-names --clock-gmt -h --help'
 _tracecat_values_convert='-o --output --format --ctf-version --packet-size -j --jobs -b --begin -e --end --timerange --events --cpu'
 _tracecat_commands=(print info report replay convert help)
@@ -102,6 +102,12 @@ _tracecat_value()
 		_tracecat_choice "$value" 1.8 2 ;;
 	convert:--format)
 		_tracecat_choice "$value" ctf perfetto json ;;
+	replay:--match)
+		_tracecat_choice "$value" regex glob ;;
+	replay:--demangle)
+		_tracecat_choice "$value" simple full no ;;
+	replay:--color)
+		_tracecat_choice "$value" auto yes no ;;
 	replay:-f | replay:--output-fields)
 		_tracecat_list "$value" duration tid addr time delta elapsed task module all none ;;
 	report:-i | convert:-o | convert:--output)

@@ -726,10 +726,42 @@ typedef struct tc_replay_options {
 	size_t filter_count;
 	const char *const *notrace;
 	size_t notrace_count;
+	/* -T: triggers, "FUNC@ACTION[,ACTION...]" with the actions depth=N,
+	 * time=T, size=N, filter, notrace, caller, hide, trace, trace_on,
+	 * trace_off (uftrace-replay(1), TRIGGERS) */
+	const char *const *triggers;
+	size_t trigger_count;
+	/* -C: only the calls leading to these functions, each shown as a
+	 * leaf; -H: these functions hidden, what they call shown */
+	const char *const *callers;
+	size_t caller_count;
+	const char *const *hides;
+	size_t hide_count;
+	bool match_glob;     /* --match=glob: patterns are globs, not regular expressions */
+	/* --demangle: C++ names shown (and matched by patterns) as
+	 * "std::vector::push_back" (SIMPLE, uftrace's default), in full
+	 * ("std::vector<int, ...>::push_back(int&&)") or mangled (NO); the
+	 * demangling is the C++ runtime's (libstdc++), names stay mangled
+	 * without it */
+	enum { TC_DEMANGLE_SIMPLE, TC_DEMANGLE_FULL, TC_DEMANGLE_NO } demangle;
 	int depth;           /* -D: levels shown below each start, 0: all */
 	uint64_t time_filter; /* -t, in ns: hide shorter functions (0: the recording's default.opts) */
+	uint64_t size_filter; /* -Z: hide functions of fewer bytes (0: none) */
+	/* -r START~STOP: only records within, timestamps in ns as -f time
+	 * shows them (0: open) */
+	uint64_t range_start, range_stop;
 	bool no_args;        /* --no-args */
 	bool no_merge;       /* --no-merge: no "leaf();" lines */
+	bool no_event;       /* --no-event: no events, unless EVENTS */
+	bool events;         /* -E was given (it makes --no-event void) */
+	bool no_sched;       /* --no-sched: no scheduler events */
+	bool no_sched_preempt; /* --no-sched-preempt: none for pre-emptions */
+	bool event_full;     /* --event-full: events outside functions too */
+	bool flat;           /* --flat: one "[N] ==> tid/depth: ..." line per record */
+	bool task_newline;   /* --task-newline: an empty line where the task changes */
+	bool column_view;    /* --column-view: each task indented by its own column */
+	int column_offset;   /* --column-offset: a column's width in levels (0: uftrace's 8) */
+	bool color;          /* --color=yes: uftrace's terminal colours */
 	/* told, when set, of what makes the output poorer without failing
 	 * it: one line, no newline (a module whose symbols are neither in
 	 * a .sym file nor in its binary, so its functions show as <hex>) */

@@ -65,6 +65,16 @@ bool cli_jobs_option(int argc, char **argv, int *i, const char *command, unsigne
 /* The value V of -j/--jobs (exits with status 2 when malformed). */
 unsigned cli_jobs_value(const char *command, const char *v);
 
+/* replay's pager on a terminal (pager.c): cli_pager_start() sends
+ * standard output to it when there is one to run (PG->pid 0 otherwise);
+ * cli_pager_end() closes its input and waits for it. */
+typedef struct cli_pager {
+	int pid;
+	int saved_stderr;
+} cli_pager;
+void cli_pager_start(cli_pager *pg);
+void cli_pager_end(cli_pager *pg);
+
 /* The peer releases whose text COMMAND writes (or, for info and convert,
  * whose reading of traces it follows): tc_compat_default(), then
  * TRACECAT_COMPAT when set, for scripts.  Exits with status 2, naming the

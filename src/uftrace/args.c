@@ -1446,7 +1446,20 @@ typedef struct fmt_ctx {
 	ua_symbolize sym;
 	void *sym_ctx;
 	tc_buf *out;
+	bool color;
 } fmt_ctx;
+
+/* --color: uftrace's colours of argument values (utils/debug.c:
+ * color_string, color_symbol, color_struct, color_enum, color_enum_or) */
+#define COLOR_RESET "\033[0m"
+#define COLOR_MAGENTA "\033[35m"
+#define COLOR_CYAN "\033[36m"
+#define COLOR_BLUE "\033[94m"
+
+static int color_on(const fmt_ctx *c, const char *code)
+{
+	return c->color ? tc_buf_append(c->out, code, strlen(code)) : 0;
+}
 
 /* replay's "%#<hh|h||ll><d|u|x>": the value cut to BYTES; hex gets "0x"
  * unless it is 0. */
@@ -1582,9 +1595,25 @@ static int format_enum(const fmt_ctx *c, const ua_item *it, uint64_t raw)
 	const enum_def *def = m ? find_enum(&m->enums, it->type_name) : NULL;
 	if (!def)
 		def = find_enum(&c->s->auto_enums, it->type_name);
-	if (!def)
-		return tc_buf_printf(c->out, "%" PRId64, v);
-	return print_enum(c->out, def, v);
+	size_t start = c->out->len;
+	int rc = color_on(c, COLOR_BLUE);
+	if (rc == 0)
+		rc = def ? print_enum(c->out, def, v) : tc_buf_printf(c->out, "%" PRId64, v);
+	/* each "|" between the names in bold, the names in blue */
+	for (size_t i = start; c->color && rc == 0 && i < c->out->len; i++) {
+		if (c->out->data[i] != '|')
+			continue;
+		static const char join[] = COLOR_RESET "\033[1m|" COLOR_RESET COLOR_BLUE;
+		size_t tail = c->out->len - i - 1;
+		if ((rc = tc_buf_reserve(c->out, sizeof join - 2)) < 0)
+			break;
+		char *at = c->out->data + i;
+		memmove(at + sizeof join - 1, at + 1, tail);
+		memcpy(at, join, sizeof join - 1);
+		c->out->len += sizeof join - 2;
+		i += sizeof join - 2;
+	}
+	return rc == 0 ? color_on(c, COLOR_RESET) : rc;
 }
 
 static int format_item(const fmt_ctx *c, const ua_item *it, const uint8_t *data, size_t len, size_t off,
@@ -1597,7 +1626,10 @@ static int format_item(const fmt_ctx *c, const ua_item *it, const uint8_t *data,
 		if (off + 2 > len || slen > len - off - 2)
 			return tc_fail(TC_EFORMAT, NULL, -1, "argument string runs past its %zu bytes of data", len);
 		*bytes = align4(2 + slen);
-		return print_string(out, data + off + 2, slen, it->fmt == FMT_STDSTR);
+		int rc = color_on(c, COLOR_MAGENTA);
+		if (rc == 0)
+			rc = print_string(out, data + off + 2, slen, it->fmt == FMT_STDSTR);
+		return rc == 0 ? color_on(c, COLOR_RESET) : rc;
 	}
 	*bytes = align4(it->size);
 	if (it->size > len || off > len - it->size)
@@ -1611,26 +1643,36 @@ static int format_item(const fmt_ctx *c, const ua_item *it, const uint8_t *data,
 	case FMT_HEX:
 		return format_int(out, it->fmt, it->size, raw);
 	case FMT_CHAR: {
-		int rc = tc_buf_append(out, "'", 1);
+		int rc = color_on(c, COLOR_MAGENTA);
+		if (rc == 0)
+			rc = tc_buf_append(out, "'", 1);
 		if (rc == 0)
 			rc = print_escaped(out, p[0]);
-		return rc == 0 ? tc_buf_append(out, "'", 1) : rc;
+		if (rc == 0)
+			rc = tc_buf_append(out, "'", 1);
+		return rc == 0 ? color_on(c, COLOR_RESET) : rc;
 	}
 	case FMT_FLOAT:
 		return format_float(out, it->size, p, be);
 	case FMT_PTR: {
 		const char *name = c->sym ? c->sym(c->sym_ctx, raw) : NULL;
-		if (name)
-			return tc_buf_printf(out, "&%s", name);
+		if (name) {
+			int rc = color_on(c, COLOR_CYAN);
+			if (rc == 0)
+				rc = tc_buf_printf(out, "&%s", name);
+			return rc == 0 ? color_on(c, COLOR_RESET) : rc;
+		}
 		return raw ? tc_buf_printf(out, "%#" PRIx64, raw) : tc_buf_append(out, "0", 1);
 	}
 	case FMT_ENUM:
 		return format_enum(c, it, raw);
 	case FMT_STRUCT: {
 		/* gcc names lambdas "<lambda"; replay drops it to look like clang */
-		int rc = 0;
-		if (it->type_name && strcmp(it->type_name, "<lambda") != 0)
+		int rc = color_on(c, COLOR_CYAN);
+		if (rc == 0 && it->type_name && strcmp(it->type_name, "<lambda") != 0)
 			rc = tc_buf_printf(out, "%s", it->type_name);
+		if (rc == 0)
+			rc = color_on(c, COLOR_RESET);
 		return rc == 0 ? tc_buf_printf(out, "%s", it->size ? "{...}" : "{}") : rc;
 	}
 	case FMT_STR:
@@ -1641,11 +1683,11 @@ static int format_item(const fmt_ctx *c, const ua_item *it, const uint8_t *data,
 }
 
 int ua_format(const ua_specs *s, const ua_list *l, const uint8_t *payload, size_t len, const ua_function *f,
-              ua_symbolize sym, void *ctx, tc_buf *out)
+              ua_symbolize sym, void *ctx, bool color, tc_buf *out)
 {
 	if (!l)
 		return tc_fail(TC_EINVAL, NULL, -1, "no argument spec to format the data with");
-	fmt_ctx c = { s, f, sym, ctx, out };
+	fmt_ctx c = { s, f, sym, ctx, out, color };
 	size_t start = out->len, off = 0;
 	size_t shown = l->retval && l->count ? 1 : l->count;
 	int rc = l->retval ? 0 : tc_buf_append(out, "(", 1);

@@ -67,9 +67,10 @@ typedef const char *(*ua_symbolize)(void *ctx, uint64_t addr);
  * Appends PAYLOAD as `uftrace replay` prints it: for arguments the whole
  * "(v1, v2)" list; for a return value the value alone ("-1", "0x55d9...",
  * "\"match\"", "RED").  F gives the module whose .dbg enums apply; SYM,
- * when not NULL, names pointers.
+ * when not NULL, names pointers.  COLOR: with the terminal colours of
+ * `uftrace replay --color=yes`.
  */
 int ua_format(const ua_specs *s, const ua_list *l, const uint8_t *payload, size_t len, const ua_function *f,
-              ua_symbolize sym, void *ctx, tc_buf *out);
+              ua_symbolize sym, void *ctx, bool color, tc_buf *out);
 
 #endif /* TC_UFTRACE_ARGS_H */

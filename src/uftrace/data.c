@@ -704,6 +704,7 @@ static int parse_syms(uft_data *d, uft_module *m, const char *data, size_t len)
 		if (!sized && tab->count && tab->syms[tab->count - 1].size == 0 && addr > tab->syms[tab->count - 1].addr)
 			tab->syms[tab->count - 1].size = addr - tab->syms[tab->count - 1].addr;
 		/* a .sym file is at most MAX_TEXT_FILE bytes: the length fits */
+		name = uft_demangled(d, name);
 		tab->syms[tab->count++] = (uft_symbol){ .addr = addr, .size = size, .type = type,
 		                                        .name_len = (uint32_t)strlen(name), .name = name };
 		last_addr = addr;
@@ -820,6 +821,13 @@ static int ensure_syms(uft_data *d, uft_module *m)
 	}
 	pthread_mutex_unlock(&d->load_lock);
 	return rc;
+}
+
+const uft_module *uft_session_module(uft_data *d, uft_session *s, size_t i)
+{
+	if (ensure_maps(d, s) < 0 || i >= s->map_count || ensure_syms(d, &s->maps[i]) < 0)
+		return NULL;
+	return &s->maps[i];
 }
 
 const uft_module *uft_session_main_module(uft_data *d, uft_session *s)

@@ -53,8 +53,9 @@ static int add_sym(uft_data *d, sym_list *l, uint64_t addr, uint64_t size, char 
 	int rc = tc_array_reserve(&l->syms, &l->cap, l->count, sizeof *l->syms, 256);
 	if (rc < 0)
 		return rc;
-	size_t len = strlen(name);
-	const char *copy = tc_pool_strndup(&d->pool, name, len);
+	const char *shown = uft_demangled(d, name);
+	size_t len = strlen(shown);
+	const char *copy = shown != name ? shown : tc_pool_strndup(&d->pool, name, len);
 	if (!copy)
 		return TC_ENOMEM;
 	l->syms[l->count] = (read_sym){ { .addr = addr, .size = size, .type = type, .name_len = (uint32_t)len, .name = copy },

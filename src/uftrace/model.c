@@ -341,7 +341,7 @@ static int fill_message(um_iter *it, tc_batch *b, size_t i, const uft_record *r)
 	const char *name = uft_place_name(resolved ? &pl : NULL, r->addr, st->payloads[i].name, sizeof st->payloads[i].name);
 	if (r->more && resolved) {
 		const ua_list *l = ua_lookup(t->d->specs, &pl.fn, !entry);
-		int rc = l ? ua_format(t->d->specs, l, r->payload, r->payload_len, &pl.fn, NULL, NULL, &it->text) : 0;
+		int rc = l ? ua_format(t->d->specs, l, r->payload, r->payload_len, &pl.fn, NULL, NULL, false, &it->text) : 0;
 		if (rc < 0)
 			return rc;
 	}

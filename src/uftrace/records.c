@@ -254,19 +254,29 @@ int uft_perf_read(uft_data *d, const char *path, uft_perf *q)
 
 /* ---- the merge (§9.2) ---- */
 
+/* A -t or -Z threshold a time= or size= trigger set for the functions
+ * below one (utils/fstack.c, struct uftrace_task_filter_stack). */
+typedef struct filter_frame {
+	int depth;
+	uint64_t time, size;
+} filter_frame;
+
 typedef struct task_queue {
 	uft_task_reader *reader;
 	uft_record head;
 	bool has_head;
-	/* with a time filter: entries held until their exit shows how long
-	 * they took, then released in order */
+	/* with read filters: entries held until their exit shows whether
+	 * they stay, then released in order */
 	uft_record *held;
 	size_t held_count, held_cap, released;
 	bool releasing;
+	filter_frame *frames;
+	size_t frame_count, frame_cap;
 } task_queue;
 
 struct uft_merge {
-	uint64_t time_filter;
+	uft_read_filter f;
+	bool reading_filters;      /* any of f's filters in effect */
 	task_queue *tasks;
 	size_t task_count;
 	uft_perf *perf;            /* the perf-cpu*.dat files */
@@ -287,14 +297,23 @@ static int hold(task_queue *q, const uft_record *r)
 	return 0;
 }
 
-/* The next record of the task with functions shorter than T dropped, as
- * uftrace does while it reads (-t; utils/fstack.c, get_task_ustack()):
- * an entry waits for its exit, and so do the events after it; a short
- * function's exit deletes its entry and everything after it, and anything
- * else (a long exit, a user event, LOST, the end of the data) releases
- * what waits. */
-static int next_filtered(task_queue *q, uint64_t t, uft_record *out)
+/* -r: whether T is inside the range (utils/utils.c, check_time_range()). */
+static bool in_range(const uft_merge *m, uint64_t t)
 {
+	return !(m->f.range_start && m->f.range_start > t) && !(m->f.range_stop && m->f.range_stop < t);
+}
+
+/* The next record of the task without what uftrace drops while it reads
+ * (utils/fstack.c, get_task_ustack()): an entry waits for its exit, and
+ * so do the events after it; the exit of a function shorter than -t
+ * (or its time= trigger), or not a -C function, deletes its entry and
+ * everything after it, unless a trace trigger keeps it; anything else (a
+ * kept exit, a user event, LOST, the end of the data) releases what
+ * waits.  -Z (or a size= trigger) drops the entries of smaller
+ * functions as they come, and their exits. */
+static int next_filtered(uft_merge *m, task_queue *q, uft_record *out)
+{
+	const uft_read_filter *f = &m->f;
 	for (;;) {
 		if (q->releasing) {
 			if (q->released < q->held_count) {
@@ -314,29 +333,59 @@ static int next_filtered(task_queue *q, uint64_t t, uft_record *out)
 			q->releasing = true;
 			continue;
 		}
+		if ((f->range_start || f->range_stop) && !in_range(m, r.time))
+			continue;
+		uft_trigger tr = { 0 };
+		uint64_t sym_size = UINT64_MAX;
+		if (f->match && (r.type == UFT_ENTRY || r.type == UFT_EXIT))
+			f->match(f->arg, &r, &tr, &sym_size);
+		uint64_t t = f->time, size = f->size;
+		if (q->frame_count) {
+			t = q->frames[q->frame_count - 1].time;
+			size = q->frames[q->frame_count - 1].size;
+		}
+		if (tr.flags & UFT_TR_TIME)
+			t = tr.time;
+		if (tr.flags & UFT_TR_SIZE)
+			size = tr.size;
+		if (r.type == UFT_ENTRY) {
+			if ((!size || (sym_size != UINT64_MAX && sym_size >= size)) && (rc = hold(q, &r)) < 0)
+				return rc;
+			if (tr.flags & (UFT_TR_TIME | UFT_TR_SIZE)) {
+				rc = tc_array_reserve(&q->frames, &q->frame_cap, q->frame_count, sizeof *q->frames, 8);
+				if (rc < 0)
+					return rc;
+				q->frames[q->frame_count++] = (filter_frame){ r.depth, t, size };
+			}
+			continue;
+		}
 		if (r.type == UFT_EXIT) {
+			if (q->frame_count && q->frames[q->frame_count - 1].depth == r.depth)
+				q->frame_count--;
+			if (size && sym_size != UINT64_MAX && sym_size < size)
+				continue;
 			size_t k = q->held_count;
 			while (k > 0 && q->held[k - 1].type != UFT_ENTRY)
 				k--;
-			if (k > 0 && r.time - q->held[k - 1].time < t) {
+			bool drop = k > 0 && (r.time - q->held[k - 1].time < t || (f->caller && !(tr.flags & UFT_TR_CALLER)));
+			if (drop && !(tr.flags & UFT_TR_TRACE)) {
 				q->held_count = k - 1;
 				continue;
 			}
 		}
 		if ((rc = hold(q, &r)) < 0)
 			return rc;
-		if (r.type == UFT_ENTRY || (r.type == UFT_EVENT && r.addr < UFT_EV_USER))
+		if (r.type == UFT_EVENT && r.addr < UFT_EV_USER)
 			continue;
 		q->releasing = true;
 	}
 }
 
-static int fill(task_queue *q, uint64_t time_filter)
+static int fill(uft_merge *m, task_queue *q)
 {
 	if (q->has_head || (!q->reader && !q->held_count))
 		return 0;
-	int rc = time_filter ? next_filtered(q, time_filter, &q->head)
-	                     : uft_task_reader_next(q->reader, &q->head);
+	int rc = m->reading_filters ? next_filtered(m, q, &q->head) : uft_task_reader_next(q->reader, &q->head);
 	if (rc < 0)
 		return rc;
 	q->has_head = rc > 0;
@@ -377,7 +426,7 @@ static int split_by_task(uft_merge *m, uft_data *d)
 			size_t k = q->count;
 			while (k > 0 && !is_sched_out(&q->recs[k - 1]))
 				k--;
-			if (k > 0 && r->time - q->recs[k - 1].time < m->time_filter) {
+			if (k > 0 && r->time - q->recs[k - 1].time < m->f.time) {
 				q->count = k - 1;
 				continue;
 			}
@@ -389,12 +438,14 @@ static int split_by_task(uft_merge *m, uft_data *d)
 	return 0;
 }
 
-int uft_merge_new(uft_merge **out, uft_data *d, uint64_t time_filter)
+int uft_merge_new(uft_merge **out, uft_data *d, const uft_read_filter *f)
 {
 	uft_merge *m = calloc(1, sizeof *m);
 	if (!m)
 		return tc_fail_nomem();
-	m->time_filter = time_filter;
+	if (f)
+		m->f = *f;
+	m->reading_filters = m->f.time || m->f.size || m->f.caller || m->f.range_start || m->f.range_stop || m->f.match;
 	int rc = 0;
 	m->tasks = calloc(d->task_count ? d->task_count : 1, sizeof *m->tasks);
 	m->perf = calloc(d->perf_file_count ? d->perf_file_count : 1, sizeof *m->perf);
@@ -407,7 +458,7 @@ int uft_merge_new(uft_merge **out, uft_data *d, uint64_t time_filter)
 		rc = uft_perf_read(d, d->perf_files[i], &m->perf[i]);
 	m->events = m->perf;
 	m->event_count = m->perf_count;
-	if (rc == 0 && time_filter)
+	if (rc == 0 && m->f.time)
 		rc = split_by_task(m, d);
 	if (rc < 0) {
 		uft_merge_free(m);
@@ -424,6 +475,7 @@ void uft_merge_free(uft_merge *m)
 	for (size_t i = 0; i < m->task_count; i++) {
 		uft_task_reader_free(m->tasks[i].reader);
 		free(m->tasks[i].held);
+		free(m->tasks[i].frames);
 	}
 	for (size_t i = 0; i < m->perf_count; i++)
 		uft_perf_free(&m->perf[i]);
@@ -444,7 +496,7 @@ int uft_merge_next(uft_merge *m, uft_record *rec)
 	uint64_t best = 0;
 	for (size_t i = 0; i < m->task_count; i++) {
 		task_queue *q = &m->tasks[i];
-		int rc = fill(q, m->time_filter);
+		int rc = fill(m, q);
 		if (rc < 0)
 			return rc;
 		if (q->has_head && (!best_task || q->head.time < best)) {
@@ -454,6 +506,9 @@ int uft_merge_next(uft_merge *m, uft_record *rec)
 	}
 	for (size_t i = 0; i < m->event_count; i++) {
 		uft_perf *q = &m->events[i];
+		/* -r holds for perf events too */
+		while ((m->f.range_start || m->f.range_stop) && q->next < q->count && !in_range(m, q->recs[q->next].time))
+			q->next++;
 		if (q->next < q->count && ((!best_task && !best_perf) || q->recs[q->next].time < best)) {
 			best_perf = q;
 			best_task = NULL;

@@ -17,7 +17,6 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,15 +48,9 @@ typedef struct rtask {
 	/* -F / -N / -D: frames inside an -F function, inside an -N one,
 	 * and how many more levels may be shown */
 	int in_count, out_count, depth_left;
+	int column;                /* --column-view: its column, -1 until its first line */
+	bool preempted;            /* --no-sched-preempt: its sched-in is hidden too */
 } rtask;
-
-/* An -F or -N pattern, compiled once: an exact name, or a regular
- * expression when it has regex characters (uftrace's default). */
-typedef struct pattern {
-	const char *text;
-	bool is_regex;
-	regex_t re;
-} pattern;
 
 typedef struct item {
 	uft_record r;
@@ -77,9 +70,15 @@ typedef struct replay {
 	FILE *out;
 	tc_buf line;
 	tc_buf args;               /* an entry's argument text */
-	bool filtering;            /* -F, -N or -D in effect */
-	bool use_filters;          /* -F or -N in effect */
-	pattern *patterns;         /* -F's, then -N's */
+	bool filtering;            /* -F, -N, -C, -H, -T or -D in effect */
+	uft_rules *rules;          /* -F, -N, -C, -H and -T; NULL: none */
+	bool filter_in;            /* some -F names a function: show only inside them */
+	bool enabled;              /* not stopped by a trace_off trigger (uftrace's fstack_enabled) */
+	bool no_sched;             /* sched events hidden: -C hides them, as uftrace does */
+	int prev_tid;              /* --task-newline: the task of the last line; 0 none yet */
+	int next_column;           /* --column-view: the next task's column */
+	int flat_count;            /* --flat: the next line's number */
+	const char *indent_color;  /* --color: the next line's indentation's colour */
 	int fields[8];             /* -f */
 	size_t field_count;
 	uint64_t first_time;       /* of the first record (-f elapsed) */
@@ -220,18 +219,7 @@ static void consume(replay *p, item *it)
 		t->user--;
 }
 
-/* ---- -F, -N and -D (uftrace's fstack filters) ---- */
-
-static void pattern_compile(pattern *pt, const char *text)
-{
-	pt->text = text;
-	pt->is_regex = strpbrk(text, ".?*+-^$|()[]{}") && regcomp(&pt->re, text, REG_EXTENDED | REG_NOSUB) == 0;
-}
-
-static bool pattern_matches(const pattern *pt, const char *name)
-{
-	return pt->is_regex ? regexec(&pt->re, name, 0, NULL, 0) == 0 : strcmp(pt->text, name) == 0;
-}
+/* ---- -F, -N, -C, -H, -T and -D (uftrace's fstack filters) ---- */
 
 /* R's address resolved into *PL: PL, or NULL when nothing covers it. */
 static const uft_place *resolve(replay *p, const uft_record *r, uft_place *pl)
@@ -239,51 +227,29 @@ static const uft_place *resolve(replay *p, const uft_record *r, uft_place *pl)
 	return uft_resolve(p->d, r->task, r->time, r->addr, pl, NULL) ? pl : NULL;
 }
 
-/* 1: an -F function, -1: an -N one, 0: neither. */
-static int filter_match(replay *p, const uft_record *r)
+/* What the rules set on R's function, into *TR (zeroed when none). */
+static void rules_of(replay *p, const uft_record *r, uft_trigger *tr)
 {
-	const tc_replay_options *o = p->o;
-	if (!p->use_filters)
-		return 0;
+	if (!p->rules) {
+		memset(tr, 0, sizeof *tr);
+		return;
+	}
 	char buf[64];
 	uft_place place;
-	const char *name = uft_place_name(resolve(p, r, &place), r->addr, buf, sizeof buf);
-	for (size_t i = 0; i < o->filter_count; i++)
-		if (pattern_matches(&p->patterns[i], name))
-			return 1;
-	for (size_t i = 0; i < o->notrace_count; i++)
-		if (pattern_matches(&p->patterns[o->filter_count + i], name))
-			return -1;
-	return 0;
+	uft_rules_match(p->rules, uft_place_name(resolve(p, r, &place), r->addr, buf, sizeof buf), tr);
 }
 
-/* Whether some -F or -N pattern names a function of the traced
- * program (its symbols, PLT entries included, in any session). */
-static bool filters_match_any(replay *p)
+/* The read filters' question (uft_read_filter.match): R's triggers and
+ * its symbol's size. */
+static void read_match(void *arg, const uft_record *r, uft_trigger *tr, uint64_t *sym_size)
 {
-	for (size_t i = 0; i < p->d->session_count; i++) {
-		const uft_module *m = uft_session_main_module(p->d, p->d->sessions[i]);
-		for (size_t k = 0; m && k < m->syms.count; k++) {
-			const char *name = m->syms.syms[k].name;
-			for (size_t f = 0; f < p->o->filter_count + p->o->notrace_count; f++)
-				if (pattern_matches(&p->patterns[f], name))
-					return true;
-		}
-	}
-	return false;
-}
-
-/* uftrace's message when no filter names anything; it then replays
- * without filters, on its standard output. */
-static void no_filter_warning(replay *p)
-{
-	tc_buf_printf(&p->line, "Usage: failed to set filter or trigger: ");
-	size_t n = 0;
-	for (size_t f = 0; f < p->o->filter_count; f++)
-		tc_buf_printf(&p->line, "%s%s", n++ ? ";" : "", p->o->filters[f]);
-	for (size_t f = 0; f < p->o->notrace_count; f++)
-		tc_buf_printf(&p->line, "%s!%s", n++ ? ";" : "", p->o->notrace[f]);
-	tc_buf_append(&p->line, "\n", 1);
+	replay *p = arg;
+	char buf[64];
+	uft_place place;
+	const uft_place *pl = resolve(p, r, &place);
+	*sym_size = pl ? pl->sym->size : UINT64_MAX;
+	if (p->rules)
+		uft_rules_match(p->rules, uft_place_name(pl, r->addr, buf, sizeof buf), tr);
 }
 
 static int depth_limit(const replay *p)
@@ -294,7 +260,7 @@ static int depth_limit(const replay *p)
 /* With -F, a task shows nothing outside the -F functions. */
 static bool outside_filters(const replay *p, const rtask *t)
 {
-	return p->use_filters && p->o->filter_count && t->in_count == 0;
+	return p->filter_in && t->in_count == 0;
 }
 
 /* A function entry (already accounted, so its frame is slot[sc - 1]):
@@ -310,12 +276,13 @@ static bool filter_entry(replay *p, rtask *t, const uft_record *r)
 		f->fflags |= FF_NORECORD;
 		return false;
 	}
-	int m = filter_match(p, r);
-	if (m > 0) {
+	uft_trigger tr;
+	rules_of(p, r, &tr);
+	if ((tr.flags & (UFT_TR_FILTER | UFT_TR_NOTRACE)) == UFT_TR_FILTER) {
 		t->in_count++;
 		f->fflags |= FF_FILTERED;
 		t->depth_left = depth_limit(p);
-	} else if (m < 0) {
+	} else if (tr.flags & UFT_TR_FILTER) {
 		t->out_count++;
 		f->fflags |= FF_NOTRACE | FF_NORECORD;
 		return false;
@@ -323,7 +290,18 @@ static bool filter_entry(replay *p, rtask *t, const uft_record *r)
 		f->fflags |= FF_NORECORD;
 		return false;
 	}
-	if (t->depth_left <= 0) {
+	if (tr.flags & UFT_TR_DEPTH)
+		t->depth_left = tr.depth;
+	if (tr.flags & UFT_TR_TRACE_ON)
+		p->enabled = true;
+	if (tr.flags & UFT_TR_TRACE_OFF) {
+		p->enabled = false;
+		t->disp_set = false;
+	}
+	/* stopped: no NORECORD, so that its exit shows once tracing is on */
+	if (!p->enabled)
+		return false;
+	if (t->depth_left <= 0 || (tr.flags & UFT_TR_HIDE)) {
 		f->fflags |= FF_NORECORD;
 		return false;
 	}
@@ -338,7 +316,7 @@ static bool filter_exit(replay *p, rtask *t)
 	if (t->sc > (int)p->d->max_stack)
 		return false;
 	slot *f = &t->slots[t->sc];
-	bool shown = !(f->fflags & FF_NORECORD);
+	bool shown = !(f->fflags & FF_NORECORD) && p->enabled;
 	if (f->fflags & FF_FILTERED)
 		t->in_count--;
 	else if (f->fflags & FF_NOTRACE)
@@ -351,7 +329,7 @@ static bool filter_exit(replay *p, rtask *t)
 /* Events are shown only where functions would be. */
 static bool filter_event(const replay *p, const rtask *t)
 {
-	return t->out_count == 0 && !outside_filters(p, t) && t->depth_left > 0;
+	return t->out_count == 0 && !outside_filters(p, t) && t->depth_left > 0 && p->enabled;
 }
 
 /* Whether the look-ahead would stop at R (uftrace's fstack_check_skip). */
@@ -363,14 +341,19 @@ static bool would_show(replay *p, const uft_record *r)
 	if (r->type == UFT_EXIT)
 		return t->sc < 1 || t->sc - 1 > (int)p->d->max_stack || !(t->slots[t->sc - 1].fflags & FF_NORECORD);
 	int depth = t->depth_left;
-	int m = r->type == UFT_ENTRY ? filter_match(p, r) : 0;
-	if (m < 0)
+	/* an event's id is no function's address: no rule names it */
+	uft_trigger tr = { 0 };
+	if (r->type == UFT_ENTRY)
+		rules_of(p, r, &tr);
+	if ((tr.flags & (UFT_TR_FILTER | UFT_TR_NOTRACE)) == (UFT_TR_FILTER | UFT_TR_NOTRACE))
 		return false;
-	if (m > 0)
+	if (tr.flags & UFT_TR_FILTER)
 		depth = depth_limit(p);
 	else if (outside_filters(p, t))
 		return false;
-	return depth > 0;
+	if (tr.flags & (UFT_TR_DEPTH | UFT_TR_TRACE_ON))
+		return true;
+	return !(tr.flags & (UFT_TR_TRACE_OFF | UFT_TR_HIDE)) && depth > 0;
 }
 
 /* The next record the cursor would reach, consuming the invisible events
@@ -387,7 +370,7 @@ static item *look_ahead(replay *p, const rtask *t, int *err)
 			return NULL;
 		if (it->consumed)
 			continue;
-		if (it->r.type == UFT_EVENT && rt(p, it->r.task)->user == 0) {
+		if (it->r.type == UFT_EVENT && rt(p, it->r.task)->user == 0 && !p->o->event_full) {
 			consume(p, it);
 			continue;
 		}
@@ -402,6 +385,8 @@ static item *look_ahead(replay *p, const rtask *t, int *err)
 				filter_entry(p, nt, &it->r);
 			else if (it->r.type == UFT_EXIT)
 				filter_exit(p, nt);
+			if (!p->enabled)
+				return NULL;
 			continue;
 		}
 		return it;
@@ -447,7 +432,22 @@ static void put_uint(tc_buf *b, uint64_t v, int width, unsigned base, char pad)
 	b->len += (size_t)k;
 }
 
-static void duration(tc_buf *b, uint64_t n)
+/* --color: uftrace's terminal colours (utils/debug.c) */
+#define C_RESET "\033[0m"
+#define C_RED "\033[91m"
+#define C_GREEN "\033[32m"
+#define C_YELLOW "\033[33m"
+#define C_GRAY "\033[90m"
+
+static void color(replay *p, const char *code)
+{
+	if (p->o->color)
+		put_str(&p->line, code);
+}
+
+/* A duration in replay's 10 columns; COLORED, its unit coloured as
+ * uftrace colours units beyond microseconds (print_time_unit()). */
+static void duration(tc_buf *b, uint64_t n, bool colored)
 {
 	if (n == 0) {
 		tc_buf_append(b, "          ", 10);
@@ -474,7 +474,12 @@ static void duration(tc_buf *b, uint64_t n)
 	tc_buf_append(b, ".", 1);
 	put_uint(b, r, 3, 10, '0');
 	tc_buf_append(b, " ", 1);
+	const char *code = !colored || unit[0] == 'u' ? NULL : unit[0] == 'm' ? C_GREEN : unit[1] == 's' ? C_YELLOW : C_RED;
+	if (code)
+		put_str(b, code);
 	tc_buf_append(b, unit, 2);
+	if (code)
+		put_str(b, C_RESET);
 }
 
 static int flush_line(replay *p)
@@ -502,6 +507,10 @@ static int parse_fields(replay *p, const char *list)
 	 * releases, doc/formats/uftrace.md §9.1) */
 	bool plus = list && *list == '+';
 	if (!list || plus) {
+		/* -r adds the timestamps it is given in (cmds/replay.c,
+		 * setup_default_field()) */
+		if (p->o->range_start || p->o->range_stop)
+			p->fields[p->field_count++] = F_TIME;
 		p->fields[p->field_count++] = F_DURATION;
 		p->fields[p->field_count++] = F_TID;
 		if (!list)
@@ -559,7 +568,8 @@ static int header(replay *p)
 	int rc = 0;
 	if (!p->field_count)
 		return 0;
-	if (peek(p, 0, &rc)) {
+	/* --flat has no titles, only the line after them */
+	if (!p->o->flat && peek(p, 0, &rc)) {
 		tc_buf_append(&p->line, "#", 1);
 		for (size_t i = 0; i < p->field_count; i++) {
 			tc_buf_printf(&p->line, "%s%s", i ? " " : "", field_headers[p->fields[i]]);
@@ -623,15 +633,34 @@ static void module_name(replay *p, const uft_record *r, bool has_addr, uint64_t 
 	tc_buf_printf(b, "%16.16s", name ? name : "[unknown]");
 }
 
-/* Starts the line of record R: its fields, " | ", the indentation. */
+/* --task-newline: an empty line (but for its fields' blanks) where the
+ * task changes (cmds/replay.c, print_task_newline()). */
+static void task_newline(replay *p, int tid)
+{
+	if (p->prev_tid && tid != p->prev_tid) {
+		empty_fields(p);
+		tc_buf_append(&p->line, "\n", 1);
+	}
+	p->prev_tid = tid;
+}
+
+/* Starts the line of record R: its fields, " | ", the indentation
+ * (with --column-view, the task's column's too, but for LOST lines). */
 static void line_start_at(replay *p, const uft_record *r, bool has_addr, uint64_t addr, uint64_t dur, int indent)
 {
 	tc_buf *b = &p->line;
 	rtask *t = rt(p, r->task);
+	if (p->o->task_newline)
+		task_newline(p, r->task->tid);
+	if (p->o->column_view && r->type != UFT_LOST) {
+		if (t->column < 0)
+			t->column = p->next_column++;
+		indent += t->column * (p->o->column_offset ? p->o->column_offset : 8);
+	}
 	for (size_t i = 0; i < p->field_count; i++) {
 		tc_buf_append(b, " ", 1);
 		switch (p->fields[i]) {
-		case F_DURATION: duration(b, dur); break;
+		case F_DURATION: duration(b, dur, p->o->color); break;
 		case F_TID:
 			tc_buf_append(b, "[", 1);
 			if (r->task->tid < 0)
@@ -651,8 +680,8 @@ static void line_start_at(replay *p, const uft_record *r, bool has_addr, uint64_
 			tc_buf_append(b, ".", 1);
 			put_uint(b, r->time % 1000000000u, 9, 10, '0');
 			break;
-		case F_DELTA: duration(b, t->last_time ? r->time - t->last_time : 0); break;
-		case F_ELAPSED: duration(b, r->time - p->first_time); break;
+		case F_DELTA: duration(b, t->last_time ? r->time - t->last_time : 0, p->o->color); break;
+		case F_ELAPSED: duration(b, r->time - p->first_time, p->o->color); break;
 		case F_TASK: task_name(p, r->task, b); break;
 		case F_MODULE: module_name(p, r, has_addr, addr, b); break;
 		}
@@ -660,6 +689,11 @@ static void line_start_at(replay *p, const uft_record *r, bool has_addr, uint64_
 	t->last_time = r->time;
 	if (p->field_count)
 		tc_buf_append(b, " | ", 3);
+	/* events and LOST lines are coloured from their indentation on */
+	if (p->indent_color) {
+		color(p, p->indent_color);
+		p->indent_color = NULL;
+	}
 	if (indent > 0 && tc_buf_reserve(b, (size_t)indent * 2) == 0) {
 		memset(b->data + b->len, ' ', (size_t)indent * 2);
 		b->len += (size_t)indent * 2;
@@ -697,7 +731,7 @@ static int payload_text(replay *p, const uft_record *r, const uft_place *pl, boo
 	sym_ctx c = { p, r->task, r->time };
 	if (retval)
 		tc_buf_append(b, " = ", 3);
-	return ua_format(p->d->specs, l, r->payload, r->payload_len, &pl->fn, symbolize, &c, b);
+	return ua_format(p->d->specs, l, r->payload, r->payload_len, &pl->fn, symbolize, &c, p->o->color, b);
 }
 
 enum { FIX_NONE = 1, FIX_EXEC, FIX_SETJMP, FIX_LONGJMP, FIX_FORK };
@@ -735,6 +769,16 @@ static void fixups(replay *p, rtask *t, slot *f, uint8_t kind)
 	}
 }
 
+/* Whether entry NAME, ending in ")", gets "()" all the same: a simple
+ * demangled "operator()" does in uftrace 0.19 ("X::operator()()"), not
+ * in 0.13, nor "operator(cast)" in either (seen on both). */
+static bool simple_parens(const replay *p, const char *name)
+{
+	size_t n = strlen(name);
+	return p->d->demangle == UFT_DEMANGLE_SIMPLE && p->o->compat.uftrace >= TC_RELEASE(0, 19) && n >= 10 &&
+	       !strcmp(name + n - 10, "operator()");
+}
+
 static int print_entry(replay *p, const uft_record *r)
 {
 	rtask *t = rt(p, r->task);
@@ -765,7 +809,7 @@ static int print_entry(replay *p, const uft_record *r)
 	int rc = 0;
 	if (r->more && !p->o->no_args)
 		rc = payload_text(p, r, pl, false, args);
-	else if (!*name_copy || name_copy[strlen(name_copy) - 1] != ')')
+	else if (!*name_copy || name_copy[strlen(name_copy) - 1] != ')' || simple_parens(p, name_copy))
 		rc = tc_buf_append(args, "()", 2);
 	item *next = rc == 0 ? look_ahead(p, t, &rc) : NULL;
 	if (rc == 0 && next && next->r.task == r->task && next->r.type == UFT_EXIT && next->r.depth == r->depth &&
@@ -828,10 +872,47 @@ static int print_exit(replay *p, const uft_record *r)
 		tc_buf_append(&p->line, ";", 1);
 	}
 	char unresolved[32];
+	color(p, C_GRAY);
 	tc_buf_append(&p->line, " /* ", 4);
 	put_str(&p->line, uft_place_name(pl, r->addr, unresolved, sizeof unresolved));
-	tc_buf_append(&p->line, " */\n", 4);
+	tc_buf_append(&p->line, " */", 3);
+	color(p, C_RESET);
+	tc_buf_append(&p->line, "\n", 1);
 	return rc;
+}
+
+/* An event's name and, for record R when not NULL, its data, as
+ * uftrace's print_event() writes them: "NAME (DATA)", each part in the
+ * event colour with --color. */
+static void event_text(replay *p, const char *name, const uft_record *r)
+{
+	color(p, C_GREEN);
+	put_str(&p->line, name);
+	color(p, C_RESET);
+	if (!r)
+		return;
+	size_t before = p->line.len;
+	color(p, C_GREEN);
+	tc_buf_append(&p->line, " (", 2);
+	if (uft_event_data(p->d, r, &p->line)) {
+		tc_buf_append(&p->line, ")", 1);
+		color(p, C_RESET);
+	} else {
+		p->line.len = before;
+	}
+}
+
+/* The rest of an event's line after its fields, the event in a C
+ * comment, coloured in three parts as uftrace prints it (the last
+ * reset after the newline). */
+static void event_line(replay *p, const char *name, const uft_record *r)
+{
+	tc_buf_append(&p->line, "/* ", 3);
+	color(p, C_RESET);
+	event_text(p, name, r);
+	color(p, C_GREEN);
+	tc_buf_append(&p->line, " */\n", 4);
+	color(p, C_RESET);
 }
 
 static int print_event(replay *p, const uft_record *r)
@@ -844,30 +925,86 @@ static int print_event(replay *p, const uft_record *r)
 		if (rc == 0 && next && next->r.task == r->task && next->r.from_perf && next->r.addr == UFT_EV_SCHED_IN) {
 			consume(p, next);
 			/* the pseudo-frame's address: the sched-out event id */
+			p->indent_color = C_GREEN;
 			line_start_at(p, r, true, t->slots[t->sc].addr, t->slots[t->sc].t, t->disp);
-			tc_buf_printf(&p->line, "/* %s */\n", preempt ? "linux:schedule (pre-empted)" : "linux:schedule");
+			event_line(p, preempt ? "linux:schedule (pre-empted)" : "linux:schedule", NULL);
 		} else if (rc == 0) {
+			p->indent_color = C_GREEN;
 			line_start(p, r, 0, t->disp);
-			tc_buf_printf(&p->line, "/* %s */\n", preempt ? "linux:sched-out (pre-empted)" : "linux:sched-out");
+			event_line(p, preempt ? "linux:sched-out (pre-empted)" : "linux:sched-out", NULL);
 		}
 		return rc;
 	}
 	if (r->from_perf && r->addr == UFT_EV_SCHED_IN) {
+		p->indent_color = C_GREEN;
 		line_start_at(p, r, true, t->slots[t->sc].addr, t->slots[t->sc].t, t->disp);
-		tc_buf_printf(&p->line, "/* linux:sched-in */\n");
+		event_line(p, "linux:sched-in", NULL);
 		return 0;
 	}
 	char buf[64];
+	p->indent_color = C_GREEN;
 	line_start(p, r, 0, t->disp);
-	tc_buf_printf(&p->line, "/* %s", uft_event_name_of(p->d, r->addr, buf, sizeof buf));
-	size_t before = p->line.len;
-	tc_buf_append(&p->line, " (", 2);
-	if (uft_event_data(p->d, r, &p->line))
-		tc_buf_append(&p->line, ")", 1);
-	else
-		p->line.len = before;
-	tc_buf_printf(&p->line, " */\n");
+	event_line(p, uft_event_name_of(p->d, r->addr, buf, sizeof buf), r);
 	return 0;
+}
+
+/* --flat: one line per record, numbered, as uftrace prints it for
+ * debugging (cmds/replay.c, print_flat_rstack()); frames beyond the
+ * stack's size are left out, and events outside functions. */
+static void print_flat(replay *p, const uft_record *r)
+{
+	rtask *t = rt(p, r->task);
+	if (r->type == UFT_EVENT && t->user == 0)
+		return;
+	if (r->type != UFT_LOST && r->depth > p->d->max_stack)
+		return;
+	char buf[64];
+	uft_place place;
+	int tid = r->task->tid;
+	tc_buf *b = &p->line;
+	switch (r->type) {
+	case UFT_ENTRY:
+	case UFT_EXIT:
+		tc_buf_printf(b, "[%d] %s %d/%d: ip (%s), time (%" PRIu64, p->flat_count++, r->type == UFT_ENTRY ? "==>" : "<==",
+		              tid, r->depth, uft_place_name(resolve(p, r, &place), r->addr, buf, sizeof buf), r->time);
+		/* the exit's total time, as accounting left it in its frame */
+		if (r->type == UFT_EXIT)
+			tc_buf_printf(b, ":%" PRIu64, t->slots[r->depth].t);
+		tc_buf_append(b, ")\n", 2);
+		break;
+	case UFT_LOST: tc_buf_printf(b, "[%d] XXX %d: lost %d records\n", p->flat_count++, tid, (int)r->addr); break;
+	default:
+		tc_buf_printf(b, "[%d] !!! %d: ", p->flat_count++, tid);
+		event_text(p, uft_event_name_of(p->d, r->addr, buf, sizeof buf), r);
+		tc_buf_printf(b, " time (%" PRIu64 ")\n", r->time);
+		break;
+	}
+}
+
+/* --no-event (unless -E names some), --no-sched, -C, and
+ * --no-sched-preempt: events left out before printing, looked ahead at
+ * all the same (cmds/replay.c, fstack_check_opts()). */
+static bool hidden_event(replay *p, const uft_record *r)
+{
+	if (r->type != UFT_EVENT)
+		return false;
+	if (p->o->no_event && !p->o->events)
+		return true;
+	if (p->no_sched && is_sched(r))
+		return true;
+	if (!p->o->no_sched_preempt || !r->from_perf)
+		return false;
+	/* a pre-empted sched-out, and the sched-in after it */
+	rtask *t = rt(p, r->task);
+	if (r->addr == UFT_EV_SCHED_OUT_PREEMPT) {
+		t->preempted = true;
+		return true;
+	}
+	if (r->addr == UFT_EV_SCHED_IN && t->preempted) {
+		t->preempted = false;
+		return true;
+	}
+	return false;
 }
 
 static int walk(replay *p)
@@ -882,18 +1019,28 @@ static int walk(replay *p)
 			continue;
 		}
 		consume(p, it);
+		if (p->o->flat) {
+			print_flat(p, &it->r);
+			pop(p);
+			if ((rc = flush_line(p)) < 0)
+				return rc;
+			continue;
+		}
 		/* a copy: looking ahead may move the ring */
 		uft_record rec = it->r;
 		const uft_record *r = &rec;
 		rtask *t = rt(p, r->task);
-		bool visible = !((r->type == UFT_EVENT && t->user == 0) || (r->type == UFT_LOST && t->user == 0)) &&
-		               !(p->filtering && r->type == UFT_EVENT && !filter_event(p, t));
+		bool visible = !((r->type == UFT_EVENT && t->user == 0 && !p->o->event_full) ||
+		                 (r->type == UFT_LOST && t->user == 0)) &&
+		               !(p->filtering && r->type == UFT_EVENT && !filter_event(p, t)) && !hidden_event(p, r);
 		if (visible) {
 			if (r->time && r->time < p->prev_time) {
 				empty_fields(p);
+				color(p, C_RED);
 				for (int i = 0; i < (t->disp + 1) * 2 + 1; i++)
 					tc_buf_append(&p->line, " ", 1);
 				tc_buf_printf(&p->line, "/* inverted time: broken data? */\n");
+				color(p, C_RESET);
 			}
 			if (r->time)
 				p->prev_time = r->time;
@@ -901,6 +1048,7 @@ static int walk(replay *p)
 			case UFT_ENTRY: rc = print_entry(p, r); break;
 			case UFT_EXIT: rc = print_exit(p, r); break;
 			case UFT_LOST:
+				p->indent_color = C_RED;
 				line_start(p, r, 0, t->disp + 1);
 				/* uftrace reads the count as an int: none, or one
 				 * beyond INT_MAX, is "some" (the kernel's losses can
@@ -909,6 +1057,7 @@ static int walk(replay *p)
 					tc_buf_printf(&p->line, "/* LOST %d records!! */\n", (int)r->addr);
 				else
 					tc_buf_printf(&p->line, "/* LOST some records!! */\n");
+				color(p, C_RESET);
 				break;
 			default: rc = print_event(p, r); break;
 			}
@@ -956,8 +1105,12 @@ static void trailer(replay *p)
 			char buf[64];
 			uft_place pl;
 			bool found = uft_resolve(p->d, task, t->slots[k].t, t->slots[k].addr, &pl, NULL);
+			/* a sched-out whose sched-in -r cut off: uftrace's
+			 * symbol for the pair */
 			tc_buf_printf(&p->line, "[%d] %s\n", k - z,
-			              uft_place_name(found ? &pl : NULL, t->slots[k].addr, buf, sizeof buf));
+			              t->slots[k].sched ? (t->slots[k].addr == UFT_EV_SCHED_OUT_PREEMPT ? "linux:schedule (pre-empted)"
+			                                                                                : "linux:schedule")
+			                                : uft_place_name(found ? &pl : NULL, t->slots[k].addr, buf, sizeof buf));
 		}
 		tc_buf_append(&p->line, "\n", 1);
 	}
@@ -983,6 +1136,9 @@ int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out)
 	if (rc == 0) {
 		p.d->warn = p.o->warning;
 		p.d->warn_arg = p.o->warning_arg;
+		p.d->demangle = p.o->demangle == TC_DEMANGLE_FULL   ? UFT_DEMANGLE_FULL
+		                : p.o->demangle == TC_DEMANGLE_NO ? UFT_DEMANGLE_NO
+		                                                  : UFT_DEMANGLE_SIMPLE;
 	}
 	for (size_t i = 0; rc == 0 && p.o->tid_count && i < p.d->task_count; i++) {
 		bool keep = false;
@@ -991,8 +1147,27 @@ int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out)
 		p.d->tasks[i]->excluded = !keep;
 	}
 	p.time_filter = p.o->time_filter ? p.o->time_filter : p.d ? p.d->time_filter : 0;
+	p.enabled = true;
 	if (rc == 0)
-		rc = uft_merge_new(&p.merge, p.d, p.time_filter);
+		rc = uft_rules_new(&p.rules, p.o, p.d, &p.line);
+	p.filter_in = uft_rules_filter_in(p.rules);
+	/* "caller filter focuses onto a given function, displaying sched
+	 * event with it is annoying" (uftrace.c, -C) */
+	p.no_sched = p.o->no_sched || p.o->caller_count > 0;
+	p.filtering = p.o->depth > 0 || p.rules;
+	if (rc == 0) {
+		uft_read_filter f = {
+			.time = p.time_filter,
+			.size = p.o->size_filter,
+			.caller = uft_rules_caller(p.rules),
+			.range_start = p.o->range_start,
+			.range_stop = p.o->range_stop,
+			/* time= and size= triggers, -C and -Z need the function */
+			.match = p.rules || p.o->size_filter ? read_match : NULL,
+			.arg = &p,
+		};
+		rc = uft_merge_new(&p.merge, p.d, &f);
+	}
 	if (rc == 0 && !(p.tasks = calloc(p.d->task_count ? p.d->task_count : 1, sizeof *p.tasks)))
 		rc = tc_fail_nomem();
 	for (size_t i = 0; rc == 0 && i < p.d->task_count; i++) {
@@ -1002,21 +1177,14 @@ int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out)
 		}
 		/* frames never seen entered (a fork child's) restore the full depth */
 		p.tasks[i].depth_left = depth_limit(&p);
+		p.tasks[i].column = -1;
+		/* uftrace counts a task's display depth from 0 (the shown
+		 * entries), unless a time range starts the output mid-way:
+		 * then from the first shown entry's depth (fstack.c,
+		 * setup_task_handle()) */
+		p.tasks[i].disp_set = !p.o->range_start;
 		for (unsigned k = 0; k < p.d->max_stack + 2; k++)
 			p.tasks[i].slots[k].orig_depth = p.tasks[i].depth_left;
-	}
-	p.filtering = p.o->depth > 0;
-	size_t npat = p.o->filter_count + p.o->notrace_count;
-	if (rc == 0 && npat && !(p.patterns = calloc(npat, sizeof *p.patterns)))
-		rc = tc_fail_nomem();
-	for (size_t i = 0; rc == 0 && i < npat; i++)
-		pattern_compile(&p.patterns[i], i < p.o->filter_count ? p.o->filters[i] : p.o->notrace[i - p.o->filter_count]);
-	/* argument specs count as filters for uftrace: no message then */
-	if (rc == 0 && npat) {
-		if (filters_match_any(&p))
-			p.filtering = p.use_filters = true;
-		else if (!(p.d->feat_mask & 0x18))   /* ARGUMENT | RETVAL */
-			no_filter_warning(&p);
 	}
 	if (rc == 0)
 		rc = header(&p);
@@ -1033,10 +1201,7 @@ int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out)
 		free(p.tasks[i].slots);
 	free(p.tasks);
 	free(p.ring);
-	for (size_t i = 0; p.patterns && i < npat; i++)
-		if (p.patterns[i].is_regex)
-			regfree(&p.patterns[i].re);
-	free(p.patterns);
+	uft_rules_free(p.rules);
 	uft_merge_free(p.merge);
 	uft_close(p.d);
 	return rc;

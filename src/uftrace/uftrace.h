@@ -12,6 +12,8 @@
  *              them in uftrace's order
  *   args.c     argument and return-value specs (args.h)
  *   replay.c   `uftrace replay`'s text, byte for byte
+ *   replay_filter.c  replay's function rules (-F, -N, -C, -H, -T)
+ *   demangle.c C++ names as replay's --demangle shows them
  *   model.c    the directory as tracecat's event model (tc_format_uftrace)
  */
 #ifndef TC_UFTRACE_H
@@ -133,6 +135,9 @@ typedef struct uft_data {
 	size_t perf_file_count;
 	ua_specs *specs;
 	uint64_t time_filter;      /* default.opts -t, ns; 0 none */
+	/* how symbols' C++ names are shown (set before any is loaded):
+	 * mangled unless replay asks otherwise */
+	enum { UFT_DEMANGLE_NO, UFT_DEMANGLE_SIMPLE, UFT_DEMANGLE_FULL } demangle;
 	/* told, when set, of what degrades the output without failing (a
 	 * module without symbols); called under load_lock */
 	void (*warn)(void *arg, const char *message);
@@ -145,6 +150,10 @@ int uft_open(uft_data **out, const char *dir);
 void uft_close(uft_data *d);
 
 uft_task *uft_task_by_tid(const uft_data *d, int tid);
+
+/* Module I of session S's maps, its symbols loaded; NULL past the last
+ * (or when the maps cannot be read). */
+const uft_module *uft_session_module(uft_data *d, uft_session *s, size_t i);
 
 /* The traced executable's module in session S, its symbols loaded. */
 const uft_module *uft_session_main_module(uft_data *d, uft_session *s);
@@ -188,6 +197,13 @@ const char *uft_place_name(const uft_place *pl, uint64_t addr, char *buf, size_t
 /* The printed name of event ID ("linux:schedule", "sample:step_begin"). */
 const char *uft_event_name_of(const uft_data *d, uint64_t id, char *buf, size_t size);
 
+/* ---- demangle.c ---- */
+
+/* NAME as D->demangle asks (uftrace-replay(1), --demangle): NAME itself
+ * when it is no mangled C++ name, when D keeps names mangled, or when the
+ * C++ runtime that demangles is missing; else a copy in D's pool. */
+const char *uft_demangled(uft_data *d, const char *name);
+
 /* ---- elfsyms.c ---- */
 
 /* M's symbols from its ELF file M->path, as uftrace reads them when the
@@ -209,11 +225,61 @@ typedef struct uft_record {
 	const char *comm;          /* perf COMM: the new name */
 } uft_record;
 
+/* ---- replay_filter.c ---- */
+
+/* What the rules naming a function set on it (uftrace's trigger flags). */
+enum {
+	UFT_TR_FILTER = 1 << 0,    /* -F, or -N with UFT_TR_NOTRACE */
+	UFT_TR_NOTRACE = 1 << 1,
+	UFT_TR_CALLER = 1 << 2,    /* -C */
+	UFT_TR_HIDE = 1 << 3,      /* -H */
+	UFT_TR_DEPTH = 1 << 4,     /* @depth=N */
+	UFT_TR_TRACE_ON = 1 << 5,  /* @trace_on */
+	UFT_TR_TRACE_OFF = 1 << 6, /* @trace_off */
+	UFT_TR_TIME = 1 << 7,      /* @time=T */
+	UFT_TR_SIZE = 1 << 8,      /* @size=N */
+	UFT_TR_TRACE = 1 << 9,     /* @trace: shown whatever -t says */
+};
+
+typedef struct uft_trigger {
+	unsigned flags;
+	int depth;
+	uint64_t time, size;
+} uft_trigger;
+
+typedef struct uft_rules uft_rules;
+
+/* The rules of O (NULL *OUT when it has none), matched against D's
+ * symbols as uftrace sets them up: when a kind names no function, its
+ * message ("Usage: failed to set filter or trigger: ...") goes to MSG. */
+int uft_rules_new(uft_rules **out, const tc_replay_options *o, uft_data *d, tc_buf *msg);
+/* What the rules naming NAME set on it, into *TR (zeroed when none). */
+void uft_rules_match(const uft_rules *r, const char *name, uft_trigger *tr);
+/* Whether an opt-in rule (-F) names some function: nothing outside
+ * such functions is shown then. */
+bool uft_rules_filter_in(const uft_rules *r);
+/* Whether a caller rule (-C) names some function. */
+bool uft_rules_caller(const uft_rules *r);
+void uft_rules_free(uft_rules *r);
+
 typedef struct uft_merge uft_merge;
 
-/* Every record of D in uftrace's merged order (§9.2), without functions
- * shorter than TIME_FILTER ns (0: all). */
-int uft_merge_new(uft_merge **out, uft_data *d, uint64_t time_filter);
+/* What uftrace drops from a task's records as it reads them
+ * (utils/fstack.c, get_task_ustack()). */
+typedef struct uft_read_filter {
+	uint64_t time;             /* -t: functions shorter than this, ns; 0 none */
+	uint64_t size;             /* -Z: functions smaller than this, bytes; 0 none */
+	bool caller;               /* -C: keep only the paths to caller functions */
+	uint64_t range_start, range_stop; /* -r: records outside [start, stop] (ns, 0: open) */
+	/* the triggers of function record R, and the size of its symbol
+	 * (UINT64_MAX: none); NULL when no rule applies while reading */
+	void (*match)(void *arg, const uft_record *r, uft_trigger *tr, uint64_t *sym_size);
+	void *arg;
+} uft_read_filter;
+
+/* Every record of D in uftrace's merged order (§9.2), without what F
+ * drops (NULL: nothing). */
+int uft_merge_new(uft_merge **out, uft_data *d, const uft_read_filter *f);
 /* 1 and *REC, 0 at the end, < 0 on error.  Payloads and names a record
  * points to stay valid until the merge is freed. */
 int uft_merge_next(uft_merge *m, uft_record *rec);

@@ -97,7 +97,7 @@ fi | sed 's/.\x08//g; s/\xe2\x88\x92/-/g' >"$rendered"
 # The options of a help text: the first column of its "  -x, --long=ARG"
 # lines.
 help_options() {
-	sed -nE 's/^  (-[A-Za-z0-9]|--[a-z][-a-z]*)(, (--[a-z][-a-z]*))?.*/\1 \3/p' | tr ' ' '\n' | sed '/^$/d'
+	sed -nE 's/^  (-[A-Za-z0-9]|--[a-zA-Z][-a-zA-Z]*)(, (--[a-zA-Z][-a-zA-Z]*))?.*/\1 \3/p' | tr ' ' '\n' | sed '/^$/d'
 }
 
 # The rendered text of the man page's subsection TITLE.

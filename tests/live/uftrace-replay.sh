@@ -21,6 +21,9 @@
 #    uftrace replay's output for every option set there); then
 #      BIN replay ARGS DIR   must print what   uftrace replay ARGS -d DIR
 #    printed, with ARGS spelled as in option-sets.txt (short options: -D 2).
+#    On a terminal made by script(1): the text uftrace's pager gets and
+#    tracecat's does ($PAGER saving it), and with --no-pager, --color=no
+#    and TERM=dumb what the terminal gets, must be the same.
 # 3. Live on the corpus, when uftrace is installed: the same option sets on
 #    every corpus recording, uftrace replay run now.
 #
@@ -143,6 +146,32 @@ else
 			done < <(uft_option_sets "$dir")
 		done
 	fi
+fi
+
+# ---- 2b. on a terminal (script(1) gives one): uftrace's colours, and the
+# text its pager gets ($PAGER as a command that saves its input), with
+# --no-pager, and TERM=dumb (no colours)
+if [ -n "${rec:-}" ] && [ -d "$rec/lifecycle" ] && command -v script >/dev/null 2>&1; then
+	tty_check() {
+		local name=$1 envs=$2 args=$3
+		# shellcheck disable=SC2086  # envs and args are blank-separated lists
+		timeout 60 script -q -c "env $envs PAGER='cat > $work/tty-u.txt' uftrace replay $args -d $rec/lifecycle" \
+			/dev/null >"$work/tty-u.out" 2>&1 </dev/null
+		timeout 60 script -q -c "env $envs PAGER='cat > $work/tty-t.txt' $bin replay $args $rec/lifecycle" \
+			/dev/null >"$work/tty-t.out" 2>&1 </dev/null
+		if [ -f "$work/tty-u.txt" ] && ! cmp -s "$work/tty-u.txt" "$work/tty-t.txt"; then
+			echo "FAIL $prefix/tty/$name: the pager got $(uft_describe_diff "$work/tty-u.txt" "$work/tty-t.txt")"
+		elif ! cmp -s "$work/tty-u.out" "$work/tty-t.out"; then
+			echo "FAIL $prefix/tty/$name: the terminal got $(uft_describe_diff "$work/tty-u.out" "$work/tty-t.out")"
+		else
+			echo "PASS $prefix/tty/$name"
+		fi
+		rm -f "$work"/tty-*
+	}
+	tty_check pager "TERM=xterm" ""
+	tty_check no-pager "TERM=xterm" "--no-pager"
+	tty_check color-no "TERM=xterm" "--no-pager --color=no"
+	tty_check term-dumb "TERM=dumb" "--no-pager"
 fi
 
 # ---- 3. option sets on the corpus, uftrace run now

@@ -15,7 +15,9 @@
 #     replay`'s output for the option sets of tests/uftrace/option-sets.txt;
 #   - uftrace 0.19 also replays every scenario, and every recording of
 #     tests/fixtures/uftrace and tests/corpus/uftrace (made with 0.13), with
-#     -f all, --no-merge and -t 10us;
+#     no option, -f all, --no-merge, -t 10us, --demangle=full and =no and
+#     --color=yes (the C++ scenario, when the root has no C++ compiler, is
+#     recorded by the host's uftrace and g++ and replayed so);
 #   - and copies of the scenario single with a time that goes back and
 #     with LOST records (tests/uftrace/damage.py, when python3 is
 #     installed), with -f tid, -f tid,addr,task,module, --no-merge -f tid.
@@ -75,7 +77,8 @@ done
 # damaged copies get theirs (their durations are left out: around a time
 # that goes back or lost records, uftrace's differ from tracecat's, in
 # 0.13 as in 0.19).
-extra=("all:-f all" "no-merge:--no-merge" "t10us:-t 10us")
+extra=("default:" "all:-f all" "no-merge:--no-merge" "t10us:-t 10us" "demangle-full:--demangle=full"
+	"demangle-no:--demangle=no" "color:--color=yes")
 damaged=("tid:-f tid" "fields:-f tid,addr,task,module" "no-merge:--no-merge -f tid")
 
 # in_root COMMAND...: COMMAND in the root, from /mnt, gcc-16 as CC, in a
@@ -90,7 +93,7 @@ in_root() {
 		mount --bind /proc "$2/proc"
 		mount --bind /sys "$2/sys"
 		shift 2
-		chroot "$0" env -i PATH=/usr/bin:/bin LC_ALL=C.UTF-8 TMPDIR=/mnt/tmp CC=gcc-16 \
+		chroot "$0" env -i PATH=/usr/bin:/bin LC_ALL=C.UTF-8 TMPDIR=/mnt/tmp CC=gcc-16 CXX=g++-16 \
 			sh -c "cd /mnt && \"\$@\"" sh "$@"
 	' "$sid" "$work" "$sid" "$@" >>"$work/log" 2>&1
 }
@@ -119,6 +122,13 @@ case $version in
 *) echo "FAIL $prefix/record: the sid root's uftrace is not 0.19: $version"; exit 0 ;;
 esac
 in_root bash uftrace/record.sh /mnt/rec </dev/null || fail_root record
+# Without a C++ compiler in the root, the C++ scenario is recorded here
+# by the host's uftrace (0.13, as the fixtures are), when it has both.
+if [ ! -d "$work/rec/cxx" ] && command -v uftrace >/dev/null && command -v "${CXX:-g++}" >/dev/null; then
+	bash "$root/tests/uftrace/record.sh" "$work/old" cxx >>"$work/log" 2>&1 </dev/null || fail_root record-cxx
+	mv "$work/old/cxx" "$work/old/host-cxx"
+	rm -f "$work/old/cxx".*
+fi
 in_root sh replay.sh "/mnt/rec/* /mnt/old/*" "${extra[@]}" </dev/null || fail_root replay
 # The damaged copies are made here (python3), then replayed there.
 damage_kinds=()

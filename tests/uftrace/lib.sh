@@ -19,6 +19,17 @@ uft_main_tid() {
 	echo "$tid"
 }
 
+# uft_time_after DIR NS: the timestamp (SEC.NSEC, as -f time shows it) NS
+# nanoseconds after the first record of DIR's main thread (the first 8
+# bytes of its .dat file: doc/formats/uftrace.md §5).
+uft_time_after() {
+	local t
+	t=$(od -An -t u8 -N 8 "$1/$(uft_main_tid "$1").dat" 2>/dev/null | tr -d ' ')
+	[ -n "$t" ] || t=0
+	t=$((t + $2))
+	printf '%d.%09d\n' $((t / 1000000000)) $((t % 1000000000))
+}
+
 # uft_has_args DIR: true when the recording was made with -a, -A or -R.
 uft_has_args() {
 	grep -a -q '^argspec:' "$1/info" 2>/dev/null
@@ -34,8 +45,10 @@ uft_has_sched() {
 # label that stays the same between recordings), NAME and the arguments
 # (separated by single spaces) with %TID% replaced by DIR's main thread id.
 uft_option_sets() {
-	local dir=$1 tid args=0 sched=0 name scope rest
+	local dir=$1 tid args=0 sched=0 name scope rest from to file
 	tid=$(uft_main_tid "$dir")
+	from=$(uft_time_after "$dir" 30000)
+	to=$(uft_time_after "$dir" 300000)
 	uft_has_args "$dir" && args=1
 	uft_has_sched "$dir" && sched=1
 	while read -r name scope rest; do
@@ -44,16 +57,25 @@ uft_option_sets() {
 		# shellcheck disable=SC2086  # rest is a blank-separated list
 		set -- $rest
 		rest="$*"
-		printf '%s\t%s\t%s\n' "$name" "${name//%TID%/$tid}" "${rest//%TID%/$tid}"
+		rest=${rest//%FROM%/$from}
+		rest=${rest//%TO%/$to}
+		file=${name//%FROM%/$from}
+		file=${file//%TO%/$to}
+		printf '%s\t%s\t%s\n' "$name" "${file//%TID%/$tid}" "${rest//%TID%/$tid}"
 	done <"$uft_dir/option-sets.txt"
 }
 
 # uft_decode NAME: the long-form arguments NAME stands for, one per line
-# ("depth=2+no-merge" -> "--depth=2" and "--no-merge").
+# ("depth=2+no-merge" -> "--depth=2" and "--no-merge"; "T=f@depth=1" ->
+# "-T" and "f@depth=1").
 uft_decode() {
 	local IFS=+ part
 	for part in $1; do
-		printf -- '--%s\n' "$part"
+		case $part in
+		# a short option, for those uftrace 0.13 has no long form of
+		?=*) printf -- '-%s\n%s\n' "${part%%=*}" "${part#*=}" ;;
+		*) printf -- '--%s\n' "$part" ;;
+		esac
 	done
 }
 

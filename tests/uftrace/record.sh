@@ -41,6 +41,10 @@
 #                                           events around every -t threshold
 #   names       names.c                     main and a thread rename
 #                                           themselves (linux:task-name)
+#   cxx         cxx.cc                      C++ names for --demangle
+#                                           (built with $CXX, default g++;
+#                                           left out of the default list,
+#                                           with a note, when there is none)
 #
 # Needs uftrace (0.13 was used for the fixtures; tests/live/uftrace019.sh
 # runs this script in the sid root with uftrace 0.19 and CC=gcc-16) and
@@ -54,7 +58,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=tests/uftrace/lib.sh
 . "$here/lib.sh"
 
-all_scenarios=(single nolibcall depth timefilter threads fork forkexec args argspec lifecycle names)
+all_scenarios=(single nolibcall depth timefilter threads fork forkexec args argspec lifecycle names cxx)
 
 die() {
 	echo "record.sh: $*" >&2
@@ -65,7 +69,16 @@ die() {
 outdir=$1
 shift
 scenarios=("$@")
-[ ${#scenarios[@]} -gt 0 ] || scenarios=("${all_scenarios[@]}")
+cxx=${CXX:-g++}
+if [ ${#scenarios[@]} -eq 0 ]; then
+	for s in "${all_scenarios[@]}"; do
+		if [ "$s" = cxx ] && ! command -v "$cxx" >/dev/null 2>&1; then
+			echo "record.sh: note: no C++ compiler ($cxx): scenario cxx left out" >&2
+			continue
+		fi
+		scenarios+=("$s")
+	done
+fi
 for s in "${scenarios[@]}"; do
 	case " ${all_scenarios[*]} " in
 	*" $s "*) ;;
@@ -98,6 +111,7 @@ scenario() {
 	args) prog=args rec_opts=(-a) ;;
 	lifecycle) prog=lifecycle ;;
 	names) prog=names ;;
+	cxx) prog=cxx ;;
 	argspec)
 		prog=args
 		rec_opts=(--no-libcall
@@ -121,7 +135,11 @@ for s in "${scenarios[@]}"; do
 	args) flags+=(-g) ;;
 	threads | lifecycle | names) flags+=(-pthread) ;;
 	esac
-	"$cc" "${flags[@]}" -o "$build/$prog" "$here/$prog.c" || die "cannot build $prog.c"
+	if [ "$prog" = cxx ]; then
+		"$cxx" "${flags[@]}" -o "$build/$prog" "$here/$prog.cc" || die "cannot build $prog.cc"
+	else
+		"$cc" "${flags[@]}" -o "$build/$prog" "$here/$prog.c" || die "cannot build $prog.c"
+	fi
 	built[$prog]=1
 done
 

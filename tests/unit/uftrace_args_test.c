@@ -155,7 +155,7 @@ static const char *text_of(ua_specs *s, const ua_function *f, bool retval, const
 		printf("# %s: payload size %zu of %zu: %s\n", f->name, size, len, last_error());
 		return NULL;
 	}
-	if (ua_format(s, l, payload, len, f, sym, NULL, &out) < 0) {
+	if (ua_format(s, l, payload, len, f, sym, NULL, false, &out) < 0) {
 		printf("# %s: %s\n", f->name, last_error());
 		return NULL;
 	}
@@ -641,7 +641,7 @@ static void test_sizes(void)
 	check(rc == TC_EFORMAT, "size_without_spec", "rc %d", rc);
 	tc_buf out = { 0 };
 	p[4] = 30; /* the string runs past what format is given */
-	rc = ua_format(s, l, p, 16, &f, NULL, NULL, &out);
+	rc = ua_format(s, l, p, 16, &f, NULL, NULL, false, &out);
 	check(rc == TC_EFORMAT && out.len == 0, "format_past_end", "rc %d, \"%s\"", rc, out.data ? out.data : "");
 	tc_buf_free(&out);
 	ua_specs_free(s);
@@ -730,7 +730,7 @@ static void test_random(void)
 			if (l && ua_payload_size(l, p, len, &size, "p", 0) == 0 && size > len)
 				crashes++;
 			if (l)
-				ua_format(s, l, p, len, &f, fake_symbols, NULL, &out);
+				ua_format(s, l, p, len, &f, fake_symbols, NULL, false, &out);
 			tc_buf_free(&out);
 		}
 		ua_specs_free(s);
@@ -937,7 +937,7 @@ static bool payload_text(ua_specs *s, corpus *c, const rec *r, tc_buf *out)
 		return false;
 	ua_function f = { y->name, m->base, m == &c->mods[0], y->type == 'P', y->addr };
 	const ua_list *l = ua_lookup(s, &f, r->type == 1);
-	return l && ua_format(s, l, r->payload, r->len, &f, corpus_symbolize, c, out) == 0;
+	return l && ua_format(s, l, r->payload, r->len, &f, corpus_symbolize, c, false, out) == 0;
 }
 
 static const char *name_of(corpus *c, uint64_t addr)
