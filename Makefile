@@ -30,7 +30,6 @@ SONAME  := libtracecat.so.$(MAJOR)
 
 LIB_SRC := $(sort $(wildcard src/core/*.c src/ctf/*.c src/tracedat/*.c src/uftrace/*.c src/lttng_legacy/*.c src/text/*.c src/perfetto/*.c))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
-HEADERS := include/tracecat.h $(wildcard src/*/*.h)
 
 BUILD   := build
 SAN     := $(BUILD)/sanitize
@@ -57,23 +56,28 @@ all: $(BUILD)/tracecat $(BUILD)/libtracecat.a $(BUILD)/libtracecat.so.$(VERSION)
 LIBFLAGS := -fPIC -fvisibility=hidden -DTRACECAT_BUILDING_LIBRARY
 $(LIB_OBJ): BASEFLAGS += $(LIBFLAGS)
 
+# Each object depends on the headers it includes, as the compiler lists
+# them (-MMD) beside it in a .d file; -MP adds an empty rule per header, so
+# that removing a header does not stop the build.
+DEPFLAGS := -MMD -MP
+
 # Objects also depend on the flags they were compiled with: a change of
 # flags (or of the packages pkg-config reports) rebuilds them.
 FLAGS_STAMP := $(BUILD)/compile-flags
-FLAGS_TEXT  := $(CC) $(BASEFLAGS) $(LIBFLAGS) $(CFLAGS) $(SANFLAGS) $(TSANFLAGS)
+FLAGS_TEXT  := $(CC) $(BASEFLAGS) $(LIBFLAGS) $(CFLAGS) $(SANFLAGS) $(TSANFLAGS) $(DEPFLAGS)
 $(shell mkdir -p $(BUILD) && echo '$(FLAGS_TEXT)' | cmp -s - $(FLAGS_STAMP) || echo '$(FLAGS_TEXT)' >$(FLAGS_STAMP))
 
-$(BUILD)/obj/%.o: %.c $(HEADERS) $(FLAGS_STAMP)
+$(BUILD)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASEFLAGS) $(CFLAGS) -c $< -o $@
+	$(CC) $(BASEFLAGS) $(CFLAGS) $(DEPFLAGS) -c $< -o $@
 
-$(SAN)/obj/%.o: %.c $(HEADERS) $(FLAGS_STAMP)
+$(SAN)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASEFLAGS) $(SANFLAGS) -c $< -o $@
+	$(CC) $(BASEFLAGS) $(SANFLAGS) $(DEPFLAGS) -c $< -o $@
 
-$(TSAN)/obj/%.o: %.c $(HEADERS) $(FLAGS_STAMP)
+$(TSAN)/obj/%.o: %.c $(FLAGS_STAMP)
 	@mkdir -p $(dir $@)
-	$(CC) $(BASEFLAGS) $(TSANFLAGS) -c $< -o $@
+	$(CC) $(BASEFLAGS) $(TSANFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(BUILD)/libtracecat.a: $(LIB_OBJ)
 	@mkdir -p $(dir $@)
@@ -102,7 +106,7 @@ sanitize: $(SAN)/tracecat $(TSAN)/tracecat
 
 $(BUILD)/tests/%_test: tests/unit/%_test.c $(SAN)/libtracecat.a
 	@mkdir -p $(dir $@)
-	$(CC) $(BASEFLAGS) $(SANFLAGS) -o $@ $< $(SAN)/libtracecat.a $(LDLIBS)
+	$(CC) $(BASEFLAGS) $(SANFLAGS) $(DEPFLAGS) -o $@ $< $(SAN)/libtracecat.a $(LDLIBS)
 
 unit: $(UNIT_BIN)
 
@@ -135,15 +139,15 @@ FUZZ_SRC := $(sort $(wildcard tests/fuzz/fuzz_*.c))
 FUZZ_BIN := $(FUZZ_SRC:tests/fuzz/%.c=$(FUZZ)/%)
 FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ)/obj/%.o)
 
-$(FUZZ)/obj/%.o: %.c $(HEADERS)
+$(FUZZ)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	clang $(BASEFLAGS) $(FUZZFLAGS) -c $< -o $@
+	clang $(BASEFLAGS) $(FUZZFLAGS) $(DEPFLAGS) -c $< -o $@
 
 $(FUZZ)/libtracecat.a: $(FUZZ_LIB_OBJ)
 	rm -f $@ && ar rcs $@ $^
 
 $(FUZZ)/fuzz_%: tests/fuzz/fuzz_%.c $(FUZZ)/libtracecat.a
-	clang $(BASEFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZ)/libtracecat.a $(LDLIBS)
+	clang $(BASEFLAGS) $(FUZZFLAGS) -fsanitize=fuzzer $(DEPFLAGS) -o $@ $< $(FUZZ)/libtracecat.a $(LDLIBS)
 
 fuzz: $(FUZZ_BIN)
 
@@ -170,3 +174,6 @@ install: all
 
 clean:
 	rm -rf $(BUILD)
+
+-include $(wildcard $(BUILD)/obj/src/*/*.d $(SAN)/obj/src/*/*.d $(TSAN)/obj/src/*/*.d $(FUZZ)/obj/src/*/*.d \
+	$(BUILD)/tests/*.d $(FUZZ)/*.d)
