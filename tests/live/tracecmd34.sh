@@ -24,7 +24,9 @@
 #   ci7z.dat tests/corpus/trace-dat/sched-irq-instance-v7-nocompress.dat
 #            (a top buffer and an instance)
 # For each file and each option set (none, -R, -t, --cpu 0, --cpu 2,
-# -F sched/sched_switch, -I, -S, -N, -l, --ts-diff, -l -R, -l --ts-diff -t)
+# -F sched/sched_switch, -I, -S, -N, -l, --ts-diff, -l -R, -l --ts-diff -t,
+# -q, --stat, -E, -P, -f, --first-event [-t], -w [-t | --cpu 1] and
+# -i FILE --ts-offset 1000)
 # BIN's output must equal 3.4's, and its exit status be 0 where 3.4's is.
 # Where 3.4 cannot read its own file (it prints nothing for a version 7
 # file `convert` wrote from one without a top buffer,
@@ -82,8 +84,11 @@ fi
 trap 'exit 0' INT TERM HUP
 
 # The option sets: name|arguments.
+# @FILE stands for the file where it must not come last.
 variants=("plain|" "R|-R" "t|-t" "cpu0|--cpu 0" "cpu2|--cpu 2" "F|-F sched/sched_switch" "I|-I" "S|-S"
-	"N|-N" "l|-l" "tsdiff|--ts-diff" "lR|-l -R" "ltsdiff-t|-l --ts-diff -t")
+	"N|-N" "l|-l" "tsdiff|--ts-diff" "lR|-l -R" "ltsdiff-t|-l --ts-diff -t"
+	"q|-q" "stat|--stat" "E|-E" "P|-P" "f|-f" "first|--first-event" "first-t|--first-event -t"
+	"w|-w" "w-t|-w -t" "w-cpu1|-w --cpu 1" "tso|-i @FILE --ts-offset 1000")
 printf '%s\n' "${variants[@]}" >"$work/variants"
 
 # Records and reports inside the namespace; the log says what failed.
@@ -147,8 +152,11 @@ unshare -m bash -c '
 	done
 	while IFS="|" read -r name args; do
 		for f in x7 x6 m7 m6 x7z c7z ci7z; do
-			# shellcheck disable=SC2086  # args is a list of options
-			in_root timeout 120 stdbuf -oL trace-cmd report $args /mnt/$f.dat >"$work/$f.$name.exp" 2>/dev/null
+			a=${args//@FILE/$f.dat}
+			[ "$a" = "$args" ] && a="$args $f.dat"
+			# (in /mnt: --first-event names the file as given)
+			# shellcheck disable=SC2086  # a is a list of options
+			in_root env -C /mnt timeout 120 stdbuf -oL trace-cmd report $a >"$work/$f.$name.exp" 2>/dev/null
 			echo $? >"$work/$f.$name.rc"
 		done
 	done <"$work/variants"
@@ -176,8 +184,10 @@ for spec in "${variants[@]}"; do
 		label="tracecmd34/$f/${name}"
 		exp=$work/$f.$name.exp
 		exp_rc=$(cat "$work/$f.$name.rc")
-		# shellcheck disable=SC2086  # args is a list of options
-		(cd "$work" && timeout 60 "$BIN" report $args "$f.dat" >"$work/out" 2>"$work/err")
+		a=${args//@FILE/$f.dat}
+		[ "$a" = "$args" ] && a="$args $f.dat"
+		# shellcheck disable=SC2086  # a is a list of options
+		(cd "$work" && timeout 60 "$BIN" report $a >"$work/out" 2>"$work/err")
 		got_rc=$?
 		if [ "$exp_rc" = 0 ] && [ ! -s "$exp" ]; then
 			echo "NOTE $label: trace-cmd 3.4 prints nothing for the file trace-cmd convert wrote from one without a top buffer"

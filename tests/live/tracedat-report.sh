@@ -17,9 +17,11 @@
 #   BIN report -R FILE.dat                    = FILE.dat.raw.txt
 #   BIN report --cpu 0 FILE.dat               = FILE.dat.cpu0.report.txt
 #   BIN report -F sched/sched_switch FILE.dat = FILE.dat.F-sched_switch.report.txt
-# where each expected file is trace-cmd report's stdout with the same
-# arguments, stored (fixtures, corpus) or made now with the installed
-# trace-cmd when not stored (corpus variants).  Exit status: where
+# and the same for -q, --stat, -E, -P, -f, --first-event, -w and
+# `-i FILE.dat --ts-offset 1000` (FILE.dat.KEY.txt, KEY as in the variants
+# below), where each expected file is trace-cmd report's stdout with the
+# same arguments, stored (fixtures, corpus, recordings) or made now with the
+# installed trace-cmd when not stored (corpus and recordings).  Exit status: where
 # trace-cmd exited 0, or crashed with SIGSEGV (139) after printing
 # everything (3.1.6 does so at exit for -F on files with instance buffers),
 # BIN must exit 0; where trace-cmd failed (a FILE.dat.X.status other than
@@ -65,8 +67,28 @@ san=$(dirname "$bin")/sanitize/tracecat
 [ -x "$san" ] && bins+=("$san")
 tag() { case $1 in */sanitize/*) echo asan ;; *) echo plain ;; esac; }
 
-# The report variants: expected-file infix and arguments.
-variants=("report|" "raw|-R" "cpu0.report|--cpu 0" "F-sched_switch.report|-F sched/sched_switch")
+# The report variants: expected-file infix and arguments (@FILE stands
+# for the file where it must not come last).
+variants=("report|" "raw|-R" "cpu0.report|--cpu 0" "F-sched_switch.report|-F sched/sched_switch"
+	"q.report|-q" "stat|--stat" "E|-E" "P|-P" "f|-f" "first-event|--first-event" "w|-w"
+	"ts-offset|-i @FILE --ts-offset 1000")
+
+# with_file FILE ARGS...: ARGS with @FILE made FILE, or FILE after them,
+# in the array cmd_args.
+with_file() {
+	local file=$1 a found=0
+	shift
+	cmd_args=()
+	for a in "$@"; do
+		if [ "$a" = @FILE ]; then
+			cmd_args+=("$file")
+			found=1
+		else
+			cmd_args+=("$a")
+		fi
+	done
+	[ "$found" = 1 ] || cmd_args+=("$file")
+}
 
 # Reason for a mismatch, kept to one short line.
 describe_diff() {
@@ -83,7 +105,8 @@ describe_diff() {
 check() {
 	local name=$1 dir=$2 file=$3 exp=$4 exp_rc=$5 b=$6 rc
 	shift 6
-	(cd "$dir" && timeout 60 "$b" report "$@" "$file" >"$work/out" 2>"$work/err")
+	with_file "$file" "$@"
+	(cd "$dir" && timeout 60 "$b" report "${cmd_args[@]}" >"$work/out" 2>"$work/err")
 	rc=$?
 	if [ "$exp_rc" = 139 ]; then exp_rc=0; fi
 	if [ "$rc" -ge 124 ] && [ "$rc" != 0 ]; then
@@ -122,7 +145,8 @@ renumbered() {
 trace_cmd_expect() {
 	local dir=$1 file=$2 rc=0
 	shift 2
-	{ (cd "$dir" && timeout 60 stdbuf -oL trace-cmd report "$@" "$file" >"$work/exp.txt" 2>/dev/null); } 2>/dev/null || rc=$?
+	with_file "$file" "$@"
+	{ (cd "$dir" && timeout 60 stdbuf -oL trace-cmd report "${cmd_args[@]}" >"$work/exp.txt" 2>/dev/null); } 2>/dev/null || rc=$?
 	echo "$rc" >"$work/exp.rc"
 }
 
@@ -220,7 +244,7 @@ for layout in top multi; do
 		>"$work/record-$layout.log" 2>&1; then
 		echo "PASS $prefix/live/$layout/record"
 		for f in "$out"/*.dat; do
-			check_file "live/$layout" "$out" "${f##*/}" 0 "$bin"
+			check_file "live/$layout" "$out" "${f##*/}" 1 "$bin"
 		done
 	else
 		reason=$(grep -m 1 'record.sh:' "$work/record-$layout.log" | head -c 160)
