@@ -5,7 +5,7 @@
  * it shares:
  *
  *   tracecat report [-R] [-t] [-l] [--ts-diff] [-N] [-L] [-I] [-S]
- *                   [--cpu LIST] [-F FILTER]... [-v] [-q] [-w]
+ *                   [--cpu LIST] [-F FILTER]... [-v] [-q] [-w] [--profile]
  *                   [-f | -P | -E | --first-event | --stat]
  *                   [-i FILE [--ts-offset N]] [-j N]
  *                   [--compat trace-cmd=3.1|3.4] [FILE]
@@ -20,7 +20,9 @@
  * CPUs by default; the text is the same).  -f, -P, -E, --first-event and
  * --stat print a listing instead of the events (src/tracedat/report_list.c;
  * with several, the first of that order); -w adds wakeup latencies
- * (report_wakeup.c); -q silences libtraceevent's warnings.
+ * (report_wakeup.c); --profile prints trace-cmd's per-task profile
+ * instead of the events (report_profile.c); -q silences libtraceevent's
+ * warnings.
  *
  * Exit status: 0; 1 when the file is damaged or unreadable (after the
  * lines read before the damage); 2 for a usage error, a bad filter
@@ -98,7 +100,7 @@ static int parse_cpus(const char *arg, int_list *cpus)
 	return 0;
 }
 
-enum { OPT_CPU = 256, OPT_COMPAT, OPT_TS_DIFF, OPT_TS_OFFSET, OPT_FIRST_EVENT, OPT_STAT };
+enum { OPT_CPU = 256, OPT_COMPAT, OPT_TS_DIFF, OPT_TS_OFFSET, OPT_FIRST_EVENT, OPT_STAT, OPT_PROFILE };
 
 int cli_report_command(int argc, char **argv)
 {
@@ -109,6 +111,7 @@ int cli_report_command(int argc, char **argv)
 		{ "ts-offset", required_argument, NULL, OPT_TS_OFFSET },
 		{ "first-event", no_argument, NULL, OPT_FIRST_EVENT },
 		{ "stat", no_argument, NULL, OPT_STAT },
+		{ "profile", no_argument, NULL, OPT_PROFILE },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -208,6 +211,9 @@ int cli_report_command(int argc, char **argv)
 			break;
 		case OPT_STAT:
 			stat = true;
+			break;
+		case OPT_PROFILE:
+			o.profile = true;
 			break;
 		case 'j':
 			o.threads = cli_jobs_value("report", optarg);

@@ -234,7 +234,7 @@ static void rp_need_symbol_names(rp *r);
 /* Function names by address from kallsyms (for %pS and plugins), and the
  * printk formats, which libtraceevent's own formatting uses.  kallsyms
  * (megabytes) is read natively when it can be (printfmt.h). */
-static void rp_need_symbols(rp *r)
+void rp_need_symbols(rp *r)
 {
 	if (r->symbols_parsed)
 		return;
@@ -1079,6 +1079,14 @@ static void rp_line(rp *r, rp_src *s)
 
 	if (hd->prefix)
 		rp_put(r, hd->prefix, hd->prefix_len);
+	if (r->profile) {
+		/* the profile takes the line (trace-cmd's show-data function),
+		 * after the buffer's prefix */
+		int rc = rp_profile_record(r, &rec, s->handle == 0);
+		if (rc < 0 && rp_flush(r) == 0)
+			r->write_error = rc;
+		return;
+	}
 	size_t line_start = r->text.len;
 	if (rec.missed_events > 0) {
 		rp_put(r, "CPU:", 4);
@@ -1198,6 +1206,7 @@ static void rp_free(rp *r)
 	free(r->comms);
 	rp_free_plans(r);
 	rp_wakeup_free(r);
+	rp_profile_free(r);
 	if (r->seq_ready)
 		trace_seq_destroy(&r->seq);
 	if (r->tep) {
@@ -1255,7 +1264,10 @@ static int rp_run(rp *r)
 	if (!r->ev_by_id || !r->comms)
 		return tc_fail_nomem();
 	rp_common_fields(r);
-	if (o->wakeup && (rc = rp_wakeup_init(r)) < 0)
+	/* (the profile takes the records: no lines, so no latencies) */
+	if (o->profile && (rc = rp_profile_init(r)) < 0)
+		return rc;
+	if (o->wakeup && !o->profile && (rc = rp_wakeup_init(r)) < 0)
 		return rc;
 
 	rp_put(r, "cpus=", 5);
@@ -1279,6 +1291,8 @@ static int rp_run(rp *r)
 	}
 	if (r->wakeup)
 		rp_wakeup_finish(r);
+	if (r->profile && (rc = rp_profile_finish(r)) < 0)
+		return rc;
 	return r->write_error;
 }
 

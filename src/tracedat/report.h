@@ -46,6 +46,7 @@ typedef struct tracedat_report_options {
 	const char *name;
 	bool quiet;            /* -q: libtraceevent's warnings silenced */
 	bool wakeup;           /* -w: wakeup latencies after sched_switch lines, and a summary */
+	bool profile;          /* --profile: per task, the times events took, not the events */
 	bool raw;              /* -R: the fields as name=value, not the print format */
 	bool nsec;             /* -t: nine fractional digits, no rounding */
 	bool no_plugins;       /* -N: load no libtraceevent plugins */

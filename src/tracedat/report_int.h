@@ -2,7 +2,8 @@
 /*
  * report_int.h - what the files of `tracecat report` (report.c, the
  * events; report_list.c, the listings of --stat, -E, -P, -f and
- * --first-event; report_wakeup.c, -w's latencies) share: the report's
+ * --first-event; report_wakeup.c, -w's latencies; report_profile.c,
+ * --profile) share: the report's
  * state and the output helpers of report.c.  Private to them.
  */
 #ifndef TC_TRACEDAT_REPORT_INT_H
@@ -16,6 +17,7 @@
 #include <event-parse.h>
 
 typedef struct rp_wakeup rp_wakeup;
+typedef struct rp_profile rp_profile;
 
 /* One CPU of one buffer, with its next record. */
 typedef struct rp_src {
@@ -95,6 +97,7 @@ typedef struct rp {
 	tc_buf text;
 	int write_error;
 	rp_wakeup *wakeup;       /* -w's state, NULL without -w */
+	rp_profile *profile;     /* --profile's state, NULL without it */
 } rp;
 
 #define RP_FLUSH_AT (256u * 1024u)
@@ -112,6 +115,8 @@ char *rp_put_time_at(const rp *r, char *o, uint64_t ns);
 uint64_t rp_time(rp *r, const rp_handle *hd, const tracedat_record *rec);
 /* Every event format, parsed by libtraceevent. */
 void rp_parse_all_formats(rp *r);
+/* Function names by address for libtraceevent's look-ups. */
+void rp_need_symbols(rp *r);
 
 /* report_list.c: the listing the options ask for instead of the events
  * (--stat, -E, -P, -f, --first-event), after the set-up; 0 or < 0. */
@@ -125,5 +130,14 @@ int rp_wakeup_init(rp *r);
 void rp_wakeup_record(rp *r, struct tep_record *rec);
 void rp_wakeup_finish(rp *r);
 void rp_wakeup_free(rp *r);
+
+/* report_profile.c: --profile.  rp_profile_init() before the events;
+ * rp_profile_record() takes each record the report would print (TOP: it
+ * is the top buffer's; others fail, as in trace-cmd) instead of printing
+ * it; rp_profile_finish() prints the tasks.  0 or < 0. */
+int rp_profile_init(rp *r);
+int rp_profile_record(rp *r, struct tep_record *rec, bool top);
+int rp_profile_finish(rp *r);
+void rp_profile_free(rp *r);
 
 #endif /* TC_TRACEDAT_REPORT_INT_H */
