@@ -10,8 +10,9 @@
 #   2. tests/corpus/trace-dat/              (committed; or the trace-dat/
 #      folder of $TRACECAT_CORPUS, an external corpus laid out the same way)
 #   3. fresh recordings made now with tests/tracefs/record.sh, layouts
-#      "top" and "multi" (when running as root with trace-cmd, gcc,
-#      unshare and tracefs; skipped otherwise)
+#      "top" and "multi", and "top" with kernel stack traces and raw
+#      system calls (when running as root with trace-cmd, gcc, unshare and
+#      tracefs; skipped otherwise)
 # it checks that
 #   BIN report FILE.dat                       = FILE.dat.report.txt
 #   BIN report -R FILE.dat                    = FILE.dat.raw.txt
@@ -167,6 +168,7 @@ check_file() {
 	for spec in "${variants[@]}"; do
 		key=${spec%%|*}
 		args=${spec#*|}
+		case " ${only_keys:-$key} " in *" $key "*) ;; *) continue ;; esac
 		exp=$dir/$file.$key.txt
 		exp_rc=0
 		if [ -f "$exp" ]; then
@@ -246,9 +248,19 @@ if [ -n "$why" ]; then
 	echo "SKIP $prefix/live: $why"
 	exit 0
 fi
-for layout in top multi; do
+# "stacks": a top buffer with kernel stack traces and raw system calls,
+# for --profile's caller trees and system call pairs
+for layout in top multi stacks; do
 	out=$work/rec-$layout
-	if timeout 120 env TC_NAME="$layout" TC_LAYOUT="$layout" bash "$record" "$out" 1 \
+	extra=()
+	only_keys=""
+	# (-R and -F on kernel_stack records are not this recording's subject:
+	# only the options it was made for, and the default text)
+	[ "$layout" != stacks ] || {
+		extra=(TC_STACKTRACE=1 TC_EXTRA_EVENTS=raw_syscalls TC_VERSIONS=v7-zstd)
+		only_keys="report cpu0.report q.report stat E P f first-event w ts-offset profile"
+	}
+	if timeout 120 env TC_NAME="$layout" TC_LAYOUT="${layout/stacks/top}" "${extra[@]}" bash "$record" "$out" 1 \
 		>"$work/record-$layout.log" 2>&1; then
 		echo "PASS $prefix/live/$layout/record"
 		for f in "$out"/*.dat; do
