@@ -67,6 +67,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -108,6 +109,31 @@ void rp_putc(rp *r, char c)
 {
 	if (rp_reserve(r, 1))
 		r->text.data[r->text.len++] = c;
+}
+
+void rp_printf(rp *r, const char *fmt, ...)
+{
+	char b[512];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(b, sizeof b, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof b) {
+		rp_put(r, b, (size_t)n);
+		return;
+	}
+	/* longer: straight into the text */
+	if (tc_buf_reserve(&r->text, (size_t)n + 1) != 0) {
+		if (!r->write_error)
+			r->write_error = TC_ENOMEM;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(r->text.data + r->text.len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	r->text.len += (size_t)n;
 }
 
 /* printf's %-5d / %03d / %5llu style at O (room for WIDTH + 21 bytes):

@@ -106,6 +106,8 @@ typedef struct rp {
 int rp_flush(rp *r);
 void rp_put(rp *r, const char *s, size_t n);
 void rp_putc(rp *r, char c);
+/* printf() into the text. */
+void rp_printf(rp *r, const char *fmt, ...) TC_PRINTF(2, 3);
 /* printf's %-5d / %03d style: WIDTH, left or PAD padded. */
 void rp_int(rp *r, int64_t v, int width, char pad, bool left);
 /* The time column at O (room for 48 bytes): " %6.1000d:", " %9.1d:" or
@@ -117,6 +119,25 @@ uint64_t rp_time(rp *r, const rp_handle *hd, const tracedat_record *rec);
 void rp_parse_all_formats(rp *r);
 /* Function names by address for libtraceevent's look-ups. */
 void rp_need_symbols(rp *r);
+
+/* libtracecmd's trace_hash() (trace-hash-local.h, after Paul Hsieh's
+ * SuperFastHash): -w and --profile key their tables with it as trace-cmd
+ * does, where equal keys decide what trace-cmd finds. */
+static inline uint32_t rp_trace_hash(uint32_t val)
+{
+	uint32_t hash = 12546869, tmp;
+	hash += val & 0xffff;
+	tmp = (val >> 16) ^ hash;
+	hash = (hash << 16) ^ tmp;
+	hash += hash >> 11;
+	hash ^= hash << 3;
+	hash += hash >> 5;
+	hash ^= hash << 4;
+	hash += hash >> 17;
+	hash ^= hash << 25;
+	hash += hash >> 6;
+	return hash;
+}
 
 /* report_list.c: the listing the options ask for instead of the events
  * (--stat, -E, -P, -f, --first-event), after the set-up; 0 or < 0. */

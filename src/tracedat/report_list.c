@@ -31,12 +31,6 @@
 /* The CPUSTAT option (trace-cmd.dat.v7(5), OPTIONS: id 2). */
 #define RP_OPTION_CPUSTAT 2
 
-static void put_hex16(rp *r, uint64_t v)
-{
-	char b[24];
-	rp_put(r, b, (size_t)snprintf(b, sizeof b, "%016" PRIx64, v));
-}
-
 static void put_line_end(rp *r)
 {
 	rp_putc(r, '\n');
@@ -57,8 +51,7 @@ static int list_funcs(rp *r)
 		uint64_t addr;
 		const char *func, *mod;
 		pf_kallsyms_at(ks, i, &addr, &func, &mod);
-		put_hex16(r, addr);
-		rp_putc(r, ' ');
+		rp_printf(r, "%016" PRIx64 " ", addr);
 		rp_put(r, func, strlen(func));
 		if (mod) {
 			rp_put(r, " [", 2);
@@ -80,8 +73,7 @@ static int list_printk(rp *r)
 		uint64_t addr;
 		const char *text;
 		pf_strings_at(st, i, &addr, &text);
-		put_hex16(r, addr);
-		rp_putc(r, ' ');
+		rp_printf(r, "%016" PRIx64 " ", addr);
 		rp_put(r, text, strlen(text));
 		put_line_end(r);
 	}
@@ -203,9 +195,7 @@ static int list_stat(rp *r)
 			if (m->page_size)
 				next = (next + size + m->page_size - 1) / m->page_size * m->page_size;
 		}
-		char line[128];
-		rp_put(r, line, (size_t)snprintf(line, sizeof line, "CPU%zu data recorded at offset=0x%" PRIx64 "\n    %" PRId64 " bytes in size\n",
-		                                  i, offset, (int64_t)size));
+		rp_printf(r, "CPU%zu data recorded at offset=0x%" PRIx64 "\n    %" PRId64 " bytes in size\n", i, offset, (int64_t)size);
 	}
 	return 0;
 }

@@ -39,7 +39,6 @@
 #include "tracedat/report_int.h"
 
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -131,32 +130,6 @@ struct rp_profile {
  * Output
  */
 
-static void pr(rp *r, const char *fmt, ...) TC_PRINTF(2, 3);
-static void pr(rp *r, const char *fmt, ...)
-{
-	char b[512];
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vsnprintf(b, sizeof b, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		return;
-	if ((size_t)n < sizeof b) {
-		rp_put(r, b, (size_t)n);
-		return;
-	}
-	char *big = malloc((size_t)n + 1);
-	if (!big) {
-		r->write_error = TC_ENOMEM;
-		return;
-	}
-	va_start(ap, fmt);
-	vsnprintf(big, (size_t)n + 1, fmt, ap);
-	va_end(ap);
-	rp_put(r, big, (size_t)n);
-	free(big);
-}
-
 static uint64_t secs(uint64_t ts)
 {
 	return ts / 1000000000u;
@@ -166,23 +139,6 @@ static uint64_t secs(uint64_t ts)
 static uint64_t usecs_of(uint64_t ts)
 {
 	return (ts % 1000000000u + 500) / 1000;
-}
-
-/* libtracecmd's trace_hash() (report_wakeup.c has the same). */
-static uint32_t thash(uint32_t val)
-{
-	uint32_t hash = 12546869, tmp;
-	hash += val & 0xffff;
-	tmp = (val >> 16) ^ hash;
-	hash = (hash << 16) ^ tmp;
-	hash += hash >> 11;
-	hash ^= hash << 3;
-	hash += hash >> 5;
-	hash ^= hash << 4;
-	hash += hash >> 17;
-	hash ^= hash << 25;
-	hash += hash >> 6;
-	return hash;
 }
 
 /* ------------------------------------------------------------------------
@@ -215,7 +171,7 @@ static pe_task *find_task(rp *r, int pid)
 		for (size_t i = 0; i < p->cap; i++) {
 			if (!p->tasks[i])
 				continue;
-			size_t j = thash((uint32_t)p->tasks[i]->pid) & (cap - 1);
+			size_t j = rp_trace_hash((uint32_t)p->tasks[i]->pid) & (cap - 1);
 			while (t[j])
 				j = (j + 1) & (cap - 1);
 			t[j] = p->tasks[i];
@@ -224,7 +180,7 @@ static pe_task *find_task(rp *r, int pid)
 		p->tasks = t;
 		p->cap = cap;
 	}
-	size_t j = thash((uint32_t)pid) & (p->cap - 1);
+	size_t j = rp_trace_hash((uint32_t)pid) & (p->cap - 1);
 	while (p->tasks[j] && p->tasks[j]->pid != pid)
 		j = (j + 1) & (p->cap - 1);
 	if (!p->tasks[j]) {
@@ -331,7 +287,7 @@ static void add_event_stack(rp *r, pe_ehash *e, const uint8_t *caller, size_t si
 	for (size_t i = 0; i + sizeof(int) <= size; i += sizeof(int)) {
 		uint32_t w;
 		memcpy(&w, caller + i, sizeof w);
-		key += thash(w);
+		key += rp_trace_hash(w);
 	}
 	pe_stack *st = NULL;
 	for (size_t i = 0; i < e->nstacks && !st; i++)
@@ -909,16 +865,16 @@ static void free_chain(pe_chain *chain, int n)
 static void print_indent(rp *r, int level, uint64_t mask)
 {
 	for (int p = 0; p < level + 1; p++)
-		pr(r, "%*c ", INDENT, mask & (1ULL << p) ? '|' : ' ');
+		rp_printf(r, "%*c ", INDENT, mask & (1ULL << p) ? '|' : ' ');
 }
 
 static void print_chain_func(rp *r, const pe_chain *c)
 {
 	const char *func = tep_find_function(r->tep, c->val);
 	if (func)
-		pr(r, "%s (0x%" PRIx64 ")\n", func, c->val);
+		rp_printf(r, "%s (0x%" PRIx64 ")\n", func, c->val);
 	else
-		pr(r, "0x%" PRIx64 "\n", c->val);
+		rp_printf(r, "0x%" PRIx64 "\n", c->val);
 }
 
 static void output_chain(rp *r, pe_chain *chain, int level, int nr, uint64_t *mask)
@@ -928,40 +884,40 @@ static void output_chain(rp *r, pe_chain *chain, int level, int nr, uint64_t *ma
 		return;
 	*mask |= 1ULL << (level + 1);
 	print_indent(r, level + 1, *mask);
-	pr(r, "\n");
+	rp_printf(r, "\n");
 	for (int i = 0; i < nr; i++) {
 		print_indent(r, level, *mask);
-		pr(r, "%*c ", INDENT, '+');
+		rp_printf(r, "%*c ", INDENT, '+');
 		if (i == nr - 1) {
 			*mask &= ~(1ULL << (level + 1));
 			line = ' ';
 		}
 		print_chain_func(r, &chain[i]);
 		print_indent(r, level, *mask);
-		pr(r, "%*c ", INDENT, line);
-		pr(r, "  %d%% (%" PRId64 ")", chain[i].percent, (int64_t)chain[i].count);
+		rp_printf(r, "%*c ", INDENT, line);
+		rp_printf(r, "  %d%% (%" PRId64 ")", chain[i].percent, (int64_t)chain[i].count);
 		if (chain[i].time)
-			pr(r, " time:%" PRId64 " max:%" PRId64 "(ts:%" PRId64 ".%06" PRId64 ") min:%" PRId64 "(ts:%" PRId64 ".%06" PRId64 ") avg:%" PRId64,
+			rp_printf(r, " time:%" PRId64 " max:%" PRId64 "(ts:%" PRId64 ".%06" PRId64 ") min:%" PRId64 "(ts:%" PRId64 ".%06" PRId64 ") avg:%" PRId64,
 			   (int64_t)chain[i].time, (int64_t)chain[i].time_max, (int64_t)secs(chain[i].ts_max),
 			   (int64_t)usecs_of(chain[i].ts_max), (int64_t)chain[i].time_min, (int64_t)secs(chain[i].ts_min),
 			   (int64_t)usecs_of(chain[i].ts_min), (int64_t)chain[i].time_avg);
-		pr(r, "\n");
+		rp_printf(r, "\n");
 		pe_chain *child = chain[i].children;
 		int n = chain[i].nr_children;
 		for (; child && n == 1; n = child->nr_children, child = child->children) {
 			print_indent(r, level, *mask);
-			pr(r, "%*c ", INDENT, line);
-			pr(r, "   ");
+			rp_printf(r, "%*c ", INDENT, line);
+			rp_printf(r, "   ");
 			print_chain_func(r, child);
 		}
 		if (child)
 			output_chain(r, child, level + 1, n, mask);
 		print_indent(r, level + 1, *mask);
-		pr(r, "\n");
+		rp_printf(r, "\n");
 	}
 	*mask &= ~(1ULL << (level + 1));
 	print_indent(r, level, *mask);
-	pr(r, "\n");
+	rp_printf(r, "\n");
 }
 
 static int cmp_stacks(const void *a, const void *b)
@@ -1005,7 +961,7 @@ static void event_text(rp *r, const pe_ehash *e)
 	case PP_SCHED_SWITCH: {
 		/* the states' letters; a bit past them is a NUL that ends the text */
 		static const char states[] = "RSDTtXZxKWP";
-		pr(r, "%s:", name);
+		rp_printf(r, "%s:", name);
 		int val = (int)e->val;
 		if (!val) {
 			rp_putc(r, 'R');
@@ -1023,25 +979,25 @@ static void event_text(rp *r, const pe_ehash *e)
 	case PP_SOFTIRQ: {
 		int v = (int)e->val;
 		if (v >= 0 && v < (int)(sizeof softirqs / sizeof *softirqs))
-			pr(r, "%s:%s", name, softirqs[v]);
+			rp_printf(r, "%s:%s", name, softirqs[v]);
 		else
-			pr(r, "%s:%d", name, v);
+			rp_printf(r, "%s:%d", name, v);
 		break;
 	}
 	case PP_SYSCALL:
 		/* (Debian's trace-cmd is built without libaudit's names) */
-		pr(r, "%s:%d", name, (int)e->val);
+		rp_printf(r, "%s:%d", name, (int)e->val);
 		break;
 	case PP_FUNC:
 	case PP_DEFAULT:
 		if (ed->print == PP_FUNC || ed->type == PE_FUNC) {
 			const char *func = tep_find_function(r->tep, e->val);
 			if (func)
-				pr(r, "func: %s()", func);
+				rp_printf(r, "func: %s()", func);
 			else
-				pr(r, "func: 0x%" PRIx64, e->val);
+				rp_printf(r, "func: 0x%" PRIx64, e->val);
 		} else {
-			pr(r, "%s:0x%" PRIx64, name, e->val);
+			rp_printf(r, "%s:0x%" PRIx64, name, e->val);
 		}
 		break;
 	}
@@ -1071,19 +1027,19 @@ static int cmp_events(const void *a, const void *b)
 
 static void output_event(rp *r, pe_ehash *e)
 {
-	pr(r, "  Event: ");
+	rp_printf(r, "  Event: ");
 	size_t start = r->text.len;
 	event_text(r, e);
 	/* ("%s": up to a NUL) */
 	char *nul = r->write_error ? NULL : memchr(r->text.data + start, '\0', r->text.len - start);
 	if (nul)
 		r->text.len = (size_t)(nul - r->text.data);
-	pr(r, " (%" PRId64 ")", (int64_t)e->count);
+	rp_printf(r, " (%" PRId64 ")", (int64_t)e->count);
 	if (e->time_total)
-		pr(r, " Total: %" PRId64 " Avg: %" PRId64 " Max: %" PRId64 "(ts:%" PRId64 ".%06" PRId64 ") Min:%" PRId64 "(ts:%" PRId64 ".%06" PRId64 ")",
+		rp_printf(r, " Total: %" PRId64 " Avg: %" PRId64 " Max: %" PRId64 "(ts:%" PRId64 ".%06" PRId64 ") Min:%" PRId64 "(ts:%" PRId64 ".%06" PRId64 ")",
 		   (int64_t)e->time_total, (int64_t)(e->time_total / e->count), (int64_t)e->time_max, (int64_t)secs(e->ts_max),
 		   (int64_t)usecs_of(e->ts_max), (int64_t)e->time_min, (int64_t)secs(e->ts_min), (int64_t)usecs_of(e->ts_min));
-	pr(r, "\n");
+	rp_printf(r, "\n");
 	output_stacks(r, e);
 	if (r->text.len >= RP_FLUSH_AT)
 		rp_flush(r);
@@ -1109,7 +1065,7 @@ int rp_profile_finish(rp *r)
 	for (size_t i = 0; i < n && !r->write_error; i++) {
 		pe_task *t = tasks[i];
 		const char *comm = t->comm ? t->comm : tep_data_comm_from_pid(r->tep, t->pid);
-		pr(r, "\ntask: %s-%d\n", comm, t->pid);
+		rp_printf(r, "\ntask: %s-%d\n", comm, t->pid);
 		qsort(t->events, t->nevents, sizeof *t->events, cmp_events);
 		for (size_t j = 0; j < t->nevents; j++)
 			output_event(r, t->events[j]);

@@ -16,7 +16,7 @@
  * this is printed.
  *
  * trace-cmd keeps the pending wakeups in a hash table keyed by
- * trace_hash(pid) alone (libtracecmd's trace-hash-local.h), so two pids
+ * rp_trace_hash(pid) alone (libtracecmd's trace-hash-local.h), so two pids
  * with one hash share an entry; the key here is that hash too.
  */
 #include "tracedat/report_int.h"
@@ -46,23 +46,6 @@ struct rp_wakeup {
 	size_t cap, used;
 	rp_lat all, rt;
 };
-
-/* libtracecmd's trace_hash(), after Paul Hsieh's SuperFastHash. */
-static uint32_t trace_hash(uint32_t val)
-{
-	uint32_t hash = 12546869, tmp;
-	hash += val & 0xffff;
-	tmp = (val >> 16) ^ hash;
-	hash = (hash << 16) ^ tmp;
-	hash += hash >> 11;
-	hash ^= hash << 3;
-	hash += hash >> 5;
-	hash ^= hash << 4;
-	hash += hash >> 17;
-	hash ^= hash << 25;
-	hash += hash >> 6;
-	return hash;
-}
 
 static size_t slot_of(const rp_wakeup *w, uint32_t key)
 {
@@ -146,7 +129,7 @@ static void add_wakeup(rp *r, uint32_t pid, uint64_t start)
 		r->write_error = TC_ENOMEM;
 		return;
 	}
-	uint32_t key = trace_hash(pid);
+	uint32_t key = rp_trace_hash(pid);
 	size_t i = slot_of(w, key);
 	if (!w->slots[i].used) {
 		w->slots[i] = (rp_pending){ .key = key, .used = true };
@@ -172,15 +155,14 @@ static void note(rp_lat *l, uint64_t lat, uint64_t end)
 static void add_sched(rp *r, uint32_t pid, uint64_t end, bool rt)
 {
 	rp_wakeup *w = r->wakeup;
-	size_t i = slot_of(w, trace_hash(pid));
+	size_t i = slot_of(w, rp_trace_hash(pid));
 	if (!w->slots[i].used)
 		return;
 	uint64_t lat = end - w->slots[i].start;
 	note(&w->all, lat, end);
 	if (rt)
 		note(&w->rt, lat, end);
-	char b[64];
-	rp_put(r, b, (size_t)snprintf(b, sizeof b, " Latency: %" PRIu64 ".%03" PRIu64 " usecs", lat / 1000, lat % 1000));
+	rp_printf(r, " Latency: %" PRIu64 ".%03" PRIu64 " usecs", lat / 1000, lat % 1000);
 	remove_slot(w, i);
 }
 
@@ -210,15 +192,13 @@ void rp_wakeup_record(rp *r, struct tep_record *rec)
 static void timings(rp *r, const rp_lat *l)
 {
 	uint64_t avg = l->total / l->count;
-	char b[256];
 	/* (the seconds are not rounded with the microseconds: 3.1.6 and 3.4 print them so) */
-	rp_put(r, b, (size_t)snprintf(b, sizeof b,
-	                              "\nAverage wakeup latency: %" PRIu64 ".%03" PRIu64 " usecs\n"
+	rp_printf(r, "\nAverage wakeup latency: %" PRIu64 ".%03" PRIu64 " usecs\n"
 	                              "Maximum Latency: %" PRIu64 ".%03" PRIu64 " usecs at timestamp: %" PRIu64 ".%06" PRIu64 "\n"
 	                              "Minimum Latency: %" PRIu64 ".%03" PRIu64 " usecs at timestamp: %" PRIu64 ".%06" PRIu64 "\n\n",
 	                              avg / 1000, avg % 1000, l->max_lat / 1000, l->max_lat % 1000, l->max_time / 1000000000,
 	                              (l->max_time + 500) % 1000000000 / 1000, l->min_lat / 1000, l->min_lat % 1000,
-	                              l->min_time / 1000000000, (l->min_time + 500) % 1000000000 / 1000));
+	                              l->min_time / 1000000000, (l->min_time + 500) % 1000000000 / 1000);
 }
 
 void rp_wakeup_finish(rp *r)
