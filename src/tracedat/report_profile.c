@@ -1066,7 +1066,8 @@ int rp_profile_finish(rp *r)
 		pe_task *t = tasks[i];
 		const char *comm = t->comm ? t->comm : tep_data_comm_from_pid(r->tep, t->pid);
 		rp_printf(r, "\ntask: %s-%d\n", comm, t->pid);
-		qsort(t->events, t->nevents, sizeof *t->events, cmp_events);
+		if (t->nevents)
+			qsort(t->events, t->nevents, sizeof *t->events, cmp_events);
 		for (size_t j = 0; j < t->nevents; j++)
 			output_event(r, t->events[j]);
 	}

@@ -215,7 +215,7 @@ found=0
 for f in "$fixtures"/*.dat; do
 	[ -f "$f" ] || continue
 	found=1
-	check_file fixture "$fixtures" "${f##*/}" 0 "${bins[@]}"
+	check_file fixture "$fixtures" "${f##*/}" 1 "${bins[@]}"
 	smoke print fixture "$fixtures" "${f##*/}"
 	smoke info fixture "$fixtures" "${f##*/}"
 done
