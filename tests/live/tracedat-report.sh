@@ -22,7 +22,7 @@
 # and `-i FILE.dat --ts-offset 1000` (FILE.dat.KEY.txt, KEY as in the variants
 # below), where each expected file is trace-cmd report's stdout with the
 # same arguments, stored (fixtures, corpus, recordings) or made now with the
-# installed trace-cmd when not stored (corpus and recordings).  Exit status: where
+# installed trace-cmd when not stored.  Exit status: where
 # trace-cmd exited 0, or crashed with SIGSEGV (139) after printing
 # everything (3.1.6 does so at exit for -F on files with instance buffers),
 # BIN must exit 0; where trace-cmd failed (a FILE.dat.X.status other than
