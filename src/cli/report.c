@@ -5,7 +5,9 @@
  * it shares:
  *
  *   tracecat report [-R] [-t] [-l] [--ts-diff] [-N] [-L] [-I] [-S]
- *                   [--cpu LIST] [-F FILTER]... [-v] [-i] [-j N]
+ *                   [--cpu LIST] [-F FILTER]... [-v] [-q] [-w] [--profile]
+ *                   [-f | -P | -E | --first-event | --stat]
+ *                   [-i FILE [--ts-offset N]] [-j N]
  *                   [--compat trace-cmd=3.1|3.4] [FILE]
  *
  * FILE defaults to trace.dat.  As in trace-cmd, options come before FILE
@@ -15,7 +17,12 @@
  * of CPUs and ranges ("0", "0,2-3"), may be repeated, and counts the CPUs
  * of instance buffers after those of the top buffer.  -j/--jobs N, not
  * trace-cmd's, sets the threads the CPUs' pages are read on (the online
- * CPUs by default; the text is the same).
+ * CPUs by default; the text is the same).  -f, -P, -E, --first-event and
+ * --stat print a listing instead of the events (src/tracedat/report_list.c;
+ * with several, the first of that order); -w adds wakeup latencies
+ * (report_wakeup.c); --profile prints trace-cmd's per-task profile
+ * instead of the events (report_profile.c); -q silences libtraceevent's
+ * warnings.
  *
  * Exit status: 0; 1 when the file is damaged or unreadable (after the
  * lines read before the damage); 2 for a usage error, a bad filter
@@ -93,7 +100,7 @@ static int parse_cpus(const char *arg, int_list *cpus)
 	return 0;
 }
 
-enum { OPT_CPU = 256, OPT_COMPAT, OPT_TS_DIFF };
+enum { OPT_CPU = 256, OPT_COMPAT, OPT_TS_DIFF, OPT_TS_OFFSET, OPT_FIRST_EVENT, OPT_STAT, OPT_PROFILE };
 
 int cli_report_command(int argc, char **argv)
 {
@@ -101,6 +108,10 @@ int cli_report_command(int argc, char **argv)
 		{ "cpu", required_argument, NULL, OPT_CPU },
 		{ "compat", required_argument, NULL, OPT_COMPAT },
 		{ "ts-diff", no_argument, NULL, OPT_TS_DIFF },
+		{ "ts-offset", required_argument, NULL, OPT_TS_OFFSET },
+		{ "first-event", no_argument, NULL, OPT_FIRST_EVENT },
+		{ "stat", no_argument, NULL, OPT_STAT },
+		{ "profile", no_argument, NULL, OPT_PROFILE },
 		{ "jobs", required_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -109,6 +120,7 @@ int cli_report_command(int argc, char **argv)
 	int_list cpus = { 0 };
 	const char **filters = NULL;
 	bool *negate = NULL, neg = false, have_cpus = false;
+	bool funcs = false, printk = false, events = false, first_event = false, stat = false;
 	size_t nfilters = 0;
 	const char *input = NULL;
 	int status = 2, c;
@@ -121,7 +133,7 @@ int cli_report_command(int argc, char **argv)
 	}
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:hi:RtF:vNLISlj:", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:hi:RtF:vNLISlj:qEPfw", longs, NULL)) != -1) {
 		switch (c) {
 		case 'h':
 			cli_help("report", stdout);
@@ -169,6 +181,40 @@ int cli_report_command(int argc, char **argv)
 		case OPT_TS_DIFF:
 			o.ts_diff = true;
 			break;
+		case OPT_TS_OFFSET:
+			/* trace-cmd gives the offset to the input files after
+			 * the first (-i A -i B --ts-offset N shifts B); for the
+			 * first it is taken when -i names it and never applied:
+			 * with one file, as here, the text does not change. */
+			if (!input) {
+				status = cli_usage_error("report", "--ts-offset must come after -i");
+				goto out;
+			}
+			break;
+		case 'q':
+			o.quiet = true;
+			break;
+		case 'w':
+			o.wakeup = true;
+			break;
+		case 'f':
+			funcs = true;
+			break;
+		case 'P':
+			printk = true;
+			break;
+		case 'E':
+			events = true;
+			break;
+		case OPT_FIRST_EVENT:
+			first_event = true;
+			break;
+		case OPT_STAT:
+			stat = true;
+			break;
+		case OPT_PROFILE:
+			o.profile = true;
+			break;
 		case 'j':
 			o.threads = cli_jobs_value("report", optarg);
 			break;
@@ -185,6 +231,8 @@ int cli_report_command(int argc, char **argv)
 				status = cli_usage_error("report", "option --cpu needs a value");
 			else if (optopt == OPT_COMPAT)
 				status = cli_usage_error("report", "option --compat needs a value");
+			else if (optopt == OPT_TS_OFFSET)
+				status = cli_usage_error("report", "option --ts-offset needs a value");
 			else if (optopt == 'j' && strncmp(argv[optind - 1], "--", 2) == 0)
 				status = cli_usage_error("report", "option --jobs needs a value");
 			else
@@ -208,6 +256,14 @@ int cli_report_command(int argc, char **argv)
 	if (!input)
 		input = "trace.dat";
 
+	/* trace-cmd's order: the first of these it finds wins */
+	o.listing = funcs ? TRACEDAT_LIST_FUNCS
+	          : printk ? TRACEDAT_LIST_PRINTK
+	          : events ? TRACEDAT_LIST_EVENTS
+	          : first_event ? TRACEDAT_LIST_FIRST_EVENT
+	          : stat ? TRACEDAT_LIST_STAT
+	          : TRACEDAT_LIST_NONE;
+	o.name = input;
 	o.filters = filters;
 	o.filter_negate = negate;
 	o.filter_count = nfilters;

@@ -297,6 +297,31 @@ static int start_chunks(tracedat_cursor *c)
 	return 0;
 }
 
+/* trace-cmd's file_size for compressed data: what the chunk headers say
+ * the chunks inflate to (tracecmd_load_chunks_info()). */
+int tracedat_cursor_inflated_size(tracedat_cursor *c, uint64_t *size)
+{
+	*size = 0;
+	if (!c->cd || !c->buf->compressed)
+		return 0;
+	int rc;
+	if (!c->chunks_started && (rc = start_chunks(c)) < 0)
+		return rc;
+	for (; c->chunks_left; c->chunks_left--) {
+		uint8_t h[8];
+		uint64_t at = c->next_off;
+		int64_t got = td_pread(c->f, h, 8, at);
+		if (got < 0)
+			return c->failure.rc = (int)got;
+		if (got < 8)
+			return cfail(c, (int64_t)at, "the file ends inside a chunk header (%" PRIu32 " chunks still to come)", c->chunks_left);
+		uint64_t csize = tracedat_read_uint(c->f, h, 4);
+		*size += tracedat_read_uint(c->f, h + 4, 4);
+		c->next_off = at + 8 + csize;
+	}
+	return 0;
+}
+
 /* Inflates the next chunk behind the bytes not yet decoded. */
 static int fill_compressed(tracedat_cursor *c)
 {

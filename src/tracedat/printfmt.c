@@ -268,8 +268,26 @@ pf_strings *pf_strings_parse(const char *text)
 		}
 		p = end + 1;
 	}
+	/* The order of libtraceevent's list, the last registered first, so
+	 * that equal addresses sort as in its printk_map. */
+	for (size_t i = 0, j = st->count; i + 1 < j; i++, j--) {
+		pf_kstring t = st->by_addr[i];
+		st->by_addr[i] = st->by_addr[j - 1];
+		st->by_addr[j - 1] = t;
+	}
 	qsort(st->by_addr, st->count, sizeof *st->by_addr, kstring_cmp);
 	return st;
+}
+
+size_t pf_strings_count(const pf_strings *st)
+{
+	return st->count;
+}
+
+void pf_strings_at(const pf_strings *st, size_t i, uint64_t *addr, const char **text)
+{
+	*addr = st->by_addr[i].addr;
+	*text = st->by_addr[i].text;
 }
 
 void pf_strings_free(pf_strings *st)
@@ -412,6 +430,18 @@ int pf_kallsyms_parse(const char *text, pf_kallsyms **out)
 inexact:
 	pf_kallsyms_free(ks);
 	return 0;
+}
+
+size_t pf_kallsyms_count(const pf_kallsyms *ks)
+{
+	return ks->count;
+}
+
+void pf_kallsyms_at(const pf_kallsyms *ks, size_t i, uint64_t *addr, const char **func, const char **mod)
+{
+	*addr = ks->map[i].addr;
+	*func = ks->map[i].func;
+	*mod = ks->map[i].mod;
 }
 
 void pf_kallsyms_free(pf_kallsyms *ks)

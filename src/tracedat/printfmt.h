@@ -50,6 +50,11 @@ typedef struct pf_strings pf_strings;
  */
 pf_strings *pf_strings_parse(const char *printk_formats);
 void pf_strings_free(pf_strings *st);
+/* Entry I < pf_strings_count() of the table, in the order of
+ * libtraceevent's printk_map (by address), as tep_print_printk() lists
+ * it (`report -P`). */
+size_t pf_strings_count(const pf_strings *st);
+void pf_strings_at(const pf_strings *st, size_t i, uint64_t *addr, const char **text);
 
 /*
  * The trace's kallsyms as libtraceevent's look-ups see them once
@@ -68,6 +73,10 @@ typedef struct pf_kallsyms pf_kallsyms;
 int pf_kallsyms_parse(const char *kallsyms, pf_kallsyms **out);
 void pf_kallsyms_free(pf_kallsyms *ks);
 char *pf_kallsyms_resolve(void *priv, unsigned long long *addrp, char **modp);
+/* Entry I < pf_kallsyms_count() in the order of libtraceevent's func_map,
+ * as tep_print_funcs() lists it (`report -f`); MOD NULL when none. */
+size_t pf_kallsyms_count(const pf_kallsyms *ks);
+void pf_kallsyms_at(const pf_kallsyms *ks, size_t i, uint64_t *addr, const char **func, const char **mod);
 bool pf_names_symbols(const struct tep_event *ev);
 
 /*

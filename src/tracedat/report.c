@@ -54,6 +54,7 @@
  * tep_print_event() then writes it into one reused trace_seq.
  */
 #include "tracedat/report.h"
+#include "tracedat/report_int.h"
 
 #include "core/core.h"
 #include "text/format.h"
@@ -66,97 +67,17 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* One CPU of one buffer, with its next record. */
-typedef struct rp_src {
-	tracedat_cursor *cur;
-	tc_stream_iter *batches;  /* with threads: CUR's records in batches */
-	const tc_batch *batch;    /* the one REC comes from */
-	size_t batch_next;
-	tracedat_record rec;
-	uint64_t ns;             /* the time trace-cmd shows and sorts by */
-	uint32_t slot;           /* trace-cmd's CPU slot (see above) */
-	uint32_t handle;         /* index into rp.handles */
-	uint64_t cpu_offset;     /* file offset of this CPU's pages */
-} rp_src;
-
-/* A buffer, as trace-cmd's handle for it. */
-typedef struct rp_handle {
-	size_t buffer;           /* index into meta->buffers */
-	const char *prefix;      /* "NAME: " or spaces; NULL without instances */
-	size_t prefix_len;
-	uint32_t max_cpu;        /* CPU slots */
-	uint32_t start_slot;
-	uint32_t page_size, page_data_offset;
-	bool compressed;
-	bool time_shift;         /* TIME_SHIFT applies (top buffer only) */
-} rp_handle;
-
-typedef struct rp_filter {
-	struct tep_event_filter **pos, **neg;
-	size_t npos, nneg;
-	int kernel_stack_id, user_stack_id;
-	bool *last_printed;
-	int nr_cpus;
-} rp_filter;
-
-typedef struct rp {
-	const tracedat_report_options *o;
-	tracedat_file *f;
-	const tracedat_meta *m;
-	struct tep_handle *tep;
-	struct tep_plugin_list *plugins;
-	struct trace_seq seq;
-	bool seq_ready;
-	rp_filter filter;
-	rp_handle *handles;
-	size_t handle_count;
-	rp_src *srcs;
-	size_t src_count;
-	rp_src **heap;
-	size_t heap_len;
-	tc_prefetch *prefetch;   /* with threads: reads SRCS ahead */
-	bool usecs;              /* times in microseconds (trace-cmd's IN_USECS) */
-	/* trace-cmd 3.4's text (with libtraceevent 1.9's plugins), not
-	 * 3.1.6's (with 1.7's): o->compat.trace_cmd >= 3.4 */
-	bool tc34;
-	uint64_t last_ts;        /* --ts-diff: the previous line's time */
-	bool swap;               /* the file's byte order is not ours */
-	pf_plan **plans;         /* by event id: native formatting plans */
-	pf_strings *printk;      /* the plans' printk formats */
-	uint8_t *handler_trust;  /* by event id: RP_HANDLER_* */
-	uint8_t *known_pids;     /* pf_print_handler()'s */
-	/* Lazy parsing: format index by event id, ids already parsed. */
-	int32_t *fmt_of_id;
-	bool *id_parsed;
-	size_t format_count;
-	bool dup_ids, all_parsed, symbols_parsed, symbol_names_parsed;
-	pf_kallsyms *kallsyms;   /* libtraceevent's function resolver */
-	/* Caches of libtraceevent look-ups: events by id, comms by pid
-	 * (valid until libtraceevent prints an event: plugins add comms). */
-	struct rp_event { struct tep_event *ev; size_t name_len; } *ev_by_id;
-	struct rp_comm { int pid; unsigned gen; const char *comm; size_t len; } *comms;
-	unsigned comm_gen;
-	int type_off, type_size, pid_off, pid_size;
-	bool *slot_shown;        /* --cpu */
-	uint32_t slot_count;
-	/* The output: lines are built here and written in large blocks. */
-	FILE *out;
-	tc_buf text;
-	int write_error;
-} rp;
-
-#define RP_FLUSH_AT (256u * 1024u)
-
 /* ------------------------------------------------------------------------
  * Output
  */
 
-static int rp_flush(rp *r)
+int rp_flush(rp *r)
 {
 	if (r->text.len && !r->write_error) {
 		if (fwrite(r->text.data, 1, r->text.len, r->out) != r->text.len)
@@ -176,7 +97,7 @@ static bool rp_reserve(rp *r, size_t n)
 	return false;
 }
 
-static void rp_put(rp *r, const char *s, size_t n)
+void rp_put(rp *r, const char *s, size_t n)
 {
 	if (!rp_reserve(r, n))
 		return;
@@ -184,10 +105,35 @@ static void rp_put(rp *r, const char *s, size_t n)
 	r->text.len += n;
 }
 
-static void rp_putc(rp *r, char c)
+void rp_putc(rp *r, char c)
 {
 	if (rp_reserve(r, 1))
 		r->text.data[r->text.len++] = c;
+}
+
+void rp_printf(rp *r, const char *fmt, ...)
+{
+	char b[512];
+	va_list ap;
+	va_start(ap, fmt);
+	int n = vsnprintf(b, sizeof b, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		return;
+	if ((size_t)n < sizeof b) {
+		rp_put(r, b, (size_t)n);
+		return;
+	}
+	/* longer: straight into the text */
+	if (tc_buf_reserve(&r->text, (size_t)n + 1) != 0) {
+		if (!r->write_error)
+			r->write_error = TC_ENOMEM;
+		return;
+	}
+	va_start(ap, fmt);
+	vsnprintf(r->text.data + r->text.len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	r->text.len += (size_t)n;
 }
 
 /* printf's %-5d / %03d / %5llu style at O (room for WIDTH + 21 bytes):
@@ -218,7 +164,7 @@ static char *put_int_at(char *o, int64_t v, int width, char pad, bool left)
 	return o;
 }
 
-static void rp_int(rp *r, int64_t v, int width, char pad, bool left)
+void rp_int(rp *r, int64_t v, int width, char pad, bool left)
 {
 	if (rp_reserve(r, (size_t)width + 24))
 		r->text.len = (size_t)(put_int_at(r->text.data + r->text.len, v, width, pad, left) - r->text.data);
@@ -277,7 +223,7 @@ static void rp_parse_format(rp *r, size_t i)
 }
 
 /* Every format, in file order (filters name events). */
-static void rp_parse_all_formats(rp *r)
+void rp_parse_all_formats(rp *r)
 {
 	if (r->all_parsed)
 		return;
@@ -314,7 +260,7 @@ static void rp_need_symbol_names(rp *r);
 /* Function names by address from kallsyms (for %pS and plugins), and the
  * printk formats, which libtraceevent's own formatting uses.  kallsyms
  * (megabytes) is read natively when it can be (printfmt.h). */
-static void rp_need_symbols(rp *r)
+void rp_need_symbols(rp *r)
 {
 	if (r->symbols_parsed)
 		return;
@@ -351,6 +297,8 @@ static int rp_setup_tep(rp *r)
 		tep_set_flag(tep, TEP_DISABLE_PLUGINS);
 	if (r->o->no_sys_plugins)
 		tep_set_flag(tep, TEP_DISABLE_SYS_PLUGINS);
+	if (r->o->quiet)
+		tep_set_loglevel(TEP_LOG_NONE);
 	r->plugins = tep_load_plugins(tep);
 	tep_set_file_bigendian(tep, m->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_local_bigendian(tep, tep_is_bigendian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
@@ -627,7 +575,7 @@ static void heap_up(rp *r, size_t i)
 }
 
 /* The time trace-cmd gives a record (timestamp_calc()). */
-static uint64_t rp_time(rp *r, const rp_handle *hd, const tracedat_record *rec)
+uint64_t rp_time(rp *r, const rp_handle *hd, const tracedat_record *rec)
 {
 	const tracedat_meta *m = r->m;
 	if (hd->time_shift)
@@ -949,7 +897,7 @@ static int rp_print_native(rp *r, struct tep_event *ev, struct tep_record *rec)
  * for 48 bytes): " %6.1000d:" (microseconds, rounded), " %9.1d:" (-t) or
  * "%12d:" (raw counts, whose 10^12 overflows libtraceevent's int and so
  * is printed whole).  Returns the end. */
-static char *put_time_at(const rp *r, char *o, uint64_t ns)
+char *rp_put_time_at(const rp *r, char *o, uint64_t ns)
 {
 	if (r->usecs) {
 		bool nsec = r->o->nsec;
@@ -974,7 +922,7 @@ static char *put_time_at(const rp *r, char *o, uint64_t ns)
 	return o;
 }
 
-/* The format put_time_at() follows, for libtraceevent's TEP_PRINT_TIME. */
+/* The format rp_put_time_at() follows, for libtraceevent's TEP_PRINT_TIME. */
 static const char *rp_time_format(const rp *r)
 {
 	return !r->usecs ? "%12d:" : r->o->nsec ? " %9.1d:" : " %6.1000d:";
@@ -983,7 +931,7 @@ static const char *rp_time_format(const rp *r)
 static void rp_time_column(rp *r, uint64_t ns)
 {
 	if (rp_reserve(r, 48))
-		r->text.len = (size_t)(put_time_at(r, r->text.data + r->text.len, ns) - r->text.data);
+		r->text.len = (size_t)(rp_put_time_at(r, r->text.data + r->text.len, ns) - r->text.data);
 }
 
 /* The common_flags bits the latency column reads, the kernel's trace_flag_type
@@ -1091,7 +1039,7 @@ static void rp_columns(rp *r, struct tep_record *rec, const char *comm, size_t c
 		return;
 	char *o = r->text.data + r->text.len;
 	o = put_task_at(r, o, rec, comm, comm_len, pid, cpu);
-	o = put_time_at(r, o, ns);
+	o = rp_put_time_at(r, o, ns);
 	if (r->o->ts_diff)
 		o = put_ts_diff_at(r, o, ns);
 	*o++ = ' ';
@@ -1157,6 +1105,14 @@ static void rp_line(rp *r, rp_src *s)
 
 	if (hd->prefix)
 		rp_put(r, hd->prefix, hd->prefix_len);
+	if (r->profile) {
+		/* the profile takes the line (trace-cmd's show-data function),
+		 * after the buffer's prefix */
+		int rc = rp_profile_record(r, &rec, s->handle == 0);
+		if (rc < 0 && rp_flush(r) == 0)
+			r->write_error = rc;
+		return;
+	}
 	size_t line_start = r->text.len;
 	if (rec.missed_events > 0) {
 		rp_put(r, "CPU:", 4);
@@ -1237,6 +1193,8 @@ static void rp_line(rp *r, rp_src *s)
 	char *nul = may_nul ? memchr(r->text.data + line_start, '\0', r->text.len - line_start) : NULL;
 	if (nul)
 		r->text.len = (size_t)(nul - r->text.data);
+	if (r->wakeup)
+		rp_wakeup_record(r, &rec);
 	rp_putc(r, '\n');
 	if (r->text.len >= RP_FLUSH_AT)
 		rp_flush(r);
@@ -1273,6 +1231,8 @@ static void rp_free(rp *r)
 	free(r->ev_by_id);
 	free(r->comms);
 	rp_free_plans(r);
+	rp_wakeup_free(r);
+	rp_profile_free(r);
 	if (r->seq_ready)
 		trace_seq_destroy(&r->seq);
 	if (r->tep) {
@@ -1289,7 +1249,12 @@ static void rp_free(rp *r)
 static int rp_run(rp *r)
 {
 	int rc;
-	if ((rc = rp_setup_tep(r)) < 0 || (rc = rp_setup_filters(r)) < 0 || (rc = rp_setup_handles(r)) < 0)
+	/* trace-cmd lists kallsyms, printk formats, events and first events
+	 * before it reads the -F filters; for --stat 3.4 reads them first
+	 * (and dies on a bad one), 3.1.6 never does. */
+	const tracedat_report_options *o = r->o;
+	bool filters = !o->listing || (o->listing == TRACEDAT_LIST_STAT && r->tc34);
+	if ((rc = rp_setup_tep(r)) < 0 || (filters && (rc = rp_setup_filters(r)) < 0) || (rc = rp_setup_handles(r)) < 0)
 		return rc;
 	const tracedat_meta *m = r->m;
 	/* IN_USECS: cleared by a selected clock that is not in nanoseconds
@@ -1307,6 +1272,8 @@ static int rp_run(rp *r)
 	if (m->version < 7 && r->handles[0].buffer != (size_t)-1 &&
 	    !tracedat_clock_is_ns(r->f, m->buffers[r->handles[0].buffer].clock))
 		r->usecs = false;
+	if (o->listing)
+		return rp_list(r);
 
 	if (r->o->cpus) {
 		r->slot_shown = calloc(r->slot_count ? r->slot_count : 1, sizeof *r->slot_shown);
@@ -1323,6 +1290,11 @@ static int rp_run(rp *r)
 	if (!r->ev_by_id || !r->comms)
 		return tc_fail_nomem();
 	rp_common_fields(r);
+	/* (the profile takes the records: no lines, so no latencies) */
+	if (o->profile && (rc = rp_profile_init(r)) < 0)
+		return rc;
+	if (o->wakeup && !o->profile && (rc = rp_wakeup_init(r)) < 0)
+		return rc;
 
 	rp_put(r, "cpus=", 5);
 	rp_int(r, r->handles[0].max_cpu, 0, ' ', false);
@@ -1343,6 +1315,10 @@ static int rp_run(rp *r)
 		if (r->heap_len)
 			heap_down(r, 0);
 	}
+	if (r->wakeup)
+		rp_wakeup_finish(r);
+	if (r->profile && (rc = rp_profile_finish(r)) < 0)
+		return rc;
 	return r->write_error;
 }
 

@@ -27,7 +27,26 @@
 #include <stdio.h>
 #include "tracecat.h"
 
+/* What the report prints: the events, or one of trace-cmd report's
+ * listings (trace-cmd checks them in this order: -f wins over -P, which
+ * wins over -E, then --first-event, then --stat). */
+typedef enum tracedat_report_listing {
+	TRACEDAT_LIST_NONE = 0,    /* the events */
+	TRACEDAT_LIST_FUNCS,       /* -f: kallsyms, "%016llx NAME [MODULE]" by address */
+	TRACEDAT_LIST_PRINTK,      /* -P: the printk formats, "%016llx TEXT" by address */
+	TRACEDAT_LIST_EVENTS,      /* -E: "SYSTEM:NAME" of every event format, sorted */
+	TRACEDAT_LIST_FIRST_EVENT, /* --first-event: each CPU's first time */
+	TRACEDAT_LIST_STAT,        /* --stat: the ring buffer statistics the file saved */
+} tracedat_report_listing;
+
 typedef struct tracedat_report_options {
+	tracedat_report_listing listing;
+	/* --first-event: the file's name as the user gave it, for the
+	 * heading (NULL: the path) */
+	const char *name;
+	bool quiet;            /* -q: libtraceevent's warnings silenced */
+	bool wakeup;           /* -w: wakeup latencies after sched_switch lines, and a summary */
+	bool profile;          /* --profile: per task, the times events took, not the events */
 	bool raw;              /* -R: the fields as name=value, not the print format */
 	bool nsec;             /* -t: nine fractional digits, no rounding */
 	bool no_plugins;       /* -N: load no libtraceevent plugins */

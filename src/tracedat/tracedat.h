@@ -232,6 +232,11 @@ int tracedat_cursor_open(const tracedat_file *f, size_t buffer_index, int cpu, t
  * error, on whatever thread. */
 int tracedat_cursor_next(tracedat_cursor *c, tracedat_record *rec);
 void tracedat_cursor_close(tracedat_cursor *c);
+/* For a compressed CPU, fresh from tracedat_cursor_open(): the bytes its
+ * chunks inflate to, as their headers say (trace-cmd's size of the CPU's
+ * data, `report --stat`); 0 for uncompressed data.  Walks the chunk
+ * headers only; the cursor is spent.  0, or < 0 (recorded). */
+int tracedat_cursor_inflated_size(tracedat_cursor *c, uint64_t *size);
 /* Has C add the file bytes it reads to *BYTES_READ (tc_input_bytes_read()):
  * each page as it starts decoding it, or each compressed chunk (and the
  * chunk count before them) as it inflates it; in all, the CPU's size as

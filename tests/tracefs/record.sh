@@ -72,6 +72,9 @@
 #   TC_EXTRA_EVENTS  more events for the main buffer, as SYSTEM or
 #                SYSTEM/EVENT (e.g. "raw_syscalls sched/sched_waking"); their
 #                formats are stored too
+#   TC_STACKTRACE  1: a kernel stack trace (ftrace kernel_stack) after
+#                every event of the main buffer (its "stacktrace" option),
+#                for `report --profile`'s caller trees; default 0
 #   CC           compiler for tc_workload (default gcc)
 #
 # Needs root, trace-cmd, a C compiler, unshare and stdbuf.
@@ -189,6 +192,9 @@ A=$T/instances/$main
 for ev in "${main_events[@]}"; do
 	echo 1 >"$A/events/$ev/enable" || die "cannot enable $ev"
 done
+if [ "${TC_STACKTRACE:-0}" = 1 ]; then
+	echo 1 >"$A/options/stacktrace" || die "cannot enable stack traces"
+fi
 if [ "$layout" = multi ]; then
 	new_instance "$aux" global
 	B=$T/instances/$aux
@@ -215,6 +221,7 @@ echo "tc-record: end" >"$A/trace_marker"
 for i in "${instances[@]}"; do
 	echo 0 >"$T/instances/$i/tracing_on"
 	echo 0 >"$T/instances/$i/events/enable"
+	echo 0 >"$T/instances/$i/options/stacktrace"
 done
 t_workload=$(since "$t1")
 
