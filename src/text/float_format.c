@@ -352,9 +352,11 @@ static inline bool round_double(double v, uint64_t bits, unsigned p, uint64_t *r
 	int x0 = floor_log10_pow2((int)((bits >> 52) & 0x7ff) - 1023);
 	uint64_t t_bits;
 
-	/* 10^(X0 + 1) and 10^k, k <= P - 1 - X0, in the table (X0 < 308,
-	 * so that only the smallest values go the slow way). */
-	if (x0 < (int)p - 1 - POW10_DOUBLE_MAX)
+	/* 10^(X0 + 1) and 10^k, k <= P - 1 - X0, in the table: X0 from
+	 * P - 1 - POW10_DOUBLE_MAX to 307, which leaves out only the smallest
+	 * normal values, and zeros, subnormals, infinities and NaNs (their
+	 * biased exponents 0 and 0x7ff give X0 -308 and 308). */
+	if ((unsigned)(x0 - ((int)p - 1 - POW10_DOUBLE_MAX)) > (unsigned)(307 - ((int)p - 1 - POW10_DOUBLE_MAX)))
 		return false;
 	*x = x0 + (a >= pow10[x0 + 1]);
 	s = a * pow10[(int)p - 1 - *x];
@@ -647,9 +649,9 @@ size_t tc_fmt_g(char *dst, double v, unsigned precision)
 	uint64_t bits;
 
 	memcpy(&bits, &v, sizeof bits);
-	/* The quick path for the one precision that is common.  Biased
-	 * exponent 1..2046: normal. */
-	if (precision == SIX && ((bits >> 52) & 0x7ff) - 1 < 0x7fe)
+	/* The quick path for the one precision that is common (normal
+	 * values only: round_double()). */
+	if (precision == SIX)
 		return g_six(dst, v, bits);
 	return g_general(dst, bits, precision);
 }
