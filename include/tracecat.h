@@ -71,6 +71,11 @@ extern "C" {
 #define TC_API
 #endif
 
+/* The release of the library running, TRACECAT_VERSION as it was built
+ * ("0.1.0"): a program built against one header may run with a later
+ * libtracecat.so of the same soname.  Never fails. */
+TC_API const char *tc_version(void);
+
 /* ------------------------------------------------------------------------
  * Errors
  */

@@ -178,7 +178,7 @@ static int run(int argc, char **argv)
 		return cli_usage_error("", "%s: unknown command", argv[2]);
 	}
 	if (!strcmp(cmd, "--version") || !strcmp(cmd, "-V")) {
-		printf("tracecat %s\n", TRACECAT_VERSION);
+		printf("tracecat %s\n", tc_version());
 		return 0;
 	}
 	if (!strcmp(cmd, "print"))

@@ -427,3 +427,8 @@ int tc_path_kind(const char *path)
 		return tc_fail(TC_ENOTFOUND, path, -1, "empty directory: no trace in it");
 	return TC_PATH_DIR;
 }
+
+const char *tc_version(void)
+{
+	return TRACECAT_VERSION;
+}

@@ -100,6 +100,19 @@ else
 	echo "PASS install/api-example-static: compiled"
 fi
 
+# tc_version() of the installed library is the release the CLI says.
+printf '#include <stdio.h>\n#include <tracecat.h>\nint main(void) { printf("tracecat %%s\\n", tc_version()); return 0; }\n' \
+	>"$work/version.c"
+# shellcheck disable=SC2046
+if ! cc -std=c11 -Wall -Wextra -Werror -o "$work/version" "$work/version.c" \
+	$(pkg-config --cflags --libs tracecat) >"$work/cc.log" 2>&1; then
+	echo "FAIL install/version: $(head -c 400 "$work/cc.log")"
+elif [ "$(LD_LIBRARY_PATH=$prefix/lib "$work/version")" = "$("$bin" --version)" ]; then
+	echo "PASS install/version: tc_version() is \"$("$bin" --version)\""
+else
+	echo "FAIL install/version: tc_version() says \"$(LD_LIBRARY_PATH=$prefix/lib "$work/version")\", the CLI \"$("$bin" --version)\""
+fi
+
 # Each build counts the events of a fixture of every format; the counts per
 # event name must be those `tracecat info` gives.
 tally() { awk '{ c = $1; sub(/^ *[0-9]+ /, ""); n[$0] += c } END { for (k in n) print n[k] "\t" k }' | sort; }
