@@ -18,9 +18,19 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-
 # libzstd and zlib inflate trace.dat sections; libtraceevent renders ftrace
 # print formats as trace-cmd does; json-c parses CTF 2 metadata; libelf
 # reads symbols from binaries for uftrace directories without .sym files.
+# `make WITH_TRACEEVENT=0` builds everything but `report` (report*.c and
+# printfmt.c, the only users of libtraceevent) for a machine without it;
+# tc_report() then says it is not there (no_report.c).
+WITH_TRACEEVENT ?= 1
+ifeq ($(WITH_TRACEEVENT),0)
+DEPS    := libzstd zlib json-c libelf
+DEP_LIBS_FALLBACK := -lzstd -lz -ljson-c -lelf
+else
 DEPS    := libzstd zlib libtraceevent json-c libelf
+DEP_LIBS_FALLBACK := -lzstd -lz -ltraceevent -ljson-c -lelf
+endif
 DEP_CFLAGS := $(shell pkg-config --cflags $(DEPS) 2>/dev/null)
-DEP_LIBS   := $(shell pkg-config --libs $(DEPS) 2>/dev/null || echo -lzstd -lz -ltraceevent -ljson-c -lelf)
+DEP_LIBS   := $(shell pkg-config --libs $(DEPS) 2>/dev/null || echo $(DEP_LIBS_FALLBACK))
 BASEFLAGS := -std=c11 -pthread -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -Iinclude -Isrc $(DEP_CFLAGS) $(WARN)
 LDLIBS  := $(DEP_LIBS) -lm -pthread
 
@@ -29,6 +39,12 @@ MAJOR   := $(firstword $(subst ., ,$(VERSION)))
 SONAME  := libtracecat.so.$(MAJOR)
 
 LIB_SRC := $(sort $(wildcard src/core/*.c src/ctf/*.c src/tracedat/*.c src/uftrace/*.c src/lttng_legacy/*.c src/text/*.c src/perfetto/*.c))
+REPORT_SRC := $(filter src/tracedat/report% src/tracedat/printfmt.c,$(LIB_SRC))
+ifeq ($(WITH_TRACEEVENT),0)
+LIB_SRC := $(filter-out $(REPORT_SRC),$(LIB_SRC))
+else
+LIB_SRC := $(filter-out src/tracedat/no_report.c,$(LIB_SRC))
+endif
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 
 BUILD   := build
@@ -44,6 +60,9 @@ SAN_CLI_OBJ := $(CLI_SRC:%.c=$(SAN)/obj/%.o)
 TSAN_OBJ := $(LIB_SRC:%.c=$(TSAN)/obj/%.o) $(CLI_SRC:%.c=$(TSAN)/obj/%.o)
 
 UNIT_SRC := $(sort $(wildcard tests/unit/*_test.c))
+ifeq ($(WITH_TRACEEVENT),0)
+UNIT_SRC := $(filter-out tests/unit/report_test.c tests/unit/printfmt_test.c,$(UNIT_SRC))
+endif
 UNIT_BIN := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 
 .PHONY: all check run-check sanitize demo install clean unit bench fuzz
@@ -168,6 +187,7 @@ install: all
 	ln -sf $(SONAME) $(DESTDIR)$(LIBDIR)/libtracecat.so
 	install -m 644 include/tracecat.h $(DESTDIR)$(PREFIX)/include/tracecat.h
 	sed -e 's|@PREFIX@|$(PREFIX)|g' -e 's|@LIBDIR@|$(LIBDIR)|g' -e 's|@VERSION@|$(VERSION)|g' \
+		-e 's|@REQUIRES@|$(DEPS)|g' -e 's|@REPORT@|$(if $(filter 0,$(WITH_TRACEEVENT)),no,yes)|g' \
 		tracecat.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/tracecat.pc
 	install -m 644 doc/tracecat.1 $(DESTDIR)$(MANDIR)/man1/tracecat.1
 	install -m 644 completion/tracecat.bash $(DESTDIR)$(BASHCOMPDIR)/tracecat

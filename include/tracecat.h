@@ -907,6 +907,88 @@ TC_API const char *tc_timeline_writer_warning(const tc_timeline_writer *w, size_
 
 TC_API void tc_timeline_writer_free(tc_timeline_writer *w);
 
+/* ------------------------------------------------------------------------
+ * trace-cmd report
+ *
+ * The text `trace-cmd report` prints for a trace.dat file, byte for byte:
+ * trace-cmd 3.4's (libtraceevent 1.9 and its plugins) or, with
+ * compat.trace_cmd 3.1, 3.1.6's (libtraceevent 1.7.1), whichever
+ * libtraceevent the library links.  Each event's print format is compiled
+ * into a native plan; libtraceevent prints what the plans leave and loads
+ * the plugins, so this part of the library needs it: a library built with
+ * `make WITH_TRACEEVENT=0` has no report (tc_report_available()).
+ */
+
+/* What the report prints: the events, or one of trace-cmd report's
+ * listings (trace-cmd checks them in this order: -f wins over -P, which
+ * wins over -E, then --first-event, then --stat). */
+typedef enum tc_report_listing {
+	TC_REPORT_LIST_NONE = 0,    /* the events */
+	TC_REPORT_LIST_FUNCS,       /* -f: kallsyms, "%016llx NAME [MODULE]" by address */
+	TC_REPORT_LIST_PRINTK,      /* -P: the printk formats, "%016llx TEXT" by address */
+	TC_REPORT_LIST_EVENTS,      /* -E: "SYSTEM:NAME" of every event format, sorted */
+	TC_REPORT_LIST_FIRST_EVENT, /* --first-event: each CPU's first time */
+	TC_REPORT_LIST_STAT,        /* --stat: the ring buffer statistics the file saved */
+} tc_report_listing;
+
+typedef struct tc_report_options {
+	tc_report_listing listing;
+	/* --first-event: the file's name as the user gave it, for the
+	 * heading (NULL: the path) */
+	const char *name;
+	bool quiet;            /* -q: libtraceevent's warnings silenced */
+	bool wakeup;           /* -w: wakeup latencies after sched_switch lines, and a summary */
+	bool profile;          /* --profile: per task, the times events took, not the events */
+	bool raw;              /* -R: the fields as name=value, not the print format */
+	bool nsec;             /* -t: nine fractional digits, no rounding */
+	bool no_plugins;       /* -N: load no libtraceevent plugins */
+	bool no_sys_plugins;   /* -L: only the user's plugins */
+	bool no_irqs;          /* -I: drop events with the hard-IRQ flag */
+	bool no_softirqs;      /* -S: drop events with the soft-IRQ flag */
+	bool latency;          /* -l: "%8.8s-%-5d %3d" and the latency column */
+	bool ts_diff;          /* --ts-diff: the time since the previous line */
+	/* --cpu: the CPUs to show, as trace-cmd numbers them: CPU c of the
+	 * top buffer is c, CPU c of the k-th instance is c plus the CPU
+	 * counts of the buffers before it.  NULL: every CPU. */
+	const int *cpus;
+	size_t cpu_count;
+	/* -F: libtraceevent filter expressions ("sched_switch",
+	 * "sched/sched_switch", "sched_switch: prev_pid == 0", ...); those
+	 * whose NEGATE flag is set (given after -v) hide what they match. */
+	const char *const *filters;
+	const bool *filter_negate;
+	size_t filter_count;
+	/* A check for tests: also have libtraceevent format every event
+	 * text a native plan printed, and fail (TC_EINVAL) at the first
+	 * difference (so only for the release whose texts the linked
+	 * libtraceevent prints: 3.1 with Debian 12's 1.7). */
+	bool check_fast_path;
+	/* Threads to read on: above 1, the CPUs' pages are read, inflated and
+	 * split into records ahead, in batches, on THREADS - 1 workers
+	 * (core/prefetch.c) while this thread merges and formats; the text is
+	 * the same for every count.  0 or 1: all on this thread. */
+	unsigned threads;
+	/* whose text: .trace_cmd 3.1 (Debian 12's 3.1.6 with libtraceevent
+	 * 1.7) or 3.4 and later (sid's 3.4 with 1.9; a zeroed field is 3.1) */
+	tc_compat compat;
+} tc_report_options;
+
+/*
+ * Writes the report of the trace.dat file PATH to OUT.  Returns 0, or a
+ * negative TC_E* code with the error recorded (tc_error_last()):
+ * TC_EINVAL for a filter libtraceevent refuses (nothing is written),
+ * TC_ENOTFOUND / TC_EUNSUPPORTED / TC_EFORMAT / TC_EIO when the file
+ * cannot be read (everything read before the damage is written first),
+ * TC_EIO when OUT refuses the text, TC_ENOMEM; TC_EUNSUPPORTED, and
+ * nothing written, from a library built without libtraceevent
+ * (tc_report_available()).
+ */
+TC_API int tc_report(FILE *out, const char *path, const tc_report_options *opts);
+
+/* Whether this library was built with libtraceevent, and so has
+ * tc_report(). */
+TC_API bool tc_report_available(void);
+
 #ifdef __cplusplus
 }
 #endif

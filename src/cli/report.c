@@ -29,7 +29,6 @@
  * included.
  */
 #include "cli/cli.h"
-#include "tracedat/report.h"
 
 #include <ctype.h>
 #include <getopt.h>
@@ -116,7 +115,7 @@ int cli_report_command(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	tracedat_report_options o = { .threads = cli_default_jobs(), .compat = cli_compat_default("report") };
+	tc_report_options o = { .threads = cli_default_jobs(), .compat = cli_compat_default("report") };
 	int_list cpus = { 0 };
 	const char **filters = NULL;
 	bool *negate = NULL, neg = false, have_cpus = false;
@@ -257,12 +256,12 @@ int cli_report_command(int argc, char **argv)
 		input = "trace.dat";
 
 	/* trace-cmd's order: the first of these it finds wins */
-	o.listing = funcs ? TRACEDAT_LIST_FUNCS
-	          : printk ? TRACEDAT_LIST_PRINTK
-	          : events ? TRACEDAT_LIST_EVENTS
-	          : first_event ? TRACEDAT_LIST_FIRST_EVENT
-	          : stat ? TRACEDAT_LIST_STAT
-	          : TRACEDAT_LIST_NONE;
+	o.listing = funcs ? TC_REPORT_LIST_FUNCS
+	          : printk ? TC_REPORT_LIST_PRINTK
+	          : events ? TC_REPORT_LIST_EVENTS
+	          : first_event ? TC_REPORT_LIST_FIRST_EVENT
+	          : stat ? TC_REPORT_LIST_STAT
+	          : TC_REPORT_LIST_NONE;
 	o.name = input;
 	o.filters = filters;
 	o.filter_negate = negate;
@@ -275,7 +274,7 @@ int cli_report_command(int argc, char **argv)
 	 * with libtraceevent's on every event. */
 	const char *check = getenv("TRACECAT_REPORT_CHECK");
 	o.check_fast_path = check && *check && strcmp(check, "0") != 0;
-	int rc = tracedat_report(stdout, input, &o);
+	int rc = tc_report(stdout, input, &o);
 	if (rc < 0 && cli_stdout_error(tc_error_last())) {
 		status = 1;
 	} else if (rc < 0) {

@@ -365,7 +365,7 @@ static bool rp_filter_survives(struct tep_handle *tep, const char *str)
 /* -F: one libtraceevent filter per expression, as tracecmd_filter_add(). */
 static int rp_setup_filters(rp *r)
 {
-	const tracedat_report_options *o = r->o;
+	const tc_report_options *o = r->o;
 	rp_filter *fl = &r->filter;
 	if (!o->filter_count)
 		return 0;
@@ -1252,8 +1252,8 @@ static int rp_run(rp *r)
 	/* trace-cmd lists kallsyms, printk formats, events and first events
 	 * before it reads the -F filters; for --stat 3.4 reads them first
 	 * (and dies on a bad one), 3.1.6 never does. */
-	const tracedat_report_options *o = r->o;
-	bool filters = !o->listing || (o->listing == TRACEDAT_LIST_STAT && r->tc34);
+	const tc_report_options *o = r->o;
+	bool filters = !o->listing || (o->listing == TC_REPORT_LIST_STAT && r->tc34);
 	if ((rc = rp_setup_tep(r)) < 0 || (filters && (rc = rp_setup_filters(r)) < 0) || (rc = rp_setup_handles(r)) < 0)
 		return rc;
 	const tracedat_meta *m = r->m;
@@ -1322,9 +1322,14 @@ static int rp_run(rp *r)
 	return r->write_error;
 }
 
-int tracedat_report(FILE *out, const char *path, const tracedat_report_options *opts)
+bool tc_report_available(void)
 {
-	static const tracedat_report_options defaults;
+	return true;
+}
+
+int tc_report(FILE *out, const char *path, const tc_report_options *opts)
+{
+	static const tc_report_options defaults;
 	rp r = { .o = opts ? opts : &defaults, .out = out };
 	r.tc34 = r.o->compat.trace_cmd >= TC_RELEASE(3, 4);
 	/* The path as the system sees it first, so that a missing file or a
@@ -1368,7 +1373,7 @@ struct tracedat_report_tep {
 /* The report's set-up of libtraceevent, every format parsed. */
 static int rp_open_for_test(const char *path, rp *r)
 {
-	static const tracedat_report_options defaults;
+	static const tc_report_options defaults;
 	r->o = &defaults;
 	int rc = tracedat_open(&r->f, path);
 	if (rc < 0)
@@ -1426,7 +1431,7 @@ void tracedat_report_tep_close(tracedat_report_tep *t)
 
 int tracedat_report_time_selfcheck(const char *path, unsigned rounds, uint64_t seed)
 {
-	static const tracedat_report_options defaults, nsec_opts = { .nsec = true };
+	static const tc_report_options defaults, nsec_opts = { .nsec = true };
 	rp r = { 0 };
 	int rc = rp_open_for_test(path, &r);
 	uint8_t buf[64] = { 0 };

@@ -53,7 +53,7 @@ typedef struct rp_filter {
 } rp_filter;
 
 typedef struct rp {
-	const tracedat_report_options *o;
+	const tc_report_options *o;
 	tracedat_file *f;
 	const tracedat_meta *m;
 	struct tep_handle *tep;

@@ -203,17 +203,17 @@ static int list_stat(rp *r)
 int rp_list(rp *r)
 {
 	switch (r->o->listing) {
-	case TRACEDAT_LIST_FUNCS:
+	case TC_REPORT_LIST_FUNCS:
 		return list_funcs(r);
-	case TRACEDAT_LIST_PRINTK:
+	case TC_REPORT_LIST_PRINTK:
 		return list_printk(r);
-	case TRACEDAT_LIST_EVENTS:
+	case TC_REPORT_LIST_EVENTS:
 		return list_events(r);
-	case TRACEDAT_LIST_FIRST_EVENT:
+	case TC_REPORT_LIST_FIRST_EVENT:
 		return list_first_events(r);
-	case TRACEDAT_LIST_STAT:
+	case TC_REPORT_LIST_STAT:
 		return list_stat(r);
-	case TRACEDAT_LIST_NONE:
+	case TC_REPORT_LIST_NONE:
 		break;
 	}
 	return 0;

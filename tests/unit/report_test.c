@@ -40,10 +40,10 @@ static void check_file(const char *path)
 	}
 	/* libtraceevent 1.7's texts, those of trace-cmd 3.1.6: what the
 	 * libtraceevent linked here prints, to compare the plans with. */
-	tracedat_report_options o = { .check_fast_path = true, .compat = tc_compat_default() };
+	tc_report_options o = { .check_fast_path = true, .compat = tc_compat_default() };
 	o.compat.trace_cmd = TC_RELEASE(3, 1);
 	snprintf(name, sizeof name, "report/check-fast-path/%s", path);
-	if (tracedat_report(sink, path, &o) < 0)
+	if (tc_report(sink, path, &o) < 0)
 		report_error(name);
 	else
 		printf("PASS %s\n", name);
