@@ -68,10 +68,11 @@ run() {
 		for out in "$TMP/$side/work"/*.ctf; do
 			[ -d "$out" ] || continue
 			(cd "$TMP/$side/work" && timeout 300 nice -n 10 "$bin" print --clock-gmt "$(basename "$out")" \
-				>"$TMP/$side/$(basename "$out").print" 2>&1; echo $? >>"$TMP/$side/$(basename "$out").print")
+				>"$TMP/$side/$(basename "$out").print" 2>"$TMP/$side/$(basename "$out").print-err"
+			 echo $? >"$TMP/$side/$(basename "$out").print-status")
 		done
 		# errors name the files written by their full path
-		sed -i "s|$TMP/$side/work|WORK|g" "$TMP/$side"/std* "$TMP/$side"/*.print 2>/dev/null
+		sed -i "s|$TMP/$side/work|WORK|g" "$TMP/$side"/std* "$TMP/$side"/*.print* 2>/dev/null
 	done
 	if diff -r "$TMP/old" "$TMP/new" >"$TMP/diff" 2>&1; then
 		same=$((same + 1))
