@@ -1,4 +1,4 @@
-// SPDX-License-Identifier: MIT
+/* SPDX-License-Identifier: MIT */
 /*
  * field_path.c - resolved references for readers whose lengths and
  * selectors are earlier members of the same structure (trace.dat's
