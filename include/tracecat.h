@@ -260,7 +260,7 @@ typedef struct tc_field_path {
 	tc_scope scope;
 	const uint16_t *steps;
 	size_t len;
-	const tc_field_class *target;  /* the class found there (LEN > 0) */
+	const tc_field_class *target;  /* the class found there: readers set it */
 } tc_field_path;
 
 /*
@@ -960,7 +960,7 @@ TC_API void tc_text_printer_free(tc_text_printer *p);
  *     its priorities get back their 100); switches and wakings in the
  *     compact scheduling encoding where it loses nothing; every other
  *     event generic, with its fields.  Tasks named by the trace
- *     (trace.dat's saved cmdlines, statedumps) are a ProcessTree, its
+ *     (a kernel trace's tc_trace.tasks, statedumps) are a ProcessTree, its
  *     uname the SystemInfo.  User-space function entries and exits
  *     (lttng_ust_cyg_profile, as uftrace's records read) are slices on
  *     their thread's track, named by the function (else its address),
