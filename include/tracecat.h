@@ -13,13 +13,15 @@
  * The model, top-down:
  *
  *   tc_input          what was opened from one path: one or more traces
- *   tc_trace          environment, clocks, stream classes, streams
+ *   tc_trace          environment, clocks, stream classes, streams, the
+ *                     tasks it names; its format, domain and layout
  *   tc_clock          frequency, offset from its origin, precision
  *   tc_stream_class   layouts shared by streams: packet context, event
  *                     header, common event context; its event classes
  *   tc_event_class    name, id, log level, context and payload layouts
  *   tc_field_class    a type: integer, enumeration, float, string,
- *                     structure, array, sequence, variant
+ *                     structure, array, sequence, variant; where its
+ *                     length or selector is, what a header field means
  *   tc_stream         one sequence of packets (one CTF stream, one CPU)
  *   tc_message        what a reader hands out: an event, or a report of
  *                     discarded events or packets
@@ -44,6 +46,9 @@
  * Errors: every function that can fail returns a negative TC_E* code and
  * records a description, retrievable with tc_error_last() until the next
  * failing call on the same thread.  The library never prints.
+ *
+ * Writers (CTF, Perfetto, JSON) read nothing but this model: a program may
+ * hand them the traces of a reader of its own.
  *
  * Lifetimes: a message and the fields it points to stay valid until the next
  * call to tc_muxer_next() (or tc_stream_next()) on the same object.  Classes,
@@ -112,6 +117,18 @@ TC_API void tc_error_format(const tc_error *err, char *buf, size_t size);
  * Clocks
  */
 
+/* Which system clock a trace clock reads, where its reader knows (Linux
+ * clock_gettime(2) names): what relates the clocks of traces recorded
+ * side by side on one machine. */
+typedef enum tc_clock_system {
+	TC_CLOCK_UNKNOWN,        /* a counter of the tracer's own, or not said */
+	TC_CLOCK_REALTIME,       /* CLOCK_REALTIME */
+	TC_CLOCK_MONOTONIC,      /* CLOCK_MONOTONIC: LTTng's "monotonic", uftrace's,
+	                            trace-cmd's "mono" */
+	TC_CLOCK_MONOTONIC_RAW,  /* CLOCK_MONOTONIC_RAW: trace-cmd's "mono_raw" */
+	TC_CLOCK_BOOTTIME        /* CLOCK_BOOTTIME: trace-cmd's "boot" */
+} tc_clock_system;
+
 typedef struct tc_clock {
 	char *name;
 	char *description;   /* NULL if none */
@@ -134,6 +151,7 @@ typedef struct tc_clock {
 	uint64_t accuracy;
 	char *ns, *uid;      /* with name: the clock's identity */
 	char *origin_ns, *origin_name, *origin_uid;
+	tc_clock_system system;  /* which system clock it is, when known */
 } tc_clock;
 
 /*
@@ -208,6 +226,73 @@ typedef struct tc_enum_label {
 	unsigned print_rank;
 } tc_enum_label;
 
+/*
+ * The six scopes of an event's fields, as CTF names them (CTF 1.8 §7.3.2,
+ * CTF 2 "field location" origins); readers of other formats use the same
+ * scopes for the same meanings (a trace.dat event's fields: its payload).
+ */
+typedef enum tc_scope {
+	TC_SCOPE_PACKET_HEADER,
+	TC_SCOPE_PACKET_CONTEXT,
+	TC_SCOPE_EVENT_HEADER,
+	TC_SCOPE_STREAM_EVENT_CONTEXT,   /* the stream class's common context */
+	TC_SCOPE_EVENT_CONTEXT,          /* the event class's specific context */
+	TC_SCOPE_PAYLOAD,
+	TC_SCOPE_COUNT
+} tc_scope;
+
+/* Steps of a tc_field_path other than member indexes. */
+enum {
+	/* into the element of an array or sequence: the element being
+	 * decoded when the path is followed */
+	TC_PATH_ELEMENT = 0xFFFF,
+	/* into a variant's selected option or an optional's field, when present */
+	TC_PATH_SELECTED = 0xFFFE
+};
+
+/*
+ * Where a sequence or dynamic BLOB finds its length, or a variant or
+ * optional its selector, as babeltrace2's field paths say it (its
+ * bt_field_path: a scope and the index path from that scope's root): the
+ * field reached from the root of SCOPE by STEPS, each a member index of a
+ * structure (or an option index of a variant), TC_PATH_ELEMENT or
+ * TC_PATH_SELECTED.  The field is always decoded before the one that
+ * refers to it.  Filled by every reader that resolves lengths and
+ * selectors; LEN 0 when not resolved (the class's length_ref or tag_ref
+ * then names it, if anything does).
+ */
+typedef struct tc_field_path {
+	tc_scope scope;
+	const uint16_t *steps;
+	size_t len;
+	const tc_field_class *target;  /* the class found there: readers set it */
+} tc_field_path;
+
+/*
+ * What a field means to a reader of packets, beyond its value: CTF 2's
+ * field roles (CTF 2 "roles" of the packet header, packet context and
+ * event header), which CTF 1.8 says with reserved member names
+ * (CTF 1.8 §5, §8: magic, uuid, stream_id, stream_instance_id,
+ * packet_size, content_size, timestamp_begin, timestamp_end,
+ * events_discarded, packet_seq_num, id, timestamp).  A writer that copies
+ * packets, or that describes a layout in CTF 2, takes them from here.
+ */
+typedef enum tc_field_role {
+	TC_ROLE_NONE,
+	TC_ROLE_MAGIC,               /* packet header: 0xC1FC1FC1 */
+	TC_ROLE_UUID,                /* packet header: the trace's UUID */
+	TC_ROLE_STREAM_ID,           /* packet header: the stream class id */
+	TC_ROLE_STREAM_INSTANCE_ID,  /* packet header: the stream id */
+	TC_ROLE_PACKET_SIZE,         /* packet context: total size, bits */
+	TC_ROLE_CONTENT_SIZE,        /* packet context: content size, bits */
+	TC_ROLE_TS_BEGIN,            /* packet context: clock value at the start */
+	TC_ROLE_TS_END,              /* packet context: clock value at the end */
+	TC_ROLE_EVENTS_DISCARDED,    /* packet context: events lost so far */
+	TC_ROLE_PACKET_SEQ_NUM,      /* packet context: packet number */
+	TC_ROLE_EVENT_ID,            /* event header: the event class id */
+	TC_ROLE_TIMESTAMP            /* event header: the clock value (low bits) */
+} tc_field_role;
+
 typedef struct tc_member {
 	char *name;          /* as declared, e.g. "_vtid" */
 	const char *display_name; /* one leading '_' removed: "vtid" */
@@ -267,13 +352,21 @@ struct tc_field_class {
 	/* TC_FIELD_VARIANT, TC_FIELD_OPTIONAL: the tag (selector) field's path,
 	 * as length_ref */
 	char *tag_ref;
+	/* TC_FIELD_SEQUENCE and dynamic TC_FIELD_BLOB: where the length is;
+	 * TC_FIELD_VARIANT and TC_FIELD_OPTIONAL: where the selector is.  A
+	 * variant without labels (CTF 1.8's) selects the option named as the
+	 * selector's enumeration label that matches its value. */
+	tc_field_path ref;
+	tc_field_role role;      /* TC_ROLE_NONE for most */
 
 	/* TC_FIELD_STRING, text arrays and sequences */
 	tc_string_encoding encoding;
 	/* TC_FIELD_BLOB: its media type, NULL for application/octet-stream */
 	char *media_type;
 
-	void *priv;              /* reader-private decoding plan */
+	/* Private to whoever made the class (a reader's decoding plan, a
+	 * writer's encoding notes): no one else reads it. */
+	void *priv;
 };
 
 /* ------------------------------------------------------------------------
@@ -317,6 +410,26 @@ typedef struct tc_env_entry {
 	char *str_value;     /* NULL when is_int */
 } tc_env_entry;
 
+/*
+ * Environment keys with a meaning beyond display (readers set them, writers
+ * and `print` read them).  Values are strings unless said otherwise.
+ */
+#define TC_ENV_DOMAIN "domain"               /* "kernel" or "ust" (LTTng's); see tc_trace.domain */
+#define TC_ENV_TRACER_NAME "tracer_name"     /* "lttng-modules", "lttng-ust", "trace-cmd",
+                                                "lttng-legacy", "barectf"... */
+#define TC_ENV_TRACER_MAJOR "tracer_major"   /* integers: the tracer's release */
+#define TC_ENV_TRACER_MINOR "tracer_minor"
+#define TC_ENV_TRACER_PATCHLEVEL "tracer_patchlevel"
+#define TC_ENV_SOURCE_FORMAT "source_format" /* what a converted trace was read from:
+                                                "trace-cmd trace.dat vN", "uftrace",
+                                                "LTTng 0.x (LTTV) trace" */
+#define TC_ENV_HOSTNAME "hostname"           /* the machine traced */
+#define TC_ENV_SYSNAME "sysname"             /* uname(2) of the kernel traced */
+#define TC_ENV_KERNEL_RELEASE "kernel_release"
+#define TC_ENV_KERNEL_VERSION "kernel_version"
+#define TC_ENV_MACHINE "machine"
+#define TC_ENV_TRACE_NAME "trace_name"
+
 typedef struct tc_trace tc_trace;
 typedef struct tc_stream_class tc_stream_class;
 
@@ -344,19 +457,83 @@ struct tc_stream_class {
 	bool has_packet_times;       /* packets have begin and end times */
 };
 
+/* A file holding a stream's bytes as they are (see tc_stream.files). */
+typedef struct tc_stream_file {
+	const char *path;
+	const char *dir_in_input;    /* its folder relative to the path opened */
+} tc_stream_file;
+
 typedef struct tc_stream {
 	uint64_t id;                 /* unique within its stream class */
 	tc_stream_class *stream_class;
 	tc_trace *trace;
 	char *name;                  /* path of the stream's first file */
 	int cpu;                     /* -1 when unknown */
+	/* TC_LAYOUT_CTF1 and TC_LAYOUT_CTF2 traces: the stream's files, in
+	 * reading order, each a run of packets laid out as the classes say
+	 * (what tc_ctf_copy() copies); none for the other layouts. */
+	const tc_stream_file *files;
+	size_t file_count;
 } tc_stream;
 
+/* The format a trace was read from. */
+typedef enum tc_input_format {
+	TC_INPUT_OTHER,              /* built by a reader outside the library */
+	TC_INPUT_CTF,
+	TC_INPUT_TRACE_DAT,
+	TC_INPUT_UFTRACE,
+	TC_INPUT_LTTNG_LEGACY
+} tc_input_format;
+
+/* FORMAT's short name, for display: "ctf", "trace.dat", "uftrace",
+ * "lttng-legacy" or "other". */
+TC_API const char *tc_input_format_name(tc_input_format format);
+
+/* Who recorded a trace's events. */
+typedef enum tc_domain {
+	TC_DOMAIN_UNKNOWN,
+	TC_DOMAIN_KERNEL,            /* the kernel's tracer (ftrace, LTTng's modules) */
+	TC_DOMAIN_USER               /* a user-space tracer (LTTng-UST, uftrace) */
+} tc_domain;
+
+/* How the bytes of a trace's stream files relate to its classes. */
+typedef enum tc_layout {
+	/* the reader decodes its own format into the classes: they say
+	 * what the values are, not how they are stored */
+	TC_LAYOUT_OWN,
+	/* the streams are CTF 1.8 packets laid out exactly as the classes
+	 * say (sizes, alignments, byte orders; roles as tc_field_class.role
+	 * gives them), and length_ref/tag_ref are TSDL as written */
+	TC_LAYOUT_CTF1,
+	/* the same for CTF 2 packets (LEB128 integers, other encodings...) */
+	TC_LAYOUT_CTF2
+} tc_layout;
+
+/*
+ * A task (thread) the trace names, whatever its events say: trace.dat's
+ * saved cmdlines, a uftrace record's task list.  Times are in cycles of
+ * the trace's first clock.
+ */
+typedef struct tc_task {
+	int64_t tid;
+	int64_t pid;                 /* its process (thread group), -1 when unknown */
+	char *name;                  /* comm, or the program's name */
+	bool has_begin, has_end;     /* whether begin and end are known */
+	uint64_t begin, end;         /* when it started (was first seen), ended */
+} tc_task;
+
 struct tc_trace {
-	const char *format;          /* "ctf", "trace.dat", "uftrace" or "lttng-legacy" */
-	/* CTF: 1 (1.8, TSDL metadata) or 2 (JSON metadata); 0 for the others.
-	 * Text follows babeltrace2 2.1.2's rules for CTF 2 traces. */
+	tc_input_format format;
+	/* The format's version: CTF 1.8 or 2.0; trace.dat 6 or 7 (minor 0);
+	 * uftrace's data format version (its file header's, minor 0); legacy
+	 * LTTng's major and minor. */
+	int format_major, format_minor;
+	/* CTF: 1 (1.8, TSDL metadata) or 2 (JSON metadata), as format_major;
+	 * 0 for the others.  Text follows babeltrace2 2.1.2's rules for CTF 2
+	 * traces. */
 	int ctf_major;
+	tc_domain domain;
+	tc_layout layout;
 	/* CTF 2: the trace class's identity (namespace, name, uid), each NULL
 	 * when absent. */
 	char *class_ns, *class_name, *class_uid;
@@ -379,6 +556,10 @@ struct tc_trace {
 	size_t stream_class_count;
 	tc_stream **streams;
 	size_t stream_count;
+	/* The tasks the trace names (see tc_task), in the order it lists them;
+	 * a tid may come back with another name. */
+	tc_task *tasks;
+	size_t task_count;
 };
 
 /* Writes UUID as 36 lowercase characters and a NUL. */
@@ -841,7 +1022,7 @@ TC_API void tc_text_printer_free(tc_text_printer *p);
  *     its priorities get back their 100); switches and wakings in the
  *     compact scheduling encoding where it loses nothing; every other
  *     event generic, with its fields.  Tasks named by the trace
- *     (trace.dat's saved cmdlines, statedumps) are a ProcessTree, its
+ *     (a kernel trace's tc_trace.tasks, statedumps) are a ProcessTree, its
  *     uname the SystemInfo.  User-space function entries and exits
  *     (lttng_ust_cyg_profile, as uftrace's records read) are slices on
  *     their thread's track, named by the function (else its address),

@@ -198,7 +198,7 @@ static bool share_clocks(const tc_trace *a, const tc_trace *b)
 	}
 	/* and so does the machine, or the second would show the first's name */
 	const tc_env_entry *ha = tc_trace_env(a, "hostname"), *hb = tc_trace_env(b, "hostname");
-	return strcmp(a->format, b->format) == 0 && (!ha) == (!hb) &&
+	return a->format == b->format && (!ha) == (!hb) &&
 	       (!ha || (!ha->is_int && !hb->is_int && strcmp(ha->str_value, hb->str_value) == 0));
 }
 

@@ -100,18 +100,18 @@ static void print_format(const tc_trace *t)
 	const tc_env_entry *e;
 	if (t->ctf_major == 2)
 		printf("  format: CTF 2\n");
-	else if (!strcmp(t->format, "ctf"))
+	else if (t->format == TC_INPUT_CTF)
 		printf("  format: CTF 1.8\n");
-	else if (!strcmp(t->format, "trace.dat") && (e = tc_trace_env(t, "trace_dat_version")) && e->is_int)
+	else if (t->format == TC_INPUT_TRACE_DAT && (e = tc_trace_env(t, "trace_dat_version")) && e->is_int)
 		printf("  format: trace.dat version %" PRId64 "\n", e->int_value);
-	else if (!strcmp(t->format, "uftrace") && (e = tc_trace_env(t, "source_tracer_version")) && !e->is_int)
+	else if (t->format == TC_INPUT_UFTRACE && (e = tc_trace_env(t, "source_tracer_version")) && !e->is_int)
 		printf("  format: uftrace record directory (uftrace %s)\n", e->str_value);
-	else if (!strcmp(t->format, "uftrace"))
+	else if (t->format == TC_INPUT_UFTRACE)
 		printf("  format: uftrace record directory\n");
-	else if (!strcmp(t->format, "lttng-legacy") && (e = tc_trace_env(t, "lttng_legacy_format")) && !e->is_int)
+	else if (t->format == TC_INPUT_LTTNG_LEGACY && (e = tc_trace_env(t, "lttng_legacy_format")) && !e->is_int)
 		printf("  format: legacy LTTng (0.x) trace, format version %s\n", e->str_value);
 	else
-		printf("  format: %s\n", t->format);
+		printf("  format: %s\n", tc_input_format_name(t->format));
 }
 
 /* Where C counts from: the Unix epoch, a CTF 2 origin by name, or unknown

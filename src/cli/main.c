@@ -70,8 +70,8 @@ static const char *command_reading(const char *path)
 	if (tc_input_open(&in, path, NULL) < 0)
 		return NULL;
 	const tc_trace *t = tc_input_trace(in, 0);
-	const char *format = t ? t->format : "";
-	const char *cmd = !strcmp(format, "trace.dat") ? "report" : !strcmp(format, "uftrace") ? "replay" : "print";
+	tc_input_format format = t ? t->format : TC_INPUT_OTHER;
+	const char *cmd = format == TC_INPUT_TRACE_DAT ? "report" : format == TC_INPUT_UFTRACE ? "replay" : "print";
 	tc_input_free(in);
 	return cmd;
 }

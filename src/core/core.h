@@ -89,6 +89,11 @@ char *tc_pool_strdup(tc_pool *pool, const char *s);
 void tc_pool_adopt(tc_pool *dst, tc_pool *src);
 char *tc_pool_strndup(tc_pool *pool, const char *s, size_t n);
 
+/* Sets tc_field_class.ref (paths in POOL) of every class below ROOT, the
+ * root of SCOPE, whose length_ref or tag_ref names an earlier member of
+ * its structure and that has none yet (field_path.c). */
+int tc_resolve_sibling_refs(tc_pool *pool, tc_field_class *root, tc_scope scope);
+
 /* ---- growable arrays of pointers, sized by doubling ---- */
 
 /* Appends ITEM to *ARRAY (of *COUNT items); returns 0 or TC_ENOMEM. */

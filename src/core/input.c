@@ -236,6 +236,17 @@ int tc_trace_env_add(tc_trace *trace, tc_pool *pool, const char *key, const char
 	return 0;
 }
 
+const char *tc_input_format_name(tc_input_format format)
+{
+	switch (format) {
+	case TC_INPUT_CTF: return "ctf";
+	case TC_INPUT_TRACE_DAT: return "trace.dat";
+	case TC_INPUT_UFTRACE: return "uftrace";
+	case TC_INPUT_LTTNG_LEGACY: return "lttng-legacy";
+	default: return "other";
+	}
+}
+
 const tc_env_entry *tc_trace_env(const tc_trace *trace, const char *key)
 {
 	/* The last definition of a key wins, as in babeltrace2. */

@@ -7,7 +7,6 @@
  * classes it was read into.  Since that text states every layout
  * attribute explicitly, it describes the copied packets exactly.
  */
-#include "ctf/ctf_stream.h"
 #include "ctf/ctf_write.h"
 
 #include <errno.h>
@@ -33,11 +32,11 @@ static bool shows_all(const tc_field_class *fc, bool packet_context)
 	for (size_t i = 0; i < fc->member_count; i++) {
 		const tc_field_class *m = fc->members[i].cls;
 		if (packet_context && (m->flags & TC_FIELD_HIDDEN)) {
-			ctf_role r = m->priv ? plan_of(m)->role : ROLE_NONE;
-			bool timed = r == ROLE_TS_BEGIN || r == ROLE_TS_END;
+			tc_field_role r = m->role;
+			bool timed = r == TC_ROLE_TS_BEGIN || r == TC_ROLE_TS_END;
 			if ((m->kind != TC_FIELD_INT && m->kind != TC_FIELD_ENUM) || m->is_signed || (timed && !m->clock) ||
-			    !(timed || r == ROLE_PACKET_SIZE || r == ROLE_CONTENT_SIZE || r == ROLE_EVENTS_DISCARDED ||
-			      r == ROLE_PACKET_SEQ_NUM))
+			    !(timed || r == TC_ROLE_PACKET_SIZE || r == TC_ROLE_CONTENT_SIZE || r == TC_ROLE_EVENTS_DISCARDED ||
+			      r == TC_ROLE_PACKET_SEQ_NUM))
 				return false;
 		} else if (!shows_all(m, false)) {
 			return false;
@@ -54,10 +53,10 @@ static bool shows_all(const tc_field_class *fc, bool packet_context)
  * re-encodes those without it. */
 bool tc_ctf_can_copy(const tc_trace *trace, int ctf_version)
 {
-	if (!trace || !trace->format || strcmp(trace->format, "ctf") != 0)
+	if (!trace || trace->layout == TC_LAYOUT_OWN)
 		return false;
 	/* CTF 2 packets copy only to CTF 2; CTF 1.8 ones always to CTF 1.8 */
-	if (trace->ctf_major == 2)
+	if (trace->layout == TC_LAYOUT_CTF2)
 		return ctf_version == 2;
 	if (ctf_version != 2)
 		return true;
@@ -188,23 +187,19 @@ int tc_ctf_copy(tc_input *in, const tc_trace *trace, const char *dir, int ctf_ve
 {
 	if (!tc_ctf_can_copy(trace, ctf_version))
 		return tc_fail(TC_EINVAL, trace ? trace->path : NULL, -1,
-		               trace && trace->ctf_major == 2 ? "CTF 2 traces are copied packet for packet into CTF 2 only"
+		               trace && trace->layout == TC_LAYOUT_CTF2 ? "CTF 2 traces are copied packet for packet into CTF 2 only"
 		                                               : "this trace cannot be copied packet for packet as CTF %d",
 		               ctf_version);
 	tc_buf meta = { 0 };
 	int rc = ctf_version == 2 ? ctf_json_write(trace, &meta) : ctf_tsdl_write(trace, &meta);
 	size_t copied = 0;
-	for (size_t i = 0; i < in->iter_count && rc == 0; i++) {
-		if (in->iters[i]->ops != &ctf_stream_ops)
-			continue;
-		const ctf_stream_iter *s = (const ctf_stream_iter *)in->iters[i];
-		if (&s->trace->pub != trace)
-			continue;
+	for (size_t i = 0; i < trace->stream_count && rc == 0; i++) {
+		const tc_stream *s = trace->streams[i];
 		for (size_t f = 0; f < s->file_count && rc == 0; f++) {
 			const char *src = s->files[f].path;
 			const char *slash = strrchr(src, '/');
 			char sub[4096], dst[4096];
-			const char *rel = s->files[f].rel_dir;
+			const char *rel = s->files[f].dir_in_input;
 			if (snprintf(sub, sizeof sub, "%s%s%s", dir, *rel ? "/" : "", rel) >= (int)sizeof sub)
 				rc = tc_fail(TC_EINVAL, dir, -1, "path too long");
 			if (rc == 0)

@@ -301,7 +301,8 @@ static int build_group(tc_input *in, ctf_trace *t, dir_list *dirs, size_t first,
 			qsort(sb->files, sb->count, sizeof *sb->files, cmp_file_ts);
 		ctf_stream *st = calloc(1, sizeof *st);
 		ctf_stream_iter *it = calloc(1, sizeof *it);
-		if (!st || !it || tc_ptr_push((void ***)&t->pub.streams, &t->pub.stream_count, st) < 0) {
+		tc_stream_file *pf = tc_pool_alloc(&t->pool, sb->count * sizeof *pf);
+		if (!st || !it || !pf || tc_ptr_push((void ***)&t->pub.streams, &t->pub.stream_count, st) < 0) {
 			free(st);
 			free(it);
 			rc = tc_fail_nomem();
@@ -312,6 +313,10 @@ static int build_group(tc_input *in, ctf_trace *t, dir_list *dirs, size_t first,
 		st->pub.trace = &t->pub;
 		st->pub.name = sb->files[0].path;
 		st->pub.cpu = sb->files[0].cpu;
+		for (size_t f = 0; f < sb->count; f++)
+			pf[f] = (tc_stream_file){ sb->files[f].path, sb->files[f].rel_dir };
+		st->pub.files = pf;
+		st->pub.file_count = sb->count;
 		it->base.ops = &ctf_stream_ops;
 		it->base.stream = &st->pub;
 		it->trace = t;

@@ -18,38 +18,36 @@
 
 #include "core/core.h"
 
+/* The public roles (tc_field_role), by the names the reader uses. */
 typedef enum ctf_role {
-	ROLE_NONE,
-	ROLE_MAGIC,
-	ROLE_UUID,
-	ROLE_STREAM_ID,
-	ROLE_STREAM_INSTANCE_ID,
-	ROLE_PACKET_SIZE,
-	ROLE_CONTENT_SIZE,
-	ROLE_TS_BEGIN,
-	ROLE_TS_END,
-	ROLE_EVENTS_DISCARDED,
-	ROLE_PACKET_SEQ_NUM,
-	ROLE_EVENT_ID,
-	ROLE_TIMESTAMP
+	ROLE_NONE = TC_ROLE_NONE,
+	ROLE_MAGIC = TC_ROLE_MAGIC,
+	ROLE_UUID = TC_ROLE_UUID,
+	ROLE_STREAM_ID = TC_ROLE_STREAM_ID,
+	ROLE_STREAM_INSTANCE_ID = TC_ROLE_STREAM_INSTANCE_ID,
+	ROLE_PACKET_SIZE = TC_ROLE_PACKET_SIZE,
+	ROLE_CONTENT_SIZE = TC_ROLE_CONTENT_SIZE,
+	ROLE_TS_BEGIN = TC_ROLE_TS_BEGIN,
+	ROLE_TS_END = TC_ROLE_TS_END,
+	ROLE_EVENTS_DISCARDED = TC_ROLE_EVENTS_DISCARDED,
+	ROLE_PACKET_SEQ_NUM = TC_ROLE_PACKET_SEQ_NUM,
+	ROLE_EVENT_ID = TC_ROLE_EVENT_ID,
+	ROLE_TIMESTAMP = TC_ROLE_TIMESTAMP
 } ctf_role;
 
 typedef enum ctf_scope {
-	SCOPE_PACKET_HEADER,
-	SCOPE_PACKET_CONTEXT,
-	SCOPE_EVENT_HEADER,
-	SCOPE_STREAM_EVENT_CONTEXT,
-	SCOPE_EVENT_CONTEXT,
-	SCOPE_PAYLOAD,
-	SCOPE_COUNT
+	SCOPE_PACKET_HEADER = TC_SCOPE_PACKET_HEADER,
+	SCOPE_PACKET_CONTEXT = TC_SCOPE_PACKET_CONTEXT,
+	SCOPE_EVENT_HEADER = TC_SCOPE_EVENT_HEADER,
+	SCOPE_STREAM_EVENT_CONTEXT = TC_SCOPE_STREAM_EVENT_CONTEXT,
+	SCOPE_EVENT_CONTEXT = TC_SCOPE_EVENT_CONTEXT,
+	SCOPE_PAYLOAD = TC_SCOPE_PAYLOAD,
+	SCOPE_COUNT = TC_SCOPE_COUNT
 } ctf_scope;
 
-/* A step in a resolved field path: a member index, or "the element being
- * decoded" when the path crosses an array or sequence. */
-#define PATH_ELEMENT 0xFFFFu
-/* A step through a CTF 2 variant (its selected option) or optional (its
- * field, when present). */
-#define PATH_SELECTED 0xFFFEu
+/* Steps of a resolved field path besides member indexes (tc_field_path). */
+#define PATH_ELEMENT ((uint16_t)TC_PATH_ELEMENT)
+#define PATH_SELECTED ((uint16_t)TC_PATH_SELECTED)
 
 /*
  * How decode.c decodes a member of a structure.  Fixed-layout members

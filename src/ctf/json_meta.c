@@ -1264,7 +1264,8 @@ static int finish(jb *b)
 		if (ctf_stream_class_finish(&b->c, sc) < 0)
 			return b->c.err;
 	}
-	t->pub.ctf_major = 2;
+	t->pub.ctf_major = t->pub.format_major = 2;
+	t->pub.layout = TC_LAYOUT_CTF2;
 	t->quirks.check_packets_first = t->quirks.any_magic = t->quirks.quiet_first_discards = true;
 	ctf_trace_finish(t);
 	return 0;

@@ -8,16 +8,15 @@
  * What CTF 1.8 says with names, CTF 2 says with roles: a model read from
  * TSDL gets its roles from the special member names, and its names with
  * one leading underscore removed, as babeltrace2 shows them; a CTF 2
- * model (read from CTF 2, or built by the writer for CTF 2 output, whose
- * classes carry plans too) keeps its roles and names.  Lengths and
- * selectors become absolute field locations: a TSDL model's paths are
- * followed by name (through structures, arrays, optionals and named
- * variant options), a CTF 2 model's from the paths its plans hold
- * (member indexes, arrays, optionals, and variants: the option the path
+ * model (read from CTF 2, or built by the writer for CTF 2 output) keeps
+ * its roles (tc_field_class.role) and names.  Lengths and selectors
+ * become absolute field locations: a TSDL model's paths are followed by
+ * name (through structures, arrays, optionals and named variant options),
+ * a CTF 2 model's from its resolved paths (tc_field_class.ref: member
+ * indexes, arrays, optionals, and variants: the option the path
  * gives, or the one being written).  Each clock class is written once,
  * even when several stream classes share it.
  */
-#include "ctf/ctf.h"
 #include "ctf/ctf_write.h"
 
 #include <inttypes.h>
@@ -34,18 +33,18 @@ typedef struct jw {
 	tc_buf *b;
 	const tc_trace *t;
 	bool tsdl_model;       /* roles and names by CTF 1.8's rules */
-	ctf_scope scope;
-	const tc_field_class *roots[SCOPE_COUNT];
+	tc_scope scope;
+	const tc_field_class *roots[TC_SCOPE_COUNT];
 	write_frame stack[MAX_DEPTH];
 	size_t depth;
 } jw;
 
-static const char *const scope_origin[SCOPE_COUNT] = {
+static const char *const scope_origin[TC_SCOPE_COUNT] = {
 	"packet-header", "packet-context", "event-record-header",
 	"event-record-common-context", "event-record-specific-context", "event-record-payload",
 };
 
-static const char *const tsdl_prefix[SCOPE_COUNT] = {
+static const char *const tsdl_prefix[TC_SCOPE_COUNT] = {
 	"trace.packet.header.", "stream.packet.context.", "stream.event.header.",
 	"stream.event.context.", "event.context.", "event.fields.",
 };
@@ -122,68 +121,68 @@ static const char *out_name(const jw *w, const tc_field_class *parent, size_t i)
 	return d;
 }
 
-static ctf_role tsdl_role(const jw *w, const char *name, const tc_field_class *fc)
+static tc_field_role tsdl_role(const jw *w, const char *name, const tc_field_class *fc)
 {
 	static const struct {
-		ctf_scope scope;
+		tc_scope scope;
 		const char *name;
-		ctf_role role;
+		tc_field_role role;
 	} roles[] = {
-		{ SCOPE_PACKET_HEADER, "magic", ROLE_MAGIC },
-		{ SCOPE_PACKET_HEADER, "uuid", ROLE_UUID },
-		{ SCOPE_PACKET_HEADER, "stream_id", ROLE_STREAM_ID },
-		{ SCOPE_PACKET_HEADER, "stream_instance_id", ROLE_STREAM_INSTANCE_ID },
-		{ SCOPE_PACKET_CONTEXT, "packet_size", ROLE_PACKET_SIZE },
-		{ SCOPE_PACKET_CONTEXT, "content_size", ROLE_CONTENT_SIZE },
-		{ SCOPE_PACKET_CONTEXT, "timestamp_begin", ROLE_TS_BEGIN },
-		{ SCOPE_PACKET_CONTEXT, "timestamp_end", ROLE_TS_END },
-		{ SCOPE_PACKET_CONTEXT, "events_discarded", ROLE_EVENTS_DISCARDED },
-		{ SCOPE_PACKET_CONTEXT, "packet_seq_num", ROLE_PACKET_SEQ_NUM },
-		{ SCOPE_EVENT_HEADER, "id", ROLE_EVENT_ID },
-		{ SCOPE_EVENT_HEADER, "timestamp", ROLE_TIMESTAMP },
+		{ TC_SCOPE_PACKET_HEADER, "magic", TC_ROLE_MAGIC },
+		{ TC_SCOPE_PACKET_HEADER, "uuid", TC_ROLE_UUID },
+		{ TC_SCOPE_PACKET_HEADER, "stream_id", TC_ROLE_STREAM_ID },
+		{ TC_SCOPE_PACKET_HEADER, "stream_instance_id", TC_ROLE_STREAM_INSTANCE_ID },
+		{ TC_SCOPE_PACKET_CONTEXT, "packet_size", TC_ROLE_PACKET_SIZE },
+		{ TC_SCOPE_PACKET_CONTEXT, "content_size", TC_ROLE_CONTENT_SIZE },
+		{ TC_SCOPE_PACKET_CONTEXT, "timestamp_begin", TC_ROLE_TS_BEGIN },
+		{ TC_SCOPE_PACKET_CONTEXT, "timestamp_end", TC_ROLE_TS_END },
+		{ TC_SCOPE_PACKET_CONTEXT, "events_discarded", TC_ROLE_EVENTS_DISCARDED },
+		{ TC_SCOPE_PACKET_CONTEXT, "packet_seq_num", TC_ROLE_PACKET_SEQ_NUM },
+		{ TC_SCOPE_EVENT_HEADER, "id", TC_ROLE_EVENT_ID },
+		{ TC_SCOPE_EVENT_HEADER, "timestamp", TC_ROLE_TIMESTAMP },
 	};
 	/* Only the packet scopes' top-level members are special; the event
 	 * header's at any depth. */
-	if (w->scope != SCOPE_EVENT_HEADER && w->depth != 1)
-		return ROLE_NONE;
+	if (w->scope != TC_SCOPE_EVENT_HEADER && w->depth != 1)
+		return TC_ROLE_NONE;
 	for (size_t i = 0; i < sizeof roles / sizeof roles[0]; i++)
 		if (roles[i].scope == w->scope && strcmp(roles[i].name, name) == 0)
 			return roles[i].role;
-	if (w->scope == SCOPE_EVENT_HEADER && fc->clock)
-		return ROLE_TIMESTAMP;
-	return ROLE_NONE;
+	if (w->scope == TC_SCOPE_EVENT_HEADER && fc->clock)
+		return TC_ROLE_TIMESTAMP;
+	return TC_ROLE_NONE;
 }
 
-static const char *role_name(ctf_role role)
+static const char *role_name(tc_field_role role)
 {
 	switch (role) {
-	case ROLE_MAGIC: return "packet-magic-number";
-	case ROLE_UUID: return "metadata-stream-uuid";
-	case ROLE_STREAM_ID: return "data-stream-class-id";
-	case ROLE_STREAM_INSTANCE_ID: return "data-stream-id";
-	case ROLE_PACKET_SIZE: return "packet-total-length";
-	case ROLE_CONTENT_SIZE: return "packet-content-length";
-	case ROLE_TS_BEGIN: case ROLE_TIMESTAMP: return "default-clock-timestamp";
-	case ROLE_TS_END: return "packet-end-default-clock-timestamp";
-	case ROLE_EVENTS_DISCARDED: return "discarded-event-record-counter-snapshot";
-	case ROLE_PACKET_SEQ_NUM: return "packet-sequence-number";
-	case ROLE_EVENT_ID: return "event-record-class-id";
+	case TC_ROLE_MAGIC: return "packet-magic-number";
+	case TC_ROLE_UUID: return "metadata-stream-uuid";
+	case TC_ROLE_STREAM_ID: return "data-stream-class-id";
+	case TC_ROLE_STREAM_INSTANCE_ID: return "data-stream-id";
+	case TC_ROLE_PACKET_SIZE: return "packet-total-length";
+	case TC_ROLE_CONTENT_SIZE: return "packet-content-length";
+	case TC_ROLE_TS_BEGIN: case TC_ROLE_TIMESTAMP: return "default-clock-timestamp";
+	case TC_ROLE_TS_END: return "packet-end-default-clock-timestamp";
+	case TC_ROLE_EVENTS_DISCARDED: return "discarded-event-record-counter-snapshot";
+	case TC_ROLE_PACKET_SEQ_NUM: return "packet-sequence-number";
+	case TC_ROLE_EVENT_ID: return "event-record-class-id";
 	default: return NULL;
 	}
 }
 
 /* The role of FC, a member named NAME in the scope being written: by name
- * for a CTF 1.8 model, from the plan for a CTF 2 one.  Roles go on unsigned
+ * for a CTF 1.8 model, the class's own for a CTF 2 one.  Roles go on unsigned
  * integers (and the UUID BLOB) only. */
-static ctf_role role_of(const jw *w, const char *name, const tc_field_class *fc)
+static tc_field_role role_of(const jw *w, const char *name, const tc_field_class *fc)
 {
-	ctf_role r = w->tsdl_model ? tsdl_role(w, name, fc) : fc->priv ? plan_of(fc)->role : ROLE_NONE;
-	if (r == ROLE_UUID)
+	tc_field_role r = w->tsdl_model ? tsdl_role(w, name, fc) : fc->role;
+	if (r == TC_ROLE_UUID)
 		return w->t->has_uuid && (fc->kind == TC_FIELD_BLOB || fc->kind == TC_FIELD_ARRAY) && fc->length == 16
-		           ? r : ROLE_NONE;
+		           ? r : TC_ROLE_NONE;
 	bool uint = (fc->kind == TC_FIELD_INT || fc->kind == TC_FIELD_ENUM) && !fc->is_signed;
-	if (!uint || ((r == ROLE_TS_BEGIN || r == ROLE_TS_END || r == ROLE_TIMESTAMP) && !fc->clock))
-		return ROLE_NONE;
+	if (!uint || ((r == TC_ROLE_TS_BEGIN || r == TC_ROLE_TS_END || r == TC_ROLE_TIMESTAMP) && !fc->clock))
+		return TC_ROLE_NONE;
 	return r;
 }
 
@@ -225,31 +224,31 @@ static const tc_field_class *follow(jw *w, const tc_field_class *fc, const char 
 }
 
 /* The option of variant V whose field is being written (the frame of V
- * on the stack), or PATH_SELECTED when none is. */
+ * on the stack), or TC_PATH_SELECTED when none is. */
 static uint16_t option_written(const jw *w, const tc_field_class *v)
 {
 	for (size_t lvl = w->depth; lvl-- > 0;)
 		if (w->stack[lvl].cls == v)
 			return (uint16_t)w->stack[lvl].child;
-	return PATH_SELECTED;
+	return TC_PATH_SELECTED;
 }
 
-/* The location of FC's length or selector from its plan (a model read
+/* The location of FC's length or selector from its ref (a model read
  * from CTF 2, or the writer's CTF 2 output): the path resolved by the
  * reader, from the root of its scope, as member names.  Arrays and
  * optionals add nothing; a variant adds nothing either, its option
- * being the one the step gives (the writer's) or (PATH_SELECTED, the
+ * being the one the step gives (the writer's) or (TC_PATH_SELECTED, the
  * reader's) the one holding the field being written; a path may end on
  * a variant, whose options are then integers.  *KEY is the key's class
  * (a variant's: its first option's). */
-static int write_plan_location(jw *w, const char *k, const tc_field_class *fc, const tc_field_class **key_cls)
+static int write_path_location(jw *w, const char *k, const tc_field_class *fc, const tc_field_class **key_cls)
 {
-	const ctf_plan *pl = plan_of(fc);
-	const tc_field_class *c = pl->ref_scope < SCOPE_COUNT ? w->roots[pl->ref_scope] : NULL;
+	const tc_field_path *ref = &fc->ref;
+	const tc_field_class *c = ref->scope < TC_SCOPE_COUNT ? w->roots[ref->scope] : NULL;
 	tc_buf path = { 0 };
 	int rc = 0;
-	for (size_t i = 0; c && rc == 0 && i < pl->ref_len; i++) {
-		uint16_t step = pl->ref_path[i];
+	for (size_t i = 0; c && rc == 0 && i < ref->len; i++) {
+		uint16_t step = ref->steps[i];
 		switch (c->kind) {
 		case TC_FIELD_STRUCT:
 			if (step < c->member_count)
@@ -258,14 +257,14 @@ static int write_plan_location(jw *w, const char *k, const tc_field_class *fc, c
 			break;
 		case TC_FIELD_ARRAY:
 		case TC_FIELD_SEQUENCE:
-			c = step == PATH_ELEMENT ? c->element : NULL;
+			c = step == TC_PATH_ELEMENT ? c->element : NULL;
 			break;
 		case TC_FIELD_OPTIONAL:
-			c = step == PATH_SELECTED ? c->element : NULL;
+			c = step == TC_PATH_SELECTED ? c->element : NULL;
 			break;
 		case TC_FIELD_VARIANT:
-			if (step == PATH_SELECTED)
-				step = i + 1 == pl->ref_len ? 0 : option_written(w, c);
+			if (step == TC_PATH_SELECTED)
+				step = i + 1 == ref->len ? 0 : option_written(w, c);
 			c = step < c->member_count ? c->members[step].cls : NULL;
 			break;
 		default:
@@ -276,11 +275,11 @@ static int write_plan_location(jw *w, const char *k, const tc_field_class *fc, c
 	if (rc == 0 && (!c || !path.len))
 		rc = tc_fail(TC_EUNSUPPORTED, NULL, -1, "cannot write the CTF 2 location of the %s of a %s field",
 		             fc->kind == TC_FIELD_VARIANT || fc->kind == TC_FIELD_OPTIONAL ? "selector" : "length",
-		             scope_origin[pl->ref_scope < SCOPE_COUNT ? pl->ref_scope : 0]);
+		             scope_origin[ref->scope < TC_SCOPE_COUNT ? ref->scope : 0]);
 	if (rc == 0)
 		rc = key(w, k);
 	if (rc == 0)
-		rc = tc_buf_printf(w->b, "{\"origin\":\"%s\",\"path\":[%.*s]}", scope_origin[pl->ref_scope], (int)path.len,
+		rc = tc_buf_printf(w->b, "{\"origin\":\"%s\",\"path\":[%.*s]}", scope_origin[ref->scope], (int)path.len,
 		                   path.data);
 	tc_buf_free(&path);
 	*key_cls = c;
@@ -293,13 +292,13 @@ static int write_location(jw *w, const char *k, const char *ref, const tc_field_
 {
 	tc_buf path = { 0 };
 	const tc_field_class *found = NULL;
-	ctf_scope scope = w->scope;
+	tc_scope scope = w->scope;
 	bool absolute = false;
-	for (int s = 0; s < SCOPE_COUNT && !absolute; s++) {
+	for (int s = 0; s < TC_SCOPE_COUNT && !absolute; s++) {
 		size_t n = strlen(tsdl_prefix[s]);
 		if (strncmp(ref, tsdl_prefix[s], n) == 0) {
 			absolute = true;
-			scope = (ctf_scope)s;
+			scope = (tc_scope)s;
 			found = w->roots[s] ? follow(w, w->roots[s], ref + n, &path) : NULL;
 		}
 	}
@@ -336,12 +335,12 @@ static int write_location(jw *w, const char *k, const char *ref, const tc_field_
 	return rc;
 }
 
-/* The location of FC's length or selector, REF in TSDL: from FC's plan
+/* The location of FC's length or selector, REF in TSDL: from FC's ref
  * when the model is a CTF 2 one with it resolved. */
 static int write_ref(jw *w, const char *k, const tc_field_class *fc, const char *ref, const tc_field_class **key_cls)
 {
-	if (!w->tsdl_model && fc->priv && plan_of(fc)->ref_len)
-		return write_plan_location(w, k, fc, key_cls);
+	if (!w->tsdl_model && fc->ref.len)
+		return write_path_location(w, k, fc, key_cls);
 	return write_location(w, k, ref ? ref : "", key_cls);
 }
 
@@ -405,7 +404,7 @@ static int fixed_props(jw *w, const tc_field_class *fc)
 
 static const char *const encoding_names[] = { "utf-8", "utf-16le", "utf-16be", "utf-32le", "utf-32be" };
 
-static int write_integer(jw *w, const tc_field_class *fc, ctf_role role)
+static int write_integer(jw *w, const tc_field_class *fc, tc_field_role role)
 {
 	bool varlen = fc->flags & TC_FIELD_VARLEN;
 	int rc = tc_buf_printf(w->b, "{\"type\":\"%s-length-%s-integer\"", varlen ? "variable" : "fixed",
@@ -416,7 +415,7 @@ static int write_integer(jw *w, const tc_field_class *fc, ctf_role role)
 		rc = tc_buf_printf(w->b, ",\"preferred-display-base\":%u", fc->base);
 	if (rc == 0 && fc->kind == TC_FIELD_ENUM)
 		rc = write_mappings(w, "mappings", fc);
-	if (rc == 0 && role != ROLE_NONE)
+	if (rc == 0 && role != TC_ROLE_NONE)
 		rc = tc_buf_printf(w->b, ",\"roles\":[\"%s\"]", role_name(role));
 	return rc ? rc : put(w, "}");
 }
@@ -512,7 +511,7 @@ static int write_variant(jw *w, const tc_field_class *fc)
 static int write_fc(jw *w, const tc_field_class *fc, const char *name)
 {
 	const tc_field_class *key_cls;
-	ctf_role role = role_of(w, name, fc);
+	tc_field_role role = role_of(w, name, fc);
 	int rc = 0;
 	switch (fc->kind) {
 	case TC_FIELD_INT:
@@ -541,7 +540,7 @@ static int write_fc(jw *w, const tc_field_class *fc, const char *name)
 	case TC_FIELD_ARRAY:
 	case TC_FIELD_SEQUENCE: {
 		bool text = fc->flags & TC_FIELD_TEXT, dynamic = fc->kind == TC_FIELD_SEQUENCE;
-		if (role == ROLE_UUID && !dynamic)
+		if (role == TC_ROLE_UUID && !dynamic)
 			return put(w, "{\"type\":\"static-length-blob\",\"length\":16,\"roles\":[\"metadata-stream-uuid\"]}");
 		rc = tc_buf_printf(w->b, "{\"type\":\"%s-length-%s\"", dynamic ? "dynamic" : "static", text ? "string" : "array");
 		if (rc == 0 && dynamic)
@@ -567,7 +566,7 @@ static int write_fc(jw *w, const tc_field_class *fc, const char *name)
 			rc = tc_buf_printf(w->b, ",\"length\":%" PRIu64, fc->length);
 		if (rc == 0 && fc->media_type)
 			rc = key_string(w, "media-type", fc->media_type);
-		if (rc == 0 && role == ROLE_UUID)
+		if (rc == 0 && role == TC_ROLE_UUID)
 			rc = put(w, ",\"roles\":[\"metadata-stream-uuid\"]");
 		return rc ? rc : put(w, "}");
 	case TC_FIELD_OPTIONAL:
@@ -593,7 +592,7 @@ static int write_fc(jw *w, const tc_field_class *fc, const char *name)
 }
 
 /* ,"KEY": a scope's structure */
-static int write_scope(jw *w, const char *k, ctf_scope scope, const tc_field_class *fc)
+static int write_scope(jw *w, const char *k, tc_scope scope, const tc_field_class *fc)
 {
 	if (!fc)
 		return 0;
@@ -658,7 +657,7 @@ static int write_trace_class(jw *w)
 			rc = put(w, "}");
 	}
 	if (rc == 0)
-		rc = write_scope(w, "packet-header-field-class", SCOPE_PACKET_HEADER, t->packet_header);
+		rc = write_scope(w, "packet-header-field-class", TC_SCOPE_PACKET_HEADER, t->packet_header);
 	return rc ? rc : fragment_end(w);
 }
 
@@ -732,15 +731,15 @@ static int write_event_record_class(jw *w, const tc_event_class *ec, const tc_st
 			rc = put(w, "}}");
 	}
 	if (rc == 0)
-		rc = write_scope(w, "specific-context-field-class", SCOPE_EVENT_CONTEXT, ec->context);
+		rc = write_scope(w, "specific-context-field-class", TC_SCOPE_EVENT_CONTEXT, ec->context);
 	if (rc == 0)
-		rc = write_scope(w, "payload-field-class", SCOPE_PAYLOAD, ec->payload);
+		rc = write_scope(w, "payload-field-class", TC_SCOPE_PAYLOAD, ec->payload);
 	return rc ? rc : fragment_end(w);
 }
 
 int ctf_json_write(const tc_trace *t, tc_buf *b)
 {
-	jw w = { .b = b, .t = t, .tsdl_model = t->ctf_major != 2 };
+	jw w = { .b = b, .t = t, .tsdl_model = t->layout != TC_LAYOUT_CTF2 };
 	int rc = tc_buf_printf(b, "\x1e{\"type\":\"preamble\",\"version\":2");
 	for (size_t i = 0; t->has_uuid && i < 16 && rc == 0; i++)
 		rc = tc_buf_printf(b, "%s%u", i ? "," : ",\"uuid\":[", t->uuid[i]);
@@ -752,8 +751,8 @@ int ctf_json_write(const tc_trace *t, tc_buf *b)
 		rc = write_clock_class(&w, t->clocks[i]);
 	for (size_t i = 0; i < t->stream_class_count && rc == 0; i++) {
 		const tc_stream_class *sc = t->stream_classes[i];
-		w.roots[SCOPE_PACKET_HEADER] = t->packet_header;
-		for (int s = SCOPE_PACKET_CONTEXT; s < SCOPE_COUNT; s++)
+		w.roots[TC_SCOPE_PACKET_HEADER] = t->packet_header;
+		for (int s = TC_SCOPE_PACKET_CONTEXT; s < TC_SCOPE_COUNT; s++)
 			w.roots[s] = NULL;
 		rc = fragment_start(&w, "data-stream-class");
 		if (rc == 0)
@@ -761,15 +760,15 @@ int ctf_json_write(const tc_trace *t, tc_buf *b)
 		if (rc == 0 && sc->clock)
 			rc = key_string(&w, "default-clock-class-id", sc->clock->name);
 		if (rc == 0)
-			rc = write_scope(&w, "packet-context-field-class", SCOPE_PACKET_CONTEXT, sc->packet_context);
+			rc = write_scope(&w, "packet-context-field-class", TC_SCOPE_PACKET_CONTEXT, sc->packet_context);
 		if (rc == 0)
-			rc = write_scope(&w, "event-record-header-field-class", SCOPE_EVENT_HEADER, sc->event_header);
+			rc = write_scope(&w, "event-record-header-field-class", TC_SCOPE_EVENT_HEADER, sc->event_header);
 		if (rc == 0)
-			rc = write_scope(&w, "event-record-common-context-field-class", SCOPE_STREAM_EVENT_CONTEXT, sc->event_context);
+			rc = write_scope(&w, "event-record-common-context-field-class", TC_SCOPE_STREAM_EVENT_CONTEXT, sc->event_context);
 		if (rc == 0)
 			rc = fragment_end(&w);
 		for (size_t e = 0; e < sc->event_class_count && rc == 0; e++) {
-			w.roots[SCOPE_EVENT_CONTEXT] = w.roots[SCOPE_PAYLOAD] = NULL;
+			w.roots[TC_SCOPE_EVENT_CONTEXT] = w.roots[TC_SCOPE_PAYLOAD] = NULL;
 			rc = write_event_record_class(&w, sc->event_classes[e], sc);
 		}
 	}

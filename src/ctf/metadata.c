@@ -1323,7 +1323,7 @@ int ctf_metadata_parse(ctf_trace **out, const char *dir, char *data, size_t len,
 		return tc_fail_nomem();
 	}
 	tc_pool_init(&t->pool);
-	t->pub.format = "ctf";
+	t->pub.format = TC_INPUT_CTF;
 	tc_buf path = { 0 };
 	int rc = tc_buf_printf(&path, "%s/metadata", dir);
 	if (rc < 0 || !(t->metadata_path = tc_pool_strdup(&t->pool, path.data)) ||
@@ -1371,7 +1371,9 @@ int ctf_metadata_parse(ctf_trace **out, const char *dir, char *data, size_t len,
 		ctf_trace_free(t);
 		return rc;
 	}
-	t->pub.ctf_major = 1;
+	t->pub.ctf_major = t->pub.format_major = 1;
+	t->pub.format_minor = 8;
+	t->pub.layout = TC_LAYOUT_CTF1;
 	/* babeltrace2 2.1 says nothing of a first packet's discard counter,
 	 * in CTF 1.8 as in CTF 2; 2.0 reports "may have discarded" events
 	 * (doc/formats/ctf.md §9.11) */

@@ -438,9 +438,53 @@ int ctf_stream_class_finish(ctf_build *b, ctf_stream_class *sc)
 	return 0;
 }
 
+/* Gives FC and what it holds the roles and resolved references of their
+ * plans, which writers read from the model (tc_field_class.role, .ref).
+ * The front ends bound nesting (MAX_NESTING) before this runs. */
+static void publish_class(tc_field_class *fc)
+{
+	if (!fc)
+		return;
+	const ctf_plan *pl = plan_of(fc);
+	fc->role = (tc_field_role)pl->role;
+	if (pl->ref_len)
+		fc->ref = (tc_field_path){ (tc_scope)pl->ref_scope, pl->ref_path, pl->ref_len, pl->ref_cls };
+	for (size_t i = 0; i < fc->member_count; i++)
+		publish_class(fc->members[i].cls);
+	publish_class(fc->element);
+}
+
+/* What the model says beyond the classes: who recorded the trace (its
+ * environment's domain), which system clock LTTng's "monotonic" is
+ * (lttng-ust(3), lttng-modules: CLOCK_MONOTONIC), the roles and
+ * references of every class. */
+static void publish_model(ctf_trace *t)
+{
+	const tc_env_entry *d = tc_trace_env(&t->pub, TC_ENV_DOMAIN);
+	if (d && !d->is_int && strcmp(d->str_value, "kernel") == 0)
+		t->pub.domain = TC_DOMAIN_KERNEL;
+	else if (d && !d->is_int && strcmp(d->str_value, "ust") == 0)
+		t->pub.domain = TC_DOMAIN_USER;
+	for (size_t i = 0; i < t->pub.clock_count; i++)
+		if (strcmp(t->pub.clocks[i]->name, "monotonic") == 0)
+			t->pub.clocks[i]->system = TC_CLOCK_MONOTONIC;
+	publish_class(t->pub.packet_header);
+	for (size_t i = 0; i < t->pub.stream_class_count; i++) {
+		tc_stream_class *sc = t->pub.stream_classes[i];
+		publish_class(sc->packet_context);
+		publish_class(sc->event_header);
+		publish_class(sc->event_context);
+		for (size_t k = 0; k < sc->event_class_count; k++) {
+			publish_class(sc->event_classes[k]->context);
+			publish_class(sc->event_classes[k]->payload);
+		}
+	}
+}
+
 void ctf_trace_finish(ctf_trace *t)
 {
 	detect_quirks(t);
+	publish_model(t);
 	t->class_count = t->pub.stream_class_count;
 	for (size_t i = 0; i < t->pub.stream_class_count; i++)
 		t->class_count += t->pub.stream_classes[i]->event_class_count;

@@ -62,7 +62,6 @@
  * value[length] } of its own.  (babeltrace2 logs a warning about such a
  * user field of an event header, and ignores it.)
  */
-#include "ctf/ctf.h"
 #include "ctf/ctf_write.h"
 
 #include <errno.h>
@@ -440,10 +439,6 @@ typedef enum out_kind {
 } out_kind;
 
 typedef struct out_info {
-	/* CTF 2 output: the class's role and, for a length or selector, the
-	 * path of its key field in the output (ref_scope, ref_path, ref_len),
-	 * which json_write.c writes as its location. */
-	ctf_plan plan;
 	out_kind kind;
 	bool packet_key;          /* OUT_KEY_IN_HEADER: in the packet header */
 	size_t extra;
@@ -512,27 +507,25 @@ static int set_info(tc_ctf_writer *w, tc_field_class *fc, out_kind kind, size_t 
 	return 0;
 }
 
-/* CTF 2 output: FC, one of the writer's own fields, has ROLE. */
-static int set_role(tc_ctf_writer *w, tc_field_class *fc, ctf_role role)
+/* CTF 2 output: FC, one of the writer's own fields, has ROLE, which
+ * json_write.c writes. */
+static int set_role(tc_ctf_writer *w, tc_field_class *fc, tc_field_role role)
 {
-	out_info *i = w->ctf_version == 2 && fc ? info_of(w, fc) : NULL;
-	if (i)
-		i->plan.role = role;
-	return w->ctf_version != 2 || i ? 0 : TC_ENOMEM;
+	if (w->ctf_version == 2 && fc)
+		fc->role = role;
+	return 0;
 }
 
 /* CTF 2 output: FC's length or selector is the field at the N steps PATH
- * from the root of SCOPE of the output. */
-static int set_ref(tc_ctf_writer *w, tc_field_class *fc, ctf_scope scope, const uint16_t *path, size_t n)
+ * from the root of SCOPE of the output (its tc_field_class.ref, which
+ * json_write.c writes as its location). */
+static int set_ref(tc_ctf_writer *w, tc_field_class *fc, tc_scope scope, const uint16_t *path, size_t n)
 {
-	out_info *i = info_of(w, fc);
 	uint16_t *p = tc_pool_alloc(&w->pool, (n ? n : 1) * sizeof *p);
-	if (!i || !p)
+	if (!p)
 		return TC_ENOMEM;
 	memcpy(p, path, n * sizeof *p);
-	i->plan.ref_scope = scope;
-	i->plan.ref_path = p;
-	i->plan.ref_len = n;
+	fc->ref = (tc_field_path){ scope, p, n, NULL };
 	return 0;
 }
 
@@ -548,19 +541,19 @@ typedef struct conv_struct {
 } conv_struct;
 
 /* Where out_class stands: which input scope, and the path from its root
- * in the steps of a ctf_plan (member indexes, PATH_ELEMENT, PATH_SELECTED). */
+ * in the steps of a tc_field_path (member indexes, TC_PATH_ELEMENT, TC_PATH_SELECTED). */
 typedef struct conv {
 	tc_ctf_writer *w;
 	out_stream_class *sc;
-	int ctf_major;                           /* of the input; 0: not CTF */
-	const tc_field_class *roots[SCOPE_COUNT]; /* the input's scopes */
-	ctf_scope scope;
+	tc_layout layout;                        /* the input's */
+	const tc_field_class *roots[TC_SCOPE_COUNT]; /* the input's scopes */
+	tc_scope scope;
 	const conv_struct *inner;                /* NULL past a variant or optional */
 	uint16_t path[CONV_MAX_PATH];
 	size_t path_len;
 } conv;
 
-static const char *const scope_prefixes[SCOPE_COUNT] = {
+static const char *const scope_prefixes[TC_SCOPE_COUNT] = {
 	"trace.packet.header.", "stream.packet.context.", "stream.event.header.",
 	"stream.event.context.", "event.context.", "event.fields.",
 };
@@ -582,47 +575,47 @@ static int conv_child(conv *cv, uint16_t step, const conv_struct *inner, const t
 	return *out ? 0 : (tc_error_last()->code ? tc_error_last()->code : TC_ENOMEM);
 }
 
-/* Whether PL (a CTF input's reference) names a field the output does not
- * have where the input has it: in the packet or event header, or a hidden
- * packet context member. */
-static bool ref_replaced(const conv *cv, const ctf_plan *pl)
+/* Whether REF (an input's resolved reference) names a field the output
+ * does not have where the input has it: in the packet or event header, or
+ * a hidden packet context member. */
+static bool ref_replaced(const conv *cv, const tc_field_path *ref)
 {
-	if (pl->ref_scope == SCOPE_PACKET_HEADER || pl->ref_scope == SCOPE_EVENT_HEADER)
+	if (ref->scope == TC_SCOPE_PACKET_HEADER || ref->scope == TC_SCOPE_EVENT_HEADER)
 		return true;
-	if (pl->ref_scope != SCOPE_PACKET_CONTEXT)
+	if (ref->scope != TC_SCOPE_PACKET_CONTEXT)
 		return false;
-	const tc_field_class *pc = cv->roots[SCOPE_PACKET_CONTEXT];
-	return !pc || !pl->ref_len || pl->ref_path[0] >= pc->member_count ||
-	       (pc->members[pl->ref_path[0]].cls->flags & TC_FIELD_HIDDEN);
+	const tc_field_class *pc = cv->roots[TC_SCOPE_PACKET_CONTEXT];
+	return !pc || !ref->len || ref->steps[0] >= pc->member_count ||
+	       (pc->members[ref->steps[0]].cls->flags & TC_FIELD_HIDDEN);
 }
 
 /* The output name of an earlier member of the innermost structure when
- * PL (CTF 2) refers to it: a relative reference both CTF 1.8 readers
- * resolve to it. */
-static const char *sibling_ref(const conv *cv, const ctf_plan *pl)
+ * REF refers to it: a relative reference both CTF 1.8 readers resolve to
+ * it. */
+static const char *sibling_ref(const conv *cv, const tc_field_path *ref)
 {
 	const conv_struct *in = cv->inner;
-	if (!in || pl->ref_scope != cv->scope || pl->ref_len != in->path_len + 1)
+	if (!in || ref->scope != cv->scope || ref->len != in->path_len + 1)
 		return NULL;
-	if (memcmp(pl->ref_path, cv->path, in->path_len * sizeof *cv->path) != 0)
+	if (memcmp(ref->steps, cv->path, in->path_len * sizeof *cv->path) != 0)
 		return NULL;
-	size_t i = pl->ref_path[in->path_len];
+	size_t i = ref->steps[in->path_len];
 	return i < in->child ? in->names[i] : NULL;
 }
 
-/* PL (CTF 2) as an absolute TSDL path through structures and arrays, in
- * the output's names; NULL when it crosses anything else. */
-static char *absolute_ref(conv *cv, const ctf_plan *pl)
+/* REF as an absolute TSDL path through structures and arrays, in the
+ * output's names; NULL when it crosses anything else. */
+static char *absolute_ref(conv *cv, const tc_field_path *ref)
 {
-	const tc_field_class *c = cv->roots[pl->ref_scope];
+	const tc_field_class *c = ref->scope < TC_SCOPE_COUNT ? cv->roots[ref->scope] : NULL;
 	tc_buf b = { 0 };
-	bool ok = c && tc_buf_printf(&b, "%s", scope_prefixes[pl->ref_scope]) == 0;
-	for (size_t i = 0; ok && i < pl->ref_len; i++) {
-		uint16_t step = pl->ref_path[i];
-		if ((c->kind == TC_FIELD_ARRAY || c->kind == TC_FIELD_SEQUENCE) && step == PATH_ELEMENT) {
+	bool ok = c && tc_buf_printf(&b, "%s", scope_prefixes[ref->scope]) == 0;
+	for (size_t i = 0; ok && i < ref->len; i++) {
+		uint16_t step = ref->steps[i];
+		if ((c->kind == TC_FIELD_ARRAY || c->kind == TC_FIELD_SEQUENCE) && step == TC_PATH_ELEMENT) {
 			c = c->element;
 		} else if (c->kind == TC_FIELD_STRUCT && step < c->member_count) {
-			char **names = out_names(cv->w, c, i == 0 && pl->ref_scope == SCOPE_PACKET_CONTEXT);
+			char **names = out_names(cv->w, c, i == 0 && ref->scope == TC_SCOPE_PACKET_CONTEXT);
 			ok = names && tc_buf_printf(&b, "%s%s", b.data[b.len - 1] == '.' ? "" : ".", names[step]) == 0;
 			c = c->members[step].cls;
 		} else {
@@ -643,7 +636,7 @@ static char *absolute_ref(conv *cv, const ctf_plan *pl)
 static int header_key(conv *cv, const char *shared, tc_field_class *oc, size_t *k, bool *packet)
 {
 	tc_ctf_writer *w = cv->w;
-	*packet = cv->scope <= SCOPE_PACKET_CONTEXT;
+	*packet = cv->scope <= TC_SCOPE_PACKET_CONTEXT;
 	if (*packet) {
 		*k = w->pkt_key_count++;
 	} else {
@@ -674,37 +667,33 @@ static int header_key(conv *cv, const char *shared, tc_field_class *oc, size_t *
 static int conv_length(conv *cv, const tc_field_class *src, tc_field_class *oc, bool *wrap)
 {
 	*wrap = false;
-	if (!cv->ctf_major) {
-		/* Other inputs name a sibling. */
-		const conv_struct *in = cv->inner;
+	const tc_field_path *ref = &src->ref;
+	if (!ref->len) {
+		/* unresolved by its reader: the reference as it was given */
 		oc->length_ref = src->length_ref;
-		for (size_t i = 0; in && i < in->child; i++)
-			if (in->cls->members[i].name && strcmp(in->cls->members[i].name, src->length_ref) == 0)
-				oc->length_ref = in->names[i];
 		return 0;
 	}
-	const ctf_plan *pl = plan_of(src);
-	if (ref_replaced(cv, pl)) {
+	if (ref_replaced(cv, ref)) {
 		size_t k;
 		bool packet;
 		int rc = header_key(cv, src->length_ref, oc, &k, &packet);
 		if (rc < 0)
 			return rc;
-		char ref[64];
-		snprintf(ref, sizeof ref, "%s.length%zu", packet ? "trace.packet.header" : "stream.event.header", k);
-		return (oc->length_ref = tc_pool_strdup(&cv->w->pool, ref)) ? 0 : TC_ENOMEM;
+		char key[64];
+		snprintf(key, sizeof key, "%s.length%zu", packet ? "trace.packet.header" : "stream.event.header", k);
+		return (oc->length_ref = tc_pool_strdup(&cv->w->pool, key)) ? 0 : TC_ENOMEM;
 	}
-	if (cv->ctf_major == 1) {
+	if (cv->layout == TC_LAYOUT_CTF1) {
 		/* CTF 1.8 names are written as they are. */
 		oc->length_ref = src->length_ref;
 		return 0;
 	}
-	const char *sib = sibling_ref(cv, pl);
+	const char *sib = sibling_ref(cv, ref);
 	if (sib) {
 		oc->length_ref = (char *)sib;
 		return 0;
 	}
-	if ((oc->length_ref = absolute_ref(cv, pl)))
+	if ((oc->length_ref = absolute_ref(cv, ref)))
 		return 0;
 	*wrap = true;
 	return 0;
@@ -770,7 +759,7 @@ static tc_field_class *wrap_selection(conv *cv, const tc_field_class *src)
 		opts[i].display_name = names[i];
 		if (optional && i == 0)
 			opts[i].cls = new_struct(w, 0, 1);
-		else if (conv_child(cv, PATH_SELECTED, NULL, optional ? src->element : src->members[i].cls, &opts[i].cls) < 0)
+		else if (conv_child(cv, TC_PATH_SELECTED, NULL, optional ? src->element : src->members[i].cls, &opts[i].cls) < 0)
 			return NULL;
 		if (!opts[i].cls)
 			return NULL;
@@ -833,7 +822,10 @@ static tc_field_class *clone_class(tc_ctf_writer *w, const tc_field_class *src)
 	if (!fc)
 		return NULL;
 	*fc = *src;
+	/* the input's notes, meaning and references are not the output's */
 	fc->priv = NULL;
+	fc->role = TC_ROLE_NONE;
+	fc->ref = (tc_field_path){ 0 };
 	fc->byte_order = TC_LITTLE_ENDIAN;
 	fc->encoding = TC_UTF8;
 	if (src->kind != TC_FIELD_BLOB)
@@ -911,7 +903,7 @@ static tc_field_class *conv_class(conv *cv, const tc_field_class *src)
 			fc->element->base = 16;
 		} else if (src->kind == TC_FIELD_SEQUENCE && !src->length_ref) {
 			return tc_fail(TC_EUNSUPPORTED, NULL, -1, "a sequence without a length field cannot be written"), NULL;
-		} else if (conv_child(cv, PATH_ELEMENT, cv->inner, src->element, &fc->element) < 0) {
+		} else if (conv_child(cv, TC_PATH_ELEMENT, cv->inner, src->element, &fc->element) < 0) {
 			return NULL;
 		} else {
 			/* TSDL aligns an array as its element (a CTF 2
@@ -958,9 +950,9 @@ static char **names2(tc_ctf_writer *w, const tc_field_class *st)
 /* CTF 2 output: the index in the output of member I of input structure
  * ST, the root of SCOPE when ROOT: hidden members are left out, and the
  * packet context starts with the writer's own. */
-static uint16_t out_member2(const conv *cv, ctf_scope scope, bool root, const tc_field_class *st, size_t i)
+static uint16_t out_member2(const conv *cv, tc_scope scope, bool root, const tc_field_class *st, size_t i)
 {
-	size_t k = root && scope == SCOPE_PACKET_CONTEXT ? cv->sc->pc_specials : 0;
+	size_t k = root && scope == TC_SCOPE_PACKET_CONTEXT ? cv->sc->pc_specials : 0;
 	for (size_t j = 0; j < i; j++)
 		if (!(st->members[j].cls->flags & TC_FIELD_HIDDEN))
 			k++;
@@ -974,9 +966,9 @@ static uint16_t out_member2(const conv *cv, ctf_scope scope, bool root, const tc
  * option is written as its index.  False when the output has no such
  * field a CTF 2 location reaches: in a scope the writer replaces, left
  * out, or in another option of a variant. */
-static bool out_location2(const conv *cv, ctf_scope scope, const uint16_t *in, size_t n, uint16_t *out)
+static bool out_location2(const conv *cv, tc_scope scope, const uint16_t *in, size_t n, uint16_t *out)
 {
-	if (scope == SCOPE_PACKET_HEADER || scope == SCOPE_EVENT_HEADER || !n)
+	if (scope == TC_SCOPE_PACKET_HEADER || scope == TC_SCOPE_EVENT_HEADER || !n)
 		return false;
 	const tc_field_class *c = cv->roots[scope];
 	/* whether C holds the dependent too (CV's path goes through it) */
@@ -986,7 +978,7 @@ static bool out_location2(const conv *cv, ctf_scope scope, const uint16_t *in, s
 		if (!c || (c->flags & TC_FIELD_HIDDEN))
 			return false;
 		holds = holds && i < cv->path_len;
-		uint16_t mine = holds ? cv->path[i] : PATH_ELEMENT;
+		uint16_t mine = holds ? cv->path[i] : TC_PATH_ELEMENT;
 		switch (c->kind) {
 		case TC_FIELD_STRUCT:
 			if (step >= c->member_count)
@@ -997,26 +989,26 @@ static bool out_location2(const conv *cv, ctf_scope scope, const uint16_t *in, s
 			break;
 		case TC_FIELD_ARRAY:
 		case TC_FIELD_SEQUENCE:
-			if ((c->flags & TC_FIELD_TEXT) || step != PATH_ELEMENT)
+			if ((c->flags & TC_FIELD_TEXT) || step != TC_PATH_ELEMENT)
 				return false;
-			out[i] = PATH_ELEMENT;
-			holds = holds && mine == PATH_ELEMENT;
+			out[i] = TC_PATH_ELEMENT;
+			holds = holds && mine == TC_PATH_ELEMENT;
 			c = c->element;
 			break;
 		case TC_FIELD_OPTIONAL:
-			if (step != PATH_SELECTED)
+			if (step != TC_PATH_SELECTED)
 				return false;
-			out[i] = PATH_SELECTED;
-			holds = holds && mine == PATH_SELECTED;
+			out[i] = TC_PATH_SELECTED;
+			holds = holds && mine == TC_PATH_SELECTED;
 			c = c->element;
 			break;
 		case TC_FIELD_VARIANT:
-			if (step == PATH_SELECTED && i + 1 == n) {
+			if (step == TC_PATH_SELECTED && i + 1 == n) {
 				/* the key is the variant itself (integer options) */
-				out[i] = PATH_SELECTED;
+				out[i] = TC_PATH_SELECTED;
 				return true;
 			}
-			if (!holds || mine >= c->member_count || (step != PATH_SELECTED && step != mine))
+			if (!holds || mine >= c->member_count || (step != TC_PATH_SELECTED && step != mine))
 				return false;
 			out[i] = mine;
 			c = c->members[mine].cls;
@@ -1044,23 +1036,11 @@ static int conv_key2(conv *cv, const tc_field_class *src, tc_field_class *oc)
 {
 	uint16_t in[CONV_MAX_PATH], out[CONV_MAX_PATH];
 	size_t n = 0;
-	ctf_scope scope = cv->scope;
-	if (cv->ctf_major) {
-		const ctf_plan *pl = plan_of(src);
-		if (pl->ref_len <= CONV_MAX_PATH) {
-			n = pl->ref_len;
-			scope = pl->ref_scope;
-			memcpy(in, pl->ref_path, n * sizeof *in);
-		}
-	} else if (cv->inner && src->length_ref && cv->inner->path_len < CONV_MAX_PATH) {
-		/* other inputs name an earlier sibling */
-		const conv_struct *st = cv->inner;
-		for (size_t i = 0; i < st->child && !n; i++)
-			if (st->cls->members[i].name && strcmp(st->cls->members[i].name, src->length_ref) == 0) {
-				memcpy(in, cv->path, st->path_len * sizeof *in);
-				in[st->path_len] = (uint16_t)i;
-				n = st->path_len + 1;
-			}
+	tc_scope scope = cv->scope;
+	if (src->ref.len && src->ref.len <= CONV_MAX_PATH) {
+		n = src->ref.len;
+		scope = src->ref.scope;
+		memcpy(in, src->ref.steps, n * sizeof *in);
 	}
 	if (n && out_location2(cv, scope, in, n, out))
 		return set_ref(cv->w, oc, scope, out, n);
@@ -1087,26 +1067,35 @@ static int conv_key2(conv *cv, const tc_field_class *src, tc_field_class *oc)
 	int rc = header_key(cv, shared, oc, &k, &packet);
 	uint16_t at = (uint16_t)(k + (packet ? (cv->w->out.has_uuid ? 4 : 3) : cv->sc->pub.event_header->member_count));
 	if (rc == 0)
-		rc = set_ref(cv->w, oc, packet ? SCOPE_PACKET_HEADER : SCOPE_EVENT_HEADER, &at, 1);
+		rc = set_ref(cv->w, oc, packet ? TC_SCOPE_PACKET_HEADER : TC_SCOPE_EVENT_HEADER, &at, 1);
 	if (rc == 0 && (oc->kind == TC_FIELD_OPTIONAL || oc->kind == TC_FIELD_VARIANT))
 		rc = key_ranges(cv->w, oc);
 	return rc;
+}
+
+/* The option of variant V (without labels) that label L of its tag TAG
+ * selects: the first of that name (tc_field_class.ref), or -1. */
+static ptrdiff_t option_of_label(const tc_field_class *v, const tc_field_class *tag, size_t l)
+{
+	for (size_t o = 0; o < v->member_count; o++)
+		if (strcmp(v->members[o].name, tag->labels[l].label) == 0)
+			return (ptrdiff_t)o;
+	return -1;
 }
 
 /* CTF 2 output: the selector ranges of each option of OC, the output of
  * CTF 1.8 variant SRC: those of the labels of its tag that select it. */
 static int tag_ranges(tc_ctf_writer *w, const tc_field_class *src, tc_field_class *oc)
 {
-	const ctf_plan *pl = plan_of(src);
-	const tc_field_class *tag = pl->ref_cls;
+	const tc_field_class *tag = src->ref.len ? src->ref.target : NULL;
 	size_t n = src->member_count;
 	tc_enum_label *labels = tc_pool_alloc(&w->pool, (n ? n : 1) * sizeof *labels);
-	if (!labels || !tag || !pl->label_option)
+	if (!labels || !tag || tag->kind != TC_FIELD_ENUM)
 		return labels ? tc_fail(TC_EUNSUPPORTED, NULL, -1, "a variant without its tag cannot be written") : TC_ENOMEM;
 	for (size_t o = 0; o < n; o++) {
 		size_t count = 0;
 		for (size_t l = 0; l < tag->label_count; l++)
-			if (pl->label_option[l] == (int32_t)o)
+			if (option_of_label(src, tag, l) == (ptrdiff_t)o)
 				count += tag->labels[l].range_count;
 		tc_enum_range *r = tc_pool_alloc(&w->pool, (count ? count : 1) * sizeof *r);
 		if (!r)
@@ -1114,7 +1103,7 @@ static int tag_ranges(tc_ctf_writer *w, const tc_field_class *src, tc_field_clas
 		labels[o].label = "";
 		labels[o].ranges = r;
 		for (size_t l = 0; l < tag->label_count; l++)
-			if (pl->label_option[l] == (int32_t)o)
+			if (option_of_label(src, tag, l) == (ptrdiff_t)o)
 				for (size_t i = 0; i < tag->labels[l].range_count; i++)
 					r[labels[o].range_count++] = tag->labels[l].ranges[i];
 	}
@@ -1178,7 +1167,7 @@ static tc_field_class *conv_class2(conv *cv, const tc_field_class *src)
 	case TC_FIELD_VARIANT: {
 		size_t n = src->member_count;
 		char **names = names2(w, src);
-		if (!n || (!src->labels && !cv->ctf_major))
+		if (!n || (!src->labels && !src->ref.len))
 			return tc_fail(TC_EUNSUPPORTED, NULL, -1, "a variant without options or ranges cannot be written"), NULL;
 		if (!names || !(fc->members = tc_pool_alloc(&w->pool, n * sizeof *fc->members)))
 			return NULL;
@@ -1197,7 +1186,7 @@ static tc_field_class *conv_class2(conv *cv, const tc_field_class *src)
 	}
 	case TC_FIELD_OPTIONAL:
 		fc->align = 1;
-		if (conv_key2(cv, src, fc) < 0 || conv_child(cv, PATH_SELECTED, NULL, src->element, &fc->element) < 0)
+		if (conv_key2(cv, src, fc) < 0 || conv_child(cv, TC_PATH_SELECTED, NULL, src->element, &fc->element) < 0)
 			return NULL;
 		return fc;
 	case TC_FIELD_BLOB:
@@ -1205,7 +1194,7 @@ static tc_field_class *conv_class2(conv *cv, const tc_field_class *src)
 		return !src->length_ref || conv_key2(cv, src, fc) == 0 ? fc : NULL;
 	case TC_FIELD_ARRAY:
 	case TC_FIELD_SEQUENCE:
-		if (conv_child(cv, PATH_ELEMENT, cv->inner, src->element, &fc->element) < 0)
+		if (conv_child(cv, TC_PATH_ELEMENT, cv->inner, src->element, &fc->element) < 0)
 			return NULL;
 		if (fc->element->align > fc->align)
 			fc->align = fc->element->align;
@@ -1216,7 +1205,7 @@ static tc_field_class *conv_class2(conv *cv, const tc_field_class *src)
 
 /* A new position at the root of SCOPE of stream class SC (and event
  * class EC, or none); NULL when out of memory. */
-static conv *conv_new(tc_ctf_writer *w, out_stream_class *sc, const tc_event_class *ec, ctf_scope scope)
+static conv *conv_new(tc_ctf_writer *w, out_stream_class *sc, const tc_event_class *ec, tc_scope scope)
 {
 	conv *cv = calloc(1, sizeof *cv);
 	if (!cv)
@@ -1225,21 +1214,20 @@ static conv *conv_new(tc_ctf_writer *w, out_stream_class *sc, const tc_event_cla
 	const tc_trace *t = ss->trace;
 	cv->w = w;
 	cv->sc = sc;
-	if (t && t->format && strcmp(t->format, "ctf") == 0)
-		cv->ctf_major = t->ctf_major == 2 ? 2 : 1;
-	cv->roots[SCOPE_PACKET_HEADER] = t ? t->packet_header : NULL;
-	cv->roots[SCOPE_PACKET_CONTEXT] = ss->packet_context;
-	cv->roots[SCOPE_EVENT_HEADER] = ss->event_header;
-	cv->roots[SCOPE_STREAM_EVENT_CONTEXT] = ss->event_context;
-	cv->roots[SCOPE_EVENT_CONTEXT] = ec ? ec->context : NULL;
-	cv->roots[SCOPE_PAYLOAD] = ec ? ec->payload : NULL;
+	cv->layout = t ? t->layout : TC_LAYOUT_OWN;
+	cv->roots[TC_SCOPE_PACKET_HEADER] = t ? t->packet_header : NULL;
+	cv->roots[TC_SCOPE_PACKET_CONTEXT] = ss->packet_context;
+	cv->roots[TC_SCOPE_EVENT_HEADER] = ss->event_header;
+	cv->roots[TC_SCOPE_STREAM_EVENT_CONTEXT] = ss->event_context;
+	cv->roots[TC_SCOPE_EVENT_CONTEXT] = ec ? ec->context : NULL;
+	cv->roots[TC_SCOPE_PAYLOAD] = ec ? ec->payload : NULL;
 	cv->scope = scope;
 	return cv;
 }
 
 /* The output class of a whole input scope SRC (SCOPE of stream class SC,
  * event class EC or neither). */
-static tc_field_class *out_scope(tc_ctf_writer *w, out_stream_class *sc, const tc_event_class *ec, ctf_scope scope,
+static tc_field_class *out_scope(tc_ctf_writer *w, out_stream_class *sc, const tc_event_class *ec, tc_scope scope,
                                  const tc_field_class *src)
 {
 	conv *cv = conv_new(w, sc, ec, scope);
@@ -1261,7 +1249,7 @@ static tc_field_class *event_header_class(tc_ctf_writer *w, bool compact, const 
 		m->display_name = "id";
 		s->members = m;
 		s->member_count = 1;
-		return set_role(w, m->cls, ROLE_EVENT_ID) < 0 ? NULL : s;
+		return set_role(w, m->cls, TC_ROLE_EVENT_ID) < 0 ? NULL : s;
 	}
 	unsigned id_bits = compact ? 5 : 16;
 	tc_field_class *id = new_class(w, TC_FIELD_ENUM, compact ? 1 : 8);
@@ -1303,9 +1291,9 @@ static tc_field_class *event_header_class(tc_ctf_writer *w, bool compact, const 
 	if (w->ctf_version == 2) {
 		/* roles instead of names; the variant's selector is `id` */
 		static const uint16_t to_id[] = { 0 };
-		if (set_role(w, id, ROLE_EVENT_ID) < 0 || set_role(w, mem[0].cls, ROLE_TIMESTAMP) < 0 ||
-		    set_role(w, mem[1].cls, ROLE_EVENT_ID) < 0 || set_role(w, mem[2].cls, ROLE_TIMESTAMP) < 0 ||
-		    set_ref(w, var, SCOPE_EVENT_HEADER, to_id, 1) < 0)
+		if (set_role(w, id, TC_ROLE_EVENT_ID) < 0 || set_role(w, mem[0].cls, TC_ROLE_TIMESTAMP) < 0 ||
+		    set_role(w, mem[1].cls, TC_ROLE_EVENT_ID) < 0 || set_role(w, mem[2].cls, TC_ROLE_TIMESTAMP) < 0 ||
+		    set_ref(w, var, TC_SCOPE_EVENT_HEADER, to_id, 1) < 0)
 			return NULL;
 	}
 	return hdr;
@@ -1337,10 +1325,10 @@ static tc_field_class *packet_header_class(tc_ctf_writer *w)
 	}
 	s->members = m;
 	s->member_count = w->out.has_uuid ? 4 : 3;
-	if (set_role(w, m[0].cls, ROLE_MAGIC) < 0 ||
-	    (w->out.has_uuid && set_role(w, uuid, ROLE_UUID) < 0) ||
-	    set_role(w, m[s->member_count - 2].cls, ROLE_STREAM_ID) < 0 ||
-	    set_role(w, m[s->member_count - 1].cls, ROLE_STREAM_INSTANCE_ID) < 0)
+	if (set_role(w, m[0].cls, TC_ROLE_MAGIC) < 0 ||
+	    (w->out.has_uuid && set_role(w, uuid, TC_ROLE_UUID) < 0) ||
+	    set_role(w, m[s->member_count - 2].cls, TC_ROLE_STREAM_ID) < 0 ||
+	    set_role(w, m[s->member_count - 1].cls, TC_ROLE_STREAM_INSTANCE_ID) < 0)
 		return NULL;
 	return s;
 }
@@ -1375,8 +1363,8 @@ static int packet_context_class(tc_ctf_writer *w, out_stream_class *sc)
 {
 	static const char *const timed[] = { "timestamp_begin", "timestamp_end" };
 	static const char *const counts[] = { "content_size", "packet_size", "packet_seq_num", "events_discarded" };
-	static const ctf_role roles[] = { ROLE_TS_BEGIN, ROLE_TS_END, ROLE_CONTENT_SIZE, ROLE_PACKET_SIZE,
-	                                  ROLE_PACKET_SEQ_NUM, ROLE_EVENTS_DISCARDED };
+	static const tc_field_role roles[] = { TC_ROLE_TS_BEGIN, TC_ROLE_TS_END, TC_ROLE_CONTENT_SIZE, TC_ROLE_PACKET_SIZE,
+	                                  TC_ROLE_PACKET_SEQ_NUM, TC_ROLE_EVENTS_DISCARDED };
 	const tc_field_class *src = sc->src->packet_context;
 	const tc_clock *clk = sc->src->clock;
 	size_t extra = 0;
@@ -1423,7 +1411,7 @@ static int packet_context_class(tc_ctf_writer *w, out_stream_class *sc)
 			return TC_ENOMEM;
 		k++;
 	}
-	conv *cv = extra ? conv_new(w, sc, NULL, SCOPE_PACKET_CONTEXT) : NULL;
+	conv *cv = extra ? conv_new(w, sc, NULL, TC_SCOPE_PACKET_CONTEXT) : NULL;
 	if (extra && (!names || !cv)) {
 		free(cv);
 		return TC_ENOMEM;
@@ -1476,7 +1464,7 @@ static int add_stream_class(tc_ctf_writer *w, const tc_stream_class *src, uint64
 	if (!(sc->pub.event_header = event_header_class(w, sc->compact, src->clock)))
 		return TC_ENOMEM;
 	if (shown(w, src->event_context) &&
-	    !(sc->pub.event_context = out_scope(w, sc, NULL, SCOPE_STREAM_EVENT_CONTEXT, src->event_context)))
+	    !(sc->pub.event_context = out_scope(w, sc, NULL, TC_SCOPE_STREAM_EVENT_CONTEXT, src->event_context)))
 		return tc_error_last()->code ? tc_error_last()->code : TC_ENOMEM;
 	if (src->event_class_count &&
 	    (!(sc->pub.event_classes = tc_pool_alloc(&w->pool, src->event_class_count * sizeof *sc->pub.event_classes)) ||
@@ -1491,8 +1479,8 @@ static int add_stream_class(tc_ctf_writer *w, const tc_stream_class *src, uint64
 		ec->id = i;
 		ec->stream_class = &sc->pub;
 		ec->context = ec->payload = NULL;
-		if ((shown(w, se->context) && !(ec->context = out_scope(w, sc, se, SCOPE_EVENT_CONTEXT, se->context))) ||
-		    (shown(w, se->payload) && !(ec->payload = out_scope(w, sc, se, SCOPE_PAYLOAD, se->payload))))
+		if ((shown(w, se->context) && !(ec->context = out_scope(w, sc, se, TC_SCOPE_EVENT_CONTEXT, se->context))) ||
+		    (shown(w, se->payload) && !(ec->payload = out_scope(w, sc, se, TC_SCOPE_PAYLOAD, se->payload))))
 			return tc_error_last()->code ? tc_error_last()->code : TC_ENOMEM;
 		sc->full_times = sc->full_times || has_inner_clock(se->context) || has_inner_clock(se->payload);
 		sc->pub.event_classes[i] = ec;
@@ -1525,7 +1513,7 @@ static int trace_identity(tc_ctf_writer *w, tc_trace *const *traces, size_t coun
 {
 	const tc_trace *t = traces[0];
 	w->out.ctf_major = 2;
-	if (count == 1 && t->ctf_major == 2 && strcmp(t->format, "ctf") == 0) {
+	if (count == 1 && t->layout == TC_LAYOUT_CTF2) {
 		w->out.class_ns = t->class_ns;
 		w->out.class_name = t->class_name;
 		w->out.class_uid = t->class_uid;
@@ -1537,7 +1525,7 @@ static int trace_identity(tc_ctf_writer *w, tc_trace *const *traces, size_t coun
 	tc_uuid_format(w->out.uuid, uid);
 	if (!(w->out.class_uid = tc_pool_strdup(&w->pool, uid)))
 		return TC_ENOMEM;
-	const tc_env_entry *e = tc_trace_env(t, "tracer_name");
+	const tc_env_entry *e = tc_trace_env(t, TC_ENV_TRACER_NAME);
 	if (e && !e->is_int && e->str_value && strncmp(e->str_value, "lttng", 5) == 0) {
 		w->out.class_ns = "lttng.org,2009";
 		w->out.class_name = "";
@@ -1567,7 +1555,8 @@ int tc_ctf_writer_new(tc_ctf_writer **out, const char *dir, tc_trace *const *tra
 	if (!(w->dir = strdup(dir)))
 		rc = tc_fail_nomem();
 	const tc_trace *first = traces[0];
-	w->out.format = "ctf";
+	w->out.format = TC_INPUT_CTF;
+	w->out.layout = w->ctf_version == 2 ? TC_LAYOUT_CTF2 : TC_LAYOUT_CTF1;
 	w->out.name = first->name;
 	w->out.env = first->env;
 	w->out.env_count = first->env_count;
@@ -1993,7 +1982,7 @@ static int file_name(tc_ctf_writer *w, const out_stream *s, char *out, size_t si
 {
 	const tc_stream *src = s->src;
 	const char *base = NULL;
-	if (strcmp(src->trace->format, "ctf") == 0 && src->name) {
+	if (src->trace->layout != TC_LAYOUT_OWN && src->name) {
 		base = strrchr(src->name, '/');
 		base = base ? base + 1 : src->name;
 	}

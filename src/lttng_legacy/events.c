@@ -81,7 +81,8 @@ static int register_type(lg_reader *r, lg_table *t, lg_event_type *type)
 {
 	if (type->payload->member_count && !(type->cls = lg_payload_class(&r->pool, type->payload)))
 		return TC_ENOMEM;
-	return table_put(t, type);
+	int rc = tc_resolve_sibling_refs(&r->pool, type->cls, TC_SCOPE_PAYLOAD);
+	return rc < 0 ? rc : table_put(t, type);
 }
 
 static int add_marker_type(lg_reader *r, lg_table *t, uint32_t id, const char *name, const char *format,

@@ -265,7 +265,10 @@ static int legacy_open(tc_input *in, const char *path, const tc_open_options *op
 	const char *base = path + len;
 	while (base > path && base[-1] != '/')
 		base--;
-	t->pub.format = "lttng-legacy";
+	t->pub.format = TC_INPUT_LTTNG_LEGACY;
+	t->pub.format_major = (int)r->hdr.major;
+	t->pub.format_minor = (int)r->hdr.minor;
+	t->pub.domain = TC_DOMAIN_KERNEL;
 	t->pub.path = tc_pool_strdup(&t->pool, path);
 	t->pub.name = tc_pool_strndup(&t->pool, base, (size_t)(path + len - base));
 	t->pub.dir_in_input = "";

@@ -306,15 +306,15 @@ static int start(tl_ctx *c, pf_writer *w, int64_t first_ts)
 
 	for (size_t i = 0; i < c->trace_count; i++) {
 		const tc_trace *t = c->traces[i];
-		if (!tl_trace_is_kernel(t) || !tc_trace_env(t, "kernel_release"))
+		if (!tl_trace_is_kernel(t) || !tc_trace_env(t, TC_ENV_KERNEL_RELEASE))
 			continue;
 		p = open_packet(c, META_SEQ);
 		size_t si = pb_open(&c->out, TP_SYSTEM_INFO);
 		size_t u = pb_open(&c->out, 1);
-		put_env(&c->out, 1, t, "sysname");
-		put_env(&c->out, 2, t, "kernel_version");
-		put_env(&c->out, 3, t, "kernel_release");
-		put_env(&c->out, 4, t, "machine");
+		put_env(&c->out, 1, t, TC_ENV_SYSNAME);
+		put_env(&c->out, 2, t, TC_ENV_KERNEL_VERSION);
+		put_env(&c->out, 3, t, TC_ENV_KERNEL_RELEASE);
+		put_env(&c->out, 4, t, TC_ENV_MACHINE);
 		pb_close(&c->out, u);
 		pb_close(&c->out, si);
 		pb_close(&c->out, p);

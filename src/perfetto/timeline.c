@@ -7,7 +7,6 @@
 #include "perfetto/timeline.h"
 #include "text/float_format.h"
 #include "text/format.h"
-#include "tracedat/model.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
@@ -134,23 +133,6 @@ int tl_warn(tl_ctx *c, const char *fmt, ...)
 
 /* ---- clocks ---- */
 
-enum { KIND_UNKNOWN, KIND_BOOT, KIND_MONO, KIND_MONO_RAW };
-
-/* Which system clock CLK reads, when its trace says. */
-static int clock_kind(const tc_trace *t, const tc_clock *clk)
-{
-	bool tracedat = strcmp(t->format, "trace.dat") == 0;
-	if (strcmp(clk->name, "monotonic") == 0 && !tracedat)
-		return KIND_MONO;    /* LTTng's and uftrace's record clock */
-	if (!tracedat)
-		return KIND_UNKNOWN;
-	if (strcmp(clk->name, "mono") == 0)
-		return KIND_MONO;
-	if (strcmp(clk->name, "mono_raw") == 0)
-		return KIND_MONO_RAW;
-	return strcmp(clk->name, "boot") == 0 ? KIND_BOOT : KIND_UNKNOWN;
-}
-
 bool tl_epoch_offset(const tc_clock *clk, __int128 *ns)
 {
 	if (!clk->origin_is_unix_epoch || (clk->offset_s == 0 && clk->offset == 0))
@@ -163,7 +145,7 @@ bool tl_epoch_offset(const tc_clock *clk, __int128 *ns)
  * one of them says none. */
 static bool same_machine(const tc_trace *a, const tc_trace *b)
 {
-	const tc_env_entry *ha = tc_trace_env(a, "hostname"), *hb = tc_trace_env(b, "hostname");
+	const tc_env_entry *ha = tc_trace_env(a, TC_ENV_HOSTNAME), *hb = tc_trace_env(b, TC_ENV_HOSTNAME);
 	return !ha || !hb || ha->is_int || hb->is_int || strcmp(ha->str_value, hb->str_value) == 0;
 }
 
@@ -209,9 +191,9 @@ static int relate_clocks(tl_ctx *c)
 		tl_clock *k = &c->clocks[i];
 		const clock_source *r = &src[ref], *s = &src[i];
 		__int128 off_s, off_r;
-		int kind = clock_kind(s->trace, s->clk);
+		tc_clock_system kind = s->clk->system;
 		k->clk = s->clk;
-		if (i == ref || (kind != KIND_UNKNOWN && kind == clock_kind(r->trace, r->clk) && same_machine(s->trace, r->trace)))
+		if (i == ref || (kind != TC_CLOCK_UNKNOWN && kind == r->clk->system && same_machine(s->trace, r->trace)))
 			k->delta_ns = 0;
 		else if (tl_epoch_offset(s->clk, &off_s) && tl_epoch_offset(r->clk, &off_r))
 			k->delta_ns = (int64_t)(off_s - off_r);
@@ -395,10 +377,7 @@ bool tl_spec_int(const tl_class *cls, const tc_message *msg, int i, int64_t *v)
 
 bool tl_trace_is_kernel(const tc_trace *t)
 {
-	if (strcmp(t->format, "trace.dat") == 0 || strcmp(t->format, "lttng-legacy") == 0)
-		return true;
-	const tc_env_entry *d = tc_trace_env(t, "domain");
-	return d && !d->is_int && strcmp(d->str_value, "kernel") == 0;
+	return t->domain == TC_DOMAIN_KERNEL;
 }
 
 /* The index of the member of structure class S shown as NAME, or -1. */
@@ -469,9 +448,10 @@ static void read_class(tl_ctx *c, tl_class *cls)
 	cls->func_name = cls->func_addr = cls->func_args = cls->func_retval = cls->func_depth = -1;
 	cls->kind = TL_OTHER;
 	if (cls->kernel) {
-		const tc_env_entry *tracer = tc_trace_env(t, "tracer_name"), *source = tc_trace_env(t, "source_format");
-		cls->lttng_prio = tracer && !tracer->is_int && strcmp(tracer->str_value, "lttng-modules") == 0;
-		if (strcmp(t->format, "lttng-legacy") == 0)
+		const tc_env_entry *tracer = tc_trace_env(t, TC_ENV_TRACER_NAME), *source = tc_trace_env(t, TC_ENV_SOURCE_FORMAT);
+		bool named = tracer && !tracer->is_int;
+		cls->lttng_prio = named && strcmp(tracer->str_value, "lttng-modules") == 0;
+		if (named && strcmp(tracer->str_value, "lttng-legacy") == 0)
 			cls->state_encoding = TL_STATE_LEGACY;
 		else if (cls->lttng_prio && source && !source->is_int && strncmp(source->str_value, "trace-cmd", 9) == 0)
 			cls->state_encoding = TL_STATE_TRACE_COMPASS;
@@ -861,20 +841,15 @@ int tl_calls_finish(tl_ctx *c, tl_slice_fn fn, void *arg)
 int tl_known_tasks(tl_ctx *c, int (*visit)(tl_ctx *c, int64_t tid, const char *name, size_t len, void *arg), void *arg)
 {
 	for (size_t i = 0; i < c->trace_count; i++) {
-		size_t len;
-		const char *text = td_saved_cmdlines(c->traces[i], &len), *end = text + len;
-		for (const char *p = text; p && p < end;) {
-			const char *eol = memchr(p, '\n', (size_t)(end - p));
-			if (!eol)
-				eol = end;
-			char *after;
-			long long tid = strtoll(p, &after, 10);
-			if (after > p && after < eol && *after == ' ') {
-				int rc = visit(c, tid, after + 1, (size_t)(eol - after - 1), arg);
-				if (rc < 0)
-					return rc;
-			}
-			p = eol + 1;
+		const tc_trace *t = c->traces[i];
+		/* A kernel trace's table names the tasks of every process; a
+		 * user-space trace's threads are named by its events. */
+		if (!tl_trace_is_kernel(t))
+			continue;
+		for (size_t k = 0; k < t->task_count; k++) {
+			int rc = visit(c, t->tasks[k].tid, t->tasks[k].name, strlen(t->tasks[k].name), arg);
+			if (rc < 0)
+				return rc;
 		}
 	}
 	return 0;

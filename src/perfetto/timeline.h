@@ -441,8 +441,8 @@ int tl_call(tl_ctx *c, const tl_class *cls, const tc_message *msg, tl_track *t, 
 /* At the end: every call still open, the inherited ones begun first. */
 int tl_calls_finish(tl_ctx *c, tl_slice_fn fn, void *arg);
 
-/* Visits the tasks the traces' own metadata names (trace.dat saved
- * cmdlines): TID, the name (LEN bytes). */
+/* Visits the tasks the kernel traces name in their task tables
+ * (tc_trace.tasks: trace.dat's saved cmdlines): TID, the name (LEN bytes). */
 int tl_known_tasks(tl_ctx *c, int (*visit)(tl_ctx *c, int64_t tid, const char *name, size_t len, void *arg), void *arg);
 
 #endif /* TC_PERFETTO_TIMELINE_H */

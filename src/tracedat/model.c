@@ -116,6 +116,12 @@ static int clock_for(td_trace *t, const char *name, const tc_open_options *opts,
 	if (!c || !(c->name = tc_pool_strdup(&t->pool, name)) || !(c->description = tc_pool_strdup(&t->pool, desc)))
 		return TC_ENOMEM;
 	c->freq = NS_PER_S;
+	/* trace-cmd's clocks of the kernel's system clocks (trace-cmd-record(1)
+	 * -C: mono, mono_raw, boot); the others (local, global, x86-tsc...)
+	 * are the tracer's own counters. */
+	c->system = strcmp(name, "mono") == 0 ? TC_CLOCK_MONOTONIC
+	          : strcmp(name, "mono_raw") == 0 ? TC_CLOCK_MONOTONIC_RAW
+	          : strcmp(name, "boot") == 0 ? TC_CLOCK_BOOTTIME : TC_CLOCK_UNKNOWN;
 	/* DATE maps trace time to the time of day (§10.4). */
 	c->origin_is_unix_epoch = m->has_date;
 	if (tc_ptr_push((void ***)&t->pub.clocks, &t->pub.clock_count, c) < 0)
@@ -152,6 +158,8 @@ static int build_stream_class(td_trace *t, size_t index, const tc_open_options *
 		ec->name = (char *)t->plans[i].name;
 		ec->loglevel = -1;
 		ec->payload = t->plans[i].payload;
+		if ((rc = tc_resolve_sibling_refs(&t->pool, ec->payload, TC_SCOPE_PAYLOAD)) < 0)
+			return rc;
 		ec->stream_class = &sc->pub;
 		sc->pub.event_classes[i] = ec;
 	}
@@ -202,6 +210,39 @@ static int build_streams(tc_input *in, td_trace *t, td_stream_class *sc, const c
 	return rc;
 }
 
+/* The saved cmdlines ("PID COMM" lines, §11.1) as T's tasks, in their
+ * order: one pass counts them, the second fills T->pub.tasks. */
+static int build_tasks(td_trace *t)
+{
+	const tracedat_blob *b = &tracedat_meta_of(t->file)->cmdlines;
+	const char *text = b->data, *end = text + b->len;
+	for (int pass = 0; pass < 2; pass++) {
+		size_t n = 0;
+		for (const char *p = text; p && p < end;) {
+			const char *eol = memchr(p, '\n', (size_t)(end - p));
+			if (!eol)
+				eol = end;
+			char *after;
+			long long tid = strtoll(p, &after, 10);
+			if (after > p && after < eol && *after == ' ') {
+				if (pass == 1) {
+					tc_task *task = &t->pub.tasks[n];
+					task->tid = tid;
+					task->pid = -1;
+					if (!(task->name = tc_pool_strndup(&t->pool, after + 1, (size_t)(eol - after - 1))))
+						return TC_ENOMEM;
+				}
+				n++;
+			}
+			p = eol + 1;
+		}
+		if (pass == 0 && n && !(t->pub.tasks = tc_pool_alloc(&t->pool, n * sizeof *t->pub.tasks)))
+			return TC_ENOMEM;
+		t->pub.task_count = pass == 1 ? n : 0;
+	}
+	return 0;
+}
+
 static int tracedat_input_open(tc_input *in, const char *path, const tc_open_options *opts)
 {
 	struct stat st;
@@ -229,14 +270,17 @@ static int tracedat_input_open(tc_input *in, const char *path, const tc_open_opt
 			data += m->buffers[b].cpu_data[i].size;
 	tc_count_read(&in->bytes_read, m->file_size > data ? m->file_size - data : 0);
 	const char *base = strrchr(path, '/');
-	t->pub.format = "trace.dat";
+	t->pub.format = TC_INPUT_TRACE_DAT;
+	t->pub.format_major = (int)m->version;
+	t->pub.domain = TC_DOMAIN_KERNEL;
 	t->pub.path = tc_pool_strdup(&t->pool, path);
 	t->pub.name = tc_pool_strdup(&t->pool, base ? base + 1 : path);
 	t->pub.dir_in_input = "";
 	t->lttng = opts->lttng_names;
 	if (!t->pub.path || !t->pub.name || !(t->packet_context = tc_cpu_packet_context(&t->pool)))
 		return TC_ENOMEM;
-	if ((rc = td_build_classes(t)) < 0 || (rc = build_env(t)) < 0 || (rc = tc_input_add_trace(in, &t->pub)) < 0)
+	if ((rc = td_build_classes(t)) < 0 || (rc = build_env(t)) < 0 || (rc = build_tasks(t)) < 0 ||
+	    (rc = tc_input_add_trace(in, &t->pub)) < 0)
 		return rc;
 	for (size_t i = 0; i < m->buffer_count && rc == 0; i++) {
 		td_stream_class *sc;
@@ -244,15 +288,6 @@ static int tracedat_input_open(tc_input *in, const char *path, const tc_open_opt
 			rc = build_streams(in, t, sc, path);
 	}
 	return rc;
-}
-
-const char *td_saved_cmdlines(const tc_trace *trace, size_t *len)
-{
-	if (strcmp(trace->format, "trace.dat") != 0)
-		return NULL;
-	const tracedat_blob *b = &tracedat_meta_of(((const td_trace *)trace)->file)->cmdlines;
-	*len = b->len;
-	return b->data;
 }
 
 const tc_format tc_format_tracedat = { "trace.dat", tracedat_input_open };

@@ -147,10 +147,6 @@ const td_event_plan *td_lttng_syscall_plan(const td_trace *t, const td_event_pla
 /* Parses every format of T's file into T's plans and common fields. */
 int td_build_classes(td_trace *t);
 
-/* The saved cmdlines of TRACE ("PID COMM" lines, §11.1) when it is
- * a trace.dat file's trace, else NULL. */
-const char *td_saved_cmdlines(const tc_trace *trace, size_t *len);
-
 /* Adds to IN the iterator of one stream. */
 int td_stream_iter_add(tc_input *in, td_trace *t, td_stream_class *sc, tc_stream *stream);
 

@@ -170,6 +170,7 @@ static int read_info(uft_data *d)
 		free(data);
 		return rc;
 	}
+	d->data_version = version;
 	d->word_size = h[15] == 2 ? 8 : 4;
 	d->feat_mask = tc_load_uint(h + 16, 8, d->big_endian);
 	d->max_stack = (d->feat_mask & 0x40) ? (unsigned)tc_load_uint(h + 32, 2, d->big_endian) : 1024;

@@ -532,6 +532,32 @@ static uint64_t metadata_bytes(const um_trace *t, const char *path)
 	return all > data ? all - data : 0;
 }
 
+/* The record's tasks (task.txt) as T's task table: each named as uftrace
+ * replay's task column names it (its last session's program, else the
+ * record's), from the time its first session saw it. */
+static int build_tasks(um_trace *t)
+{
+	size_t n = t->d->task_count;
+	if (n && !(t->pub.tasks = tc_pool_alloc(&t->pool, n * sizeof *t->pub.tasks)))
+		return TC_ENOMEM;
+	for (size_t i = 0; i < n; i++) {
+		const uft_task *task = t->d->tasks[i];
+		tc_task *out = &t->pub.tasks[i];
+		const char *exe = task->ref_count ? task->refs[task->ref_count - 1].session->exename : NULL;
+		if (!exe)
+			exe = t->d->exename ? t->d->exename : "";
+		const char *slash = strrchr(exe, '/');
+		out->tid = task->tid;
+		out->pid = task->pid;
+		out->has_begin = task->ref_count > 0;
+		out->begin = task->ref_count ? task->refs[0].start : 0;
+		if (!(out->name = tc_pool_strdup(&t->pool, slash ? slash + 1 : exe)))
+			return TC_ENOMEM;
+	}
+	t->pub.task_count = n;
+	return 0;
+}
+
 static int uftrace_open(tc_input *in, const char *path, const tc_open_options *opts)
 {
 	struct stat st;
@@ -555,13 +581,16 @@ static int uftrace_open(tc_input *in, const char *path, const tc_open_options *o
 		return rc;
 	}
 	const char *base = strrchr(path, '/');
-	t->pub.format = "uftrace";
+	t->pub.format = TC_INPUT_UFTRACE;
+	t->pub.format_major = (int)t->d->data_version;
+	t->pub.domain = TC_DOMAIN_USER;
 	t->pub.path = tc_pool_strdup(&t->pool, path);
 	t->pub.name = tc_pool_strdup(&t->pool, base && base[1] ? base + 1 : path);
 	t->pub.dir_in_input = "";
 	t->clock.name = "monotonic";
 	t->clock.description = "uftrace's record clock (CLOCK_MONOTONIC unless recorded with --clock)";
 	t->clock.freq = 1000000000u;
+	t->clock.system = TC_CLOCK_MONOTONIC;
 	__int128 offset = ((__int128)(t->d->has_utc_offset ? t->d->utc_offset : 0) + opts->clock_offset_s) * 1000000000 +
 	                  opts->clock_offset_ns;
 	if (!tc_clock_set_offset_ns(&t->clock, offset))
@@ -575,7 +604,7 @@ static int uftrace_open(tc_input *in, const char *path, const tc_open_options *o
 		return TC_ENOMEM;
 	tc_clock *clk = &t->clock;
 	tc_stream_class *scp = &t->sc;
-	if ((rc = build_classes(t)) < 0 || (rc = build_env(t, path)) < 0 ||
+	if ((rc = build_classes(t)) < 0 || (rc = build_env(t, path)) < 0 || (rc = build_tasks(t)) < 0 ||
 	    (rc = tc_ptr_push((void ***)&t->pub.clocks, &t->pub.clock_count, clk)) < 0 ||
 	    (rc = tc_ptr_push((void ***)&t->pub.stream_classes, &t->pub.stream_class_count, scp)) < 0 ||
 	    (rc = tc_input_add_trace(in, &t->pub)) < 0)

@@ -120,6 +120,7 @@ typedef struct uft_data {
 	char *dir;
 	bool big_endian;
 	unsigned word_size;        /* 4 or 8 */
+	unsigned data_version;     /* the info header's: 3 or 4 */
 	uint64_t feat_mask;
 	unsigned max_stack;
 	const char *exename, *hostname, *version;

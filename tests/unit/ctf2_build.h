@@ -174,6 +174,8 @@ static __attribute__((unused)) void refer(tc_field_class *fc, ctf_scope scope, c
 		pl->ref_path[i] = (uint16_t)va_arg(ap, int);
 	va_end(ap);
 	plan_of(target)->referenced = true;
+	/* what ctf_trace_finish() publishes in the model */
+	fc->ref = (tc_field_path){ (tc_scope)scope, pl->ref_path, n, target };
 }
 
 static __attribute__((unused)) tc_field_class *dynamic_string(tc_string_encoding enc)

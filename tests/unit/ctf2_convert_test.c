@@ -78,8 +78,9 @@ static char *convert(const char *name, const tc_field_class *const *payloads, si
 		snprintf(dir, sizeof dir, "%s", tmpl);
 	}
 
-	trace.format = "ctf";
+	trace.format = TC_INPUT_CTF;
 	trace.ctf_major = 2;
+	trace.layout = TC_LAYOUT_CTF2;
 	trace.name = "";
 	trace.dir_in_input = "";
 	trace.path = "/x";

@@ -51,7 +51,7 @@ static char *run_opts(const tc_field_class *payload, const uint8_t *bytes, size_
 	FILE *fo = open_memstream(&out, &out_len), *fe = open_memstream(&err, &err_len);
 	tc_text_printer *p;
 	tc_text_printer_new(&p, opts, fo, fe);
-	trace.format = "ctf";
+	trace.format = TC_INPUT_CTF;
 	stream_class.trace = &trace;
 	stream.stream_class = &stream_class;
 	stream.trace = &trace;

@@ -380,7 +380,7 @@ static fixture *fx_new(const char *event_name)
 {
 	fixture *fx = xalloc(sizeof(*fx));
 
-	fx->trace.format = "ctf";
+	fx->trace.format = TC_INPUT_CTF;
 	fx->trace.path = xstrdup("/t");
 	fx->trace.name = NULL;
 	fx->trace.env = fx->env;
