@@ -90,8 +90,9 @@ static int check_input_format(const char *format, tc_input **inputs, int count)
 	for (int i = 0; i < count; i++)
 		for (size_t j = 0; j < tc_input_trace_count(inputs[i]); j++) {
 			const tc_trace *t = tc_input_trace(inputs[i], j);
-			if (strcmp(t->format, format) != 0) {
-				fprintf(stderr, "tracecat: %s: a %s trace, not %s (--input-format)\n", t->path, t->format, format);
+			const char *name = tc_input_format_name(t->format);
+			if (strcmp(name, format) != 0) {
+				fprintf(stderr, "tracecat: %s: a %s trace, not %s (--input-format)\n", t->path, name, format);
 				return 1;
 			}
 		}
@@ -118,7 +119,7 @@ static void say_inputs(char **paths, tc_input **inputs, int count)
 	for (int i = 0; i < count; i++)
 		for (size_t j = 0; j < tc_input_trace_count(inputs[i]); j++) {
 			const tc_trace *t = tc_input_trace(inputs[i], j);
-			fprintf(stderr, "tracecat: %s: %s trace %s (%zu streams)\n", paths[i], t->format,
+			fprintf(stderr, "tracecat: %s: %s trace %s (%zu streams)\n", paths[i], tc_input_format_name(t->format),
 			        t->name ? t->name : t->path, t->stream_count);
 		}
 }
