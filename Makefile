@@ -123,9 +123,13 @@ $(TSAN)/tracecat: $(TSAN_OBJ)
 
 sanitize: $(SAN)/tracecat $(TSAN)/tracecat
 
+# The tests that hold the print-format plans to libtraceevent compare the
+# text of the release linked (tests/unit/linked_tep.h).
+TEP_VERSION := $(shell pkg-config --modversion libtraceevent 2>/dev/null)
 $(BUILD)/tests/%_test: tests/unit/%_test.c $(SAN)/libtracecat.a
 	@mkdir -p $(dir $@)
-	$(CC) $(BASEFLAGS) $(SANFLAGS) $(DEPFLAGS) -o $@ $< $(SAN)/libtracecat.a $(LDLIBS)
+	$(CC) $(BASEFLAGS) $(SANFLAGS) $(DEPFLAGS) -DTEST_LIBTRACEEVENT_VERSION='"$(TEP_VERSION)"' \
+		-o $@ $< $(SAN)/libtracecat.a $(LDLIBS)
 
 unit: $(UNIT_BIN)
 

@@ -206,6 +206,7 @@ struct pf_plan {
 	uint8_t handler;         /* H_*: the plugin handler emulated */
 	pf_hfield hf[HF_COUNT];
 	bool tep19;              /* libtraceevent 1.9's texts (pf_set_tep19()) */
+	bool may_nul;            /* a %c, which may print a NUL */
 };
 
 /* ------------------------------------------------------------------------
@@ -1188,8 +1189,9 @@ static int compile_conversion(pf_plan *pl, const char *f, struct tep_print_arg *
 			break;
 		}
 		/* libtraceevent 1.7.1 does not know %c: ">c<" below, and
-		 * its argument goes to the next conversion. */
-		if (c == 'p' || strchr("duixXos", c)) {
+		 * its argument goes to the next conversion; 1.8 made it one
+		 * of the integer conversions (printed with printf's %c). */
+		if (c == 'p' || strchr("duixXos", c) || (c == 'c' && pl->tep19)) {
 			struct tep_print_arg *a = *args;
 			if (!a) {
 				unsupported(pl, "a conversion without its argument");
@@ -1226,10 +1228,14 @@ static int compile_conversion(pf_plan *pl, const char *f, struct tep_print_arg *
 				compile_pointer(pl, &it, a);
 			else if (!parse_spec(text, c == 's' ? 0 : ls, &it.sp))
 				item_unsupported(pl, &it, "a printf conversion glibc reads another way");
+			else if (c == 'c' && (ls != 0 || it.sp.zero))
+				item_unsupported(pl, &it, "a %c of a wide character or with zeros");
 			else if (c == 's')
 				it.kind = (it.arg = compile_str(pl, a)) == NONE ? I_UNSUPPORTED : I_STR;
 			else
 				it.kind = (it.arg = compile_num(pl, a)) == NONE ? I_UNSUPPORTED : I_NUM;
+			if (c == 'c')
+				pl->may_nul = true;
 			add_item(pl, &it);
 			return ret + 1;
 		}
@@ -1345,7 +1351,7 @@ static void compile_handler(pf_plan *pl)
 }
 
 pf_plan *pf_compile(struct tep_handle *tep, struct tep_event *ev, const pf_strings *printk, const pf_kallsyms *kallsyms,
-                    const char **why)
+                    bool tep19, const char **why)
 {
 	*why = NULL;
 	if (ev->flags & TEP_EVENT_FL_ISBPRINT) {
@@ -1358,6 +1364,7 @@ pf_plan *pf_compile(struct tep_handle *tep, struct tep_event *ev, const pf_strin
 		return NULL;
 	}
 	pl->tep = tep;
+	pl->tep19 = tep19;
 	pl->printk = printk;
 	pl->kallsyms = kallsyms;
 	pl->ev = ev;
@@ -1640,6 +1647,20 @@ static void put_int(pf_ctx *c, const pf_spec *sp, int star, uint64_t v)
 	int prec = sp->star_prec ? star : sp->prec;
 	bool has_prec = prec >= 0;
 	unsigned bits = sp->bits;
+	if (sp->conv == 'c') {
+		/* printf's %c of the int: its low byte, padded with spaces. */
+		size_t pad = width > 1 ? (size_t)width - 1 : 0;
+		char *d = room(c, pad + 1);
+		if (!d)
+			return;
+		if (!sp->left)
+			memset(d, ' ', pad);
+		d[sp->left ? 0 : pad] = (char)(unsigned char)v;
+		if (sp->left)
+			memset(d + 1, ' ', pad);
+		c->out->len += pad + 1;
+		return;
+	}
 	uint64_t u = bits == 64 ? v : v & (((uint64_t)1 << bits) - 1);
 	const char *prefix = "";
 	size_t plen = 0;
@@ -1886,11 +1907,16 @@ static void print_sarg(pf_ctx *c, uint32_t si, const pf_spec *sp, int star)
 		const uint8_t *p = c->data + off;
 		/* libtraceevent 1.7.1: "%u" of each element (in our byte order),
 		 * a space between; an odd size gives "BAD SIZE:%d 0x%x" of the
-		 * first byte, then one byte an element. */
+		 * first byte, then one byte an element.  1.8 and later (the
+		 * kernel's __print_array): "0x%x" of each, a comma between,
+		 * in braces. */
+		bool tep19 = c->pl->tep19;
 		pf_spec u = { .conv = 'u', .bits = 64, .plain = true, .width = -1, .prec = -1 };
+		if (tep19)
+			putc1(c, '{');
 		for (uint32_t i = 0; i < count; i++) {
 			if (i)
-				putc1(c, ' ');
+				putc1(c, tep19 ? ',' : ' ');
 			if (bad) {
 				pf_spec d = { .conv = 'd', .bits = 32, .plain = true, .width = -1, .prec = -1 };
 				put(c, "BAD SIZE:", 9);
@@ -1909,9 +1935,14 @@ static void print_sarg(pf_ctx *c, uint32_t si, const pf_spec *sp, int star)
 			case 4: { uint32_t x; memcpy(&x, p, 4); v = x; break; }
 			case 8: memcpy(&v, p, 8); break;
 			}
-			put_int(c, &u, -1, v);
+			if (tep19)
+				put_hex0x(c, v);
+			else
+				put_int(c, &u, -1, v);
 			p += el;
 		}
+		if (tep19)
+			putc1(c, '}');
 		return;
 	}
 	case S_BITMASK:
@@ -1970,11 +2001,13 @@ static void print_symbol(pf_ctx *c, const pf_item *it)
 			put_hex0x(c, v - start);
 		}
 	}
-	if (!found)
+	/* libtraceevent 1.8 and later follow the name, in the fields of -R
+	 * (trace-cmd 3.4's), with the address: "name+0x3b (0xffff...)"; an
+	 * address without a symbol gets an empty name: " (0x4000...)". */
+	bool then_address = c->fields && c->pl->tep19;
+	if (!found && !then_address)
 		put_hex0x(c, v);
-	/* libtraceevent 1.9 follows a name it found, in the fields of -R
-	 * (trace-cmd 3.4's), with the address: "name+0x3b (0xffff...)". */
-	if (found && c->fields && c->pl->tep19) {
+	if (then_address) {
 		put(c, " (", 2);
 		put_hex0x(c, v);
 		putc1(c, ')');
@@ -2512,6 +2545,11 @@ int pf_print_fields(const pf_plan *pl, tc_buf *out, const void *data, int size)
 	size_t mark = out->len;
 	print_fields(&c);
 	return finish(&c, mark);
+}
+
+bool pf_may_write_nul(const pf_plan *pl)
+{
+	return pl->may_nul;
 }
 
 void pf_set_tep19(pf_plan *pl, bool tep19)

@@ -85,11 +85,17 @@ bool pf_names_symbols(const struct tep_event *ev);
  * whose format is in each record); *WHY then says which (NULL for out of
  * memory).  PRINTK: the trace's printk formats; KALLSYMS: its kallsyms,
  * for names in the format (NULL: a format needing them is left to
- * libtraceevent).  The plan keeps pointers into EV, TEP, PRINTK and
+ * libtraceevent).  TEP19: libtraceevent 1.8 and later's reading of the
+ * format (%c a conversion, which 1.7 prints as ">c<"), and their texts
+ * (pf_set_tep19()).  The plan keeps pointers into EV, TEP, PRINTK and
  * KALLSYMS, which must outlive it.
  */
 pf_plan *pf_compile(struct tep_handle *tep, struct tep_event *ev, const pf_strings *printk, const pf_kallsyms *kallsyms,
-                    const char **why);
+                    bool tep19, const char **why);
+
+/* Whether PL's text may hold a NUL (a %c of 0), where trace-cmd's line
+ * ends (it prints lines with "%.*s"). */
+bool pf_may_write_nul(const pf_plan *pl);
 void pf_free(pf_plan *pl);
 
 /* NULL when pf_print() formats the event text natively; otherwise the

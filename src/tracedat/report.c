@@ -812,11 +812,9 @@ static const pf_plan *rp_plan(rp *r, struct tep_event *ev)
 		const char *why;
 		if (pf_names_symbols(ev))
 			rp_need_symbols(r);
-		pl = pf_compile(r->tep, ev, r->printk, r->kallsyms, &why);
+		pl = pf_compile(r->tep, ev, r->printk, r->kallsyms, r->tc34, &why);
 		if (pl && pf_uses_symbols(pl))
 			rp_need_symbols(r);
-		if (pl)
-			pf_set_tep19(pl, r->tc34);
 		r->plans[ev->id] = pl ? pl : RP_NO_PLAN;
 	}
 	return pl == RP_NO_PLAN ? NULL : pl;
@@ -1142,8 +1140,8 @@ static void rp_line(rp *r, rp_src *s)
 			r->write_error = done;
 			return;
 		}
-		/* (the plans' texts never hold one) */
-		may_nul = !done;
+		/* (a plan's text holds one only from a %c: pf_may_write_nul()) */
+		may_nul = !done || pf_may_write_nul(rp_plan(r, ev));
 		if (!done) {
 			/* pf_names_symbols() walks the print args: not on every
 			 * such record once the names are parsed anyway */

@@ -39,6 +39,7 @@
 #include "core/core.h"
 #include "tracedat/printfmt.h"
 #include "tracedat/report.h"
+#include "linked_tep.h"
 
 #include "check.h"
 
@@ -225,7 +226,7 @@ static void check_events(stats *s, struct tep_handle *tep, const pf_strings *pri
 	for (int e = 0; e < n && buf && known_pids; e++) {
 		struct tep_event *ev = tep_get_event(tep, e);
 		const char *why = NULL;
-		pf_plan *pl = pf_compile(tep, ev, printk, kallsyms, &why);
+		pf_plan *pl = pf_compile(tep, ev, printk, kallsyms, linked_tep_is_newer(), &why);
 		bool plugin = ev->handler && !(ev->flags & TEP_EVENT_FL_NOHANDLE);
 		s->formats++;
 		if (plugin && pl && pf_emulates_handler(pl))

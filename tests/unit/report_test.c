@@ -18,6 +18,7 @@
 
 #include "core/core.h"
 #include "tracedat/report.h"
+#include "linked_tep.h"
 
 static int n_fail;
 
@@ -38,10 +39,10 @@ static void check_file(const char *path)
 		n_fail++;
 		return;
 	}
-	/* libtraceevent 1.7's texts, those of trace-cmd 3.1.6: what the
-	 * libtraceevent linked here prints, to compare the plans with. */
+	/* The texts of the libtraceevent linked here, to compare the plans
+	 * with: 1.7's are trace-cmd 3.1.6's, later ones 3.4's. */
 	tc_report_options o = { .check_fast_path = true, .compat = tc_compat_default() };
-	o.compat.trace_cmd = TC_RELEASE(3, 1);
+	o.compat.trace_cmd = linked_tep_is_newer() ? TC_RELEASE(3, 4) : TC_RELEASE(3, 1);
 	snprintf(name, sizeof name, "report/check-fast-path/%s", path);
 	if (tc_report(sink, path, &o) < 0)
 		report_error(name);
