@@ -1161,7 +1161,12 @@ static int compile_conversion(pf_plan *pl, const char *f, struct tep_print_arg *
 	for (f++; *f; f++, ret++) {
 		char c = *f;
 		switch (c) {
-		case '#': case '.': case '-': case '+':
+		case '+':
+			/* a flag since libtraceevent 1.8; 1.7.1 prints ">+<" */
+			if (!pl->tep19)
+				break;
+			continue;
+		case '#': case '.': case '-':
 		case '0': case '1': case '2': case '3': case '4':
 		case '5': case '6': case '7': case '8': case '9':
 			continue;

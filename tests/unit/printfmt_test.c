@@ -366,6 +366,10 @@ static const char *const synthetic_formats[] = {
 	"\tfield:char a;\toffset:8;\tsize:1;\tsigned:1;\n"
 	"\tfield:int b;\toffset:12;\tsize:4;\tsigned:1;\n\n"
 	"print fmt: \"[%c%c] b=%d %5c|%-3d\", REC->a, REC->a, REC->b, REC->b, REC->a\n",
+	/* '+' is a flag to libtraceevent 1.8 and later, ">+<" to 1.7.1. */
+	"name: plus\nID: 905\n" COMMON_FIELDS
+	"\tfield:int b;\toffset:8;\tsize:4;\tsigned:1;\n\n"
+	"print fmt: \"%+d|%+5d|%-+4d|\", REC->b, REC->b, REC->b\n",
 	/* Names: a kernel symbol's address (none here: 0), casts, flags by
 	 * name, a ternary of strings, division by a constant, shifts. */
 	"name: names\nID: 902\n" COMMON_FIELDS
