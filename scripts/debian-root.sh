@@ -55,8 +55,8 @@ sid)
 	;;
 trixie)
 	# The releases tests/live/trixie-peers.sh compares tracecat's
-	# --compat texts with.
-	packages=(babeltrace2=2.1.1 trace-cmd=3.3.1 uftrace=0.17 gcc make pkgconf libc6-dev)
+	# --compat texts with (g++: the C++ scenario of tests/uftrace).
+	packages=(babeltrace2=2.1.1 trace-cmd=3.3.1 uftrace=0.17 gcc g++ make pkgconf libc6-dev)
 	root=${TRACECAT_TRIXIE_ROOT:-/var/cache/tracecat/trixie-root}
 	;;
 *)
