@@ -1097,8 +1097,9 @@ TC_API void tc_timeline_writer_free(tc_timeline_writer *w);
  *
  * The text `trace-cmd report` prints for a trace.dat file, byte for byte:
  * trace-cmd 3.4's (libtraceevent 1.9 and its plugins) or, with
- * compat.trace_cmd 3.1, 3.1.6's (libtraceevent 1.7.1), whichever
- * libtraceevent the library links.  Each event's print format is compiled
+ * compat.trace_cmd 3.3, Debian 13's 3.3.1's (libtraceevent 1.8) or, with
+ * 3.1, 3.1.6's (libtraceevent 1.7.1), whichever libtraceevent the library
+ * links.  Each event's print format is compiled
  * into a native plan; libtraceevent prints what the plans leave and loads
  * the plugins, so this part of the library needs it: a library built with
  * `make WITH_TRACEEVENT=0` has no report (tc_report_available()).
