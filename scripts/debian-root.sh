@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# scripts/debian-root.sh SUITE - build, once, a Debian root of SUITE (sid or
-# trixie) that the peer wrappers in tests/peers/ and the live tests run
-# their programs from.
+# scripts/debian-root.sh SUITE - build, once, a Debian root of SUITE (sid,
+# trixie or bookworm) that the peer wrappers in tests/peers/ and the live
+# tests run their programs from.
 #
 # Some peers the tests compare against are not Debian 12's releases: sid's
 # are the newest (babeltrace2 2.1.2 is the first to read and write CTF 2),
 # trixie's (Debian 13) are the older ones tracecat's --compat still
-# follows.  Rather than building them from source, they are taken from
+# follows.  And on a host other than Debian 12 the suite's own references,
+# Debian 12's releases, come from a bookworm root.  Rather than building them from source, they are taken from
 # Debian's own packages, installed with debootstrap into a separate root
 # that never touches the host's /usr.  Each root is built once and cached:
 #
@@ -15,6 +16,8 @@
 #                          (default /var/cache/tracecat/sid-root)
 #   TRACECAT_TRIXIE_ROOT   where the trixie root lives
 #                          (default /var/cache/tracecat/trixie-root)
+#   TRACECAT_BOOKWORM_ROOT where the bookworm root lives
+#                          (default /var/cache/tracecat/bookworm-root)
 #   TRACECAT_DEBIAN_MIRROR the Debian mirror to use (TRACECAT_SID_MIRROR,
 #                          its older name, too; default: the first Debian
 #                          URI in the host's own apt sources, so a machine
@@ -59,8 +62,16 @@ trixie)
 	packages=(babeltrace2=2.1.1 trace-cmd=3.3.1 uftrace=0.17 gcc g++ make pkgconf libc6-dev)
 	root=${TRACECAT_TRIXIE_ROOT:-/var/cache/tracecat/trixie-root}
 	;;
+bookworm)
+	# Debian 12's peers, the releases the suite's references were made
+	# with, for hosts that have other ones (tests/peers/debian12/).  The
+	# trace-cmd package alone leaves out libtraceevent's plugins, which
+	# format some events.
+	packages=(babeltrace2=2.0.4 babeltrace=1.5.11 trace-cmd=3.1.6 libtraceevent1-plugin=1.7.1 uftrace=0.13)
+	root=${TRACECAT_BOOKWORM_ROOT:-/var/cache/tracecat/bookworm-root}
+	;;
 *)
-	echo "usage: debian-root.sh sid|trixie" >&2
+	echo "usage: debian-root.sh sid|trixie|bookworm" >&2
 	exit 2
 	;;
 esac

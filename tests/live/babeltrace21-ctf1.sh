@@ -30,6 +30,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$ROOT" || exit 0
 # shellcheck source=tests/lib.sh
 . "$ROOT/tests/lib.sh"
+peers_debian12
 
 # ---- the request itself ----
 enum_line() {
