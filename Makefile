@@ -140,11 +140,16 @@ HAVE_CLANG := $(shell command -v clang >/dev/null 2>&1 && echo yes)
 # check and demo first install what is missing, then run make again: the
 # compiler flags above come from pkg-config, which needs the packages.
 # check also builds (once, cached) the Debian sid root of the newer peers
-# (scripts/sid-root.sh); as another user than root, with no root built yet,
-# it says what to run and the tests that need it fail.
+# (scripts/sid-root.sh) and the trixie root of Debian 13's
+# (scripts/debian-root.sh trixie), and on a host whose peers are not
+# Debian 12's releases the bookworm root of those (tests/lib.sh,
+# peers_debian12); as another user than root, with no root built yet, it
+# says what to run and the tests that need it fail.
 check:
 	@bash scripts/deps.sh test
 	@bash scripts/sid-root.sh || true
+	@bash scripts/debian-root.sh trixie || true
+	@bash -c '. tests/lib.sh && peers_debian12 && [ "$$TRACECAT_PEERS" = host ]' || bash scripts/debian-root.sh bookworm || true
 	@$(MAKE) --no-print-directory run-check
 
 run-check: all sanitize unit $(if $(HAVE_CLANG),fuzz)

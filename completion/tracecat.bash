@@ -97,7 +97,7 @@ _tracecat_value()
 		_tracecat_choice "$value" ctf trace.dat uftrace lttng-legacy ;;
 	*:--compat)
 		# every peer's known releases (src/core/compat.c)
-		_tracecat_list "$value" babeltrace2=2.0 babeltrace2=2.1 trace-cmd=3.1 trace-cmd=3.4 uftrace=0.13 uftrace=0.19 ;;
+		_tracecat_list "$value" babeltrace2=2.0 babeltrace2=2.1 trace-cmd=3.1 trace-cmd=3.3 trace-cmd=3.4 uftrace=0.13 uftrace=0.17 uftrace=0.19 ;;
 	convert:--ctf-version)
 		_tracecat_choice "$value" 1.8 2 ;;
 	convert:--format)

@@ -872,23 +872,27 @@ struct tc_compat {
 	 * prints as 2.1 does. */
 	unsigned babeltrace2;
 	/* trace-cmd, for `report`: 3.1 (Debian 12's 3.1.6 with libtraceevent
-	 * 1.7) or 3.4 (sid's 3.4 with libtraceevent 1.9's plugins), whatever
+	 * 1.7), 3.3 (Debian 13's 3.3.1 with libtraceevent 1.8: 3.4's text but
+	 * for flag 0x02, which it prints as 1.7's X, not 1.9's L) or 3.4
+	 * (sid's 3.4 with libtraceevent 1.9's plugins), whatever
 	 * libtraceevent tracecat links. */
 	unsigned trace_cmd;
 	/* uftrace, for `replay`: 0.13 (Debian 12) or 0.19 (Debian sid).
-	 * 0.19 prints the task id one column wider. */
+	 * 0.19 prints the task id one column wider.  A request for Debian
+	 * 13's 0.17, whose text is 0.19's, sets 0.19. */
 	unsigned uftrace;
 };
 
 /* The newest text written of each peer: babeltrace2 2.1, trace-cmd 3.4,
- * uftrace 0.19.  (Releases between those and Debian 12's, Debian 13's
- * trace-cmd 3.3 and uftrace 0.17, are not known yet.) */
+ * uftrace 0.19. */
 TC_API tc_compat tc_compat_default(void);
 
 /*
  * Sets the releases SPEC names in C, leaving the other peers as they are:
  * "PEER=VERSION[,PEER=VERSION...]", PEER one of babeltrace2, trace-cmd,
- * uftrace, VERSION "X.Y" or "X.Y.Z" (the patch level is ignored).  0, or
+ * uftrace, VERSION "X.Y" or "X.Y.Z" (the patch level is ignored): the
+ * releases babeltrace2 2.0 and 2.1, trace-cmd 3.1, 3.3 and 3.4, uftrace
+ * 0.13, 0.17 and 0.19.  0, or
  * TC_EINVAL (C unchanged) for an unknown peer or release or a malformed
  * SPEC, with a message listing the known releases.
  */
@@ -1093,8 +1097,9 @@ TC_API void tc_timeline_writer_free(tc_timeline_writer *w);
  *
  * The text `trace-cmd report` prints for a trace.dat file, byte for byte:
  * trace-cmd 3.4's (libtraceevent 1.9 and its plugins) or, with
- * compat.trace_cmd 3.1, 3.1.6's (libtraceevent 1.7.1), whichever
- * libtraceevent the library links.  Each event's print format is compiled
+ * compat.trace_cmd 3.3, Debian 13's 3.3.1's (libtraceevent 1.8) or, with
+ * 3.1, 3.1.6's (libtraceevent 1.7.1), whichever libtraceevent the library
+ * links.  Each event's print format is compiled
  * into a native plan; libtraceevent prints what the plans leave and loads
  * the plugins, so this part of the library needs it: a library built with
  * `make WITH_TRACEEVENT=0` has no report (tc_report_available()).

@@ -6,6 +6,7 @@
 #   live_setup NAME "$1"     root, bin, bins, work; TZ and sanitizer options
 #   live_as_nobody           as_nobody: the prefix that runs as user 65534
 #   peer_compare ...         `BIN print` against babeltrace2, PASS/FAIL/NOTE
+#   peers_debian12           Debian 12's peers first on PATH where the host's differ
 
 # live_setup NAME BIN: ROOT is the checkout; BIN made absolute; BINS is BIN
 # and, when it is built, build/sanitize/tracecat; WORK a fresh folder
@@ -74,4 +75,39 @@ peer_compare() {
 	else
 		echo "PASS $label"
 	fi
+}
+
+# peers_debian12: the suite's references and live comparisons are the texts
+# of Debian 12's peers, babeltrace2 2.0, babeltrace 1.5, trace-cmd 3.1 and
+# uftrace 0.13.  On a host that has one of them at another release (Debian
+# 13, sid), puts tests/peers/debian12 first on PATH, whose wrappers run all
+# four from a bookworm root (tests/peers/README.md); on Debian 12 nothing
+# changes.  TRACECAT_PEERS=host or TRACECAT_PEERS=debian12 decides instead;
+# it is exported with the choice, so the tests started from here do not
+# ask the peers again.
+peers_debian12() {
+	local dir
+	dir=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)/peers/debian12
+	if [ -z "${TRACECAT_PEERS:-}" ]; then
+		TRACECAT_PEERS=host
+		peer_release babeltrace2 --version 'Babeltrace 2.0.' &&
+			peer_release babeltrace -h 'BabelTrace Trace Viewer and Converter 1.5.' &&
+			peer_release trace-cmd -h 'trace-cmd version 3.1.' &&
+			peer_release uftrace --version 'uftrace v0.13 ' ||
+			TRACECAT_PEERS=debian12
+	fi
+	export TRACECAT_PEERS
+	if [ "$TRACECAT_PEERS" = debian12 ]; then
+		case :$PATH: in *":$dir:"*) ;; *) export PATH=$dir:$PATH ;; esac
+	fi
+}
+
+# peer_release PROGRAM OPTION START: true when PROGRAM is not installed or
+# a line of what `PROGRAM OPTION` prints starts with START (their exit
+# status says nothing: trace-cmd -h's is 1).
+peer_release() {
+	local out
+	command -v "$1" >/dev/null || return 0
+	out=$("$1" "$2" 2>&1) || true
+	[[ $'\n'$out == *$'\n'"$3"* ]]
 }

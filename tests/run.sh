@@ -44,6 +44,11 @@ export TZ=UTC
 # The uftrace references are Debian 12's uftrace 0.13's replay text;
 # tests/live/uftrace019.sh checks the default, 0.19's.
 export TRACECAT_COMPAT=babeltrace2=2.0,trace-cmd=3.1,uftrace=0.13
+# On a host whose peers are other releases than Debian 12's, the live tests
+# run Debian 12's from a bookworm root instead (tests/lib.sh, peers_debian12).
+# shellcheck source=tests/lib.sh
+. tests/lib.sh
+peers_debian12
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 

@@ -114,8 +114,9 @@ static const command_help commands[] = {
 	  "  -j, --jobs=N             read CPUs' pages on N threads, 1 to 256 (default:\n"
 	  "                           the online CPUs); the output is the same\n"
 	  "  --compat=PEER=VER[,...]  print as this release of the peer does:\n"
-	  "                           trace-cmd=3.1 (Debian 12) or trace-cmd=3.4 (the\n"
-	  "                           default) (also TRACECAT_COMPAT)\n"
+	  "                           trace-cmd=3.1 (Debian 12), trace-cmd=3.3 (Debian\n"
+	  "                           13) or trace-cmd=3.4 (the default) (also\n"
+	  "                           TRACECAT_COMPAT)\n"
 	  "  -h, --help               show this help\n" },
 	{ "replay", "print a uftrace record directory as uftrace replay does",
 	  "usage: tracecat replay [OPTIONS] [DIR]\n"
@@ -167,7 +168,8 @@ static const command_help commands[] = {
 	  "  -l, --nest-libcall       accepted (a recording option)\n"
 	  "Options of tracecat's own:\n"
 	  "  --compat=PEER=VER[,...]  print as this release of the peer does:\n"
-	  "                           uftrace=0.19 (default) or uftrace=0.13 (also\n"
+	  "                           uftrace=0.19 (default; 0.17, Debian 13's, prints\n"
+	  "                           the same) or uftrace=0.13 (Debian 12) (also\n"
 	  "                           TRACECAT_COMPAT)\n"
 	  "  -h, --help               show this help\n"
 	  "  --                       the argument after it is DIR\n" },

@@ -8,7 +8,7 @@
  *                   [--cpu LIST] [-F FILTER]... [-v] [-q] [-w] [--profile]
  *                   [-f | -P | -E | --first-event | --stat]
  *                   [-i FILE [--ts-offset N]] [-j N]
- *                   [--compat trace-cmd=3.1|3.4] [FILE]
+ *                   [--compat trace-cmd=3.1|3.3|3.4] [FILE]
  *
  * FILE defaults to trace.dat.  As in trace-cmd, options come before FILE
  * (parsing stops at the first operand), -F takes a libtraceevent filter

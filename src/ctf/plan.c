@@ -93,10 +93,16 @@ static void normalize(tc_clock *c, __int128 cycles)
 void ctf_clock_set_offset(tc_clock *c, uint64_t cycles, const tc_open_options *opts)
 {
 	__int128 total = cycles;
-	/* floor semantics, so that a negative --clock-offset-ns borrows from
-	 * the seconds */
-	if (opts->clock_offset_ns)
-		total += (__int128)((double)opts->clock_offset_ns * (double)c->freq / 1e9);
+	/* --clock-offset-ns in whole cycles, rounded down as babeltrace2 does
+	 * (it moves a negative offset into the seconds and truncates the
+	 * positive rest): -500 ns on a 1 kHz clock is -1 cycle, not 0. */
+	if (opts->clock_offset_ns) {
+		__int128 ns_cycles = (__int128)opts->clock_offset_ns * c->freq;
+		__int128 q = ns_cycles / 1000000000;
+		if (ns_cycles % 1000000000 < 0)
+			q--;
+		total += q;
+	}
 	c->offset_s += opts->clock_offset_s;
 	normalize(c, total);
 }

@@ -966,8 +966,8 @@ static char *put_latency_at(const rp *r, char *o, struct tep_record *rec)
 	unsigned pc = (unsigned)tep_data_preempt_count(r->tep, rec);
 	bool hard = flags & RP_FLAG_HARDIRQ, soft = flags & RP_FLAG_SOFTIRQ;
 	bool bit1 = flags & RP_FLAG_BIT1;
-	*o++ = flags & RP_FLAG_IRQS_OFF ? 'd' : bit1 && !r->tc34 ? 'X' : '.';
-	*o++ = flags & RP_FLAG_NEED_RESCHED ? 'N' : bit1 && r->tc34 ? 'L' : '.';
+	*o++ = flags & RP_FLAG_IRQS_OFF ? 'd' : bit1 && !r->lazy_l ? 'X' : '.';
+	*o++ = flags & RP_FLAG_NEED_RESCHED ? 'N' : bit1 && r->lazy_l ? 'L' : '.';
 	*o++ = hard && soft ? 'H' : hard ? 'h' : soft ? 's' : '.';
 	*o++ = pc & 0xf ? tc_fmt_hex_digits[pc & 0xf] : '.';
 	*o++ = pc >> 4 & 0xf ? tc_fmt_hex_digits[pc >> 4 & 0xf] : '.';
@@ -1329,7 +1329,8 @@ int tc_report(FILE *out, const char *path, const tc_report_options *opts)
 {
 	static const tc_report_options defaults;
 	rp r = { .o = opts ? opts : &defaults, .out = out };
-	r.tc34 = r.o->compat.trace_cmd >= TC_RELEASE(3, 4);
+	r.tc34 = r.o->compat.trace_cmd >= TC_RELEASE(3, 3);
+	r.lazy_l = r.o->compat.trace_cmd >= TC_RELEASE(3, 4);
 	/* The path as the system sees it first, so that a missing file or a
 	 * directory is said as such (tc_input_open does the same). */
 	int rc = tc_path_kind(path);

@@ -2,8 +2,9 @@
 /*
  * report.h - `trace-cmd report` for trace.dat files: the same text, byte
  * for byte, as trace-cmd 3.4 prints with libtraceevent 1.9 and its
- * plugins, or (compat.trace_cmd 3.1) as 3.1.6 does with libtraceevent
- * 1.7.1's, whichever libtraceevent tracecat links: tc_report() of
+ * plugins, or (compat.trace_cmd 3.3) as Debian 13's 3.3.1 does with
+ * libtraceevent 1.8's, or (3.1) as 3.1.6 does with libtraceevent 1.7.1's,
+ * whichever libtraceevent tracecat links: tc_report() of
  * tracecat.h.  What is left here is for the tests.
  *
  * The engine reads the file with the raw reader (tracedat.h), hands the

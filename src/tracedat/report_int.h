@@ -70,8 +70,12 @@ typedef struct rp {
 	tc_prefetch *prefetch;   /* with threads: reads SRCS ahead */
 	bool usecs;              /* times in microseconds (trace-cmd's IN_USECS) */
 	/* trace-cmd 3.4's text (with libtraceevent 1.9's plugins), not
-	 * 3.1.6's (with 1.7's): o->compat.trace_cmd >= 3.4 */
+	 * 3.1.6's (with 1.7's): o->compat.trace_cmd >= 3.3, Debian 13's
+	 * 3.3.1 (libtraceevent 1.8) printing 3.4's but for lazy_l */
 	bool tc34;
+	/* flag 0x02 is libtraceevent 1.9's L (lazy need-resched), not 1.7's
+	 * and 1.8's X (interrupt state not supported): trace_cmd >= 3.4 */
+	bool lazy_l;
 	uint64_t last_ts;        /* --ts-diff: the previous line's time */
 	bool swap;               /* the file's byte order is not ours */
 	pf_plan **plans;         /* by event id: native formatting plans */

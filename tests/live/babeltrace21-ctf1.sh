@@ -30,6 +30,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$ROOT" || exit 0
 # shellcheck source=tests/lib.sh
 . "$ROOT/tests/lib.sh"
+peers_debian12
 
 # ---- the request itself ----
 enum_line() {
@@ -72,10 +73,10 @@ check_usage option-release '--compat: babeltrace2 1.5: unknown release; known: 2
 check_usage option-version '--compat: babeltrace2: "2" is not a version' \
 	"$BIN" print --compat babeltrace2=2 tests/fixtures/ctf/ust-types
 check_usage option-missing 'option --compat needs a value' "$BIN" print --compat
-check_usage report-release '--compat: trace-cmd 3.3: unknown release; known: 3.1, 3.4' \
-	"$BIN" report --compat trace-cmd=3.3 tests/fixtures/tracedat/top-v7-zstd.dat
-check_usage replay-env 'TRACECAT_COMPAT: uftrace 0.17: unknown release; known: 0.13, 0.19' \
-	env TRACECAT_COMPAT=uftrace=0.17 "$BIN" replay tests/fixtures/uftrace/abc
+check_usage report-release '--compat: trace-cmd 3.2: unknown release; known: 3.1, 3.3, 3.4' \
+	"$BIN" report --compat trace-cmd=3.2 tests/fixtures/tracedat/top-v7-zstd.dat
+check_usage replay-env 'TRACECAT_COMPAT: uftrace 0.18: unknown release; known: 0.13, 0.17, 0.19' \
+	env TRACECAT_COMPAT=uftrace=0.18 "$BIN" replay tests/fixtures/uftrace/abc
 check_usage report-missing 'option --compat needs a value' "$BIN" report --compat
 
 # ---- the traces against the peers ----

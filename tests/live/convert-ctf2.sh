@@ -29,6 +29,10 @@
 set -u
 BIN=$1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# Debian 12's peers, the references, where the host's are other releases.
+# shellcheck source=tests/lib.sh
+. "$ROOT/tests/lib.sh"
+peers_debian12
 BT21=${BABELTRACE21:-$ROOT/tests/peers/babeltrace2-2.1}
 if ! "$BT21" --version >/dev/null 2>&1; then
 	echo "SKIP convert-ctf2: babeltrace2 2.1.2 does not run ($BT21)"

@@ -13,6 +13,10 @@ export TRACECAT_COMPAT=${TRACECAT_COMPAT-babeltrace2=2.0}
 set -u
 BIN=$1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# Debian 12's peers, the references, where the host's are other releases.
+# shellcheck source=tests/lib.sh
+. "$ROOT/tests/lib.sh"
+peers_debian12
 if ! command -v babeltrace2 >/dev/null; then
 	echo "SKIP ctf-corpus-options: babeltrace2 is not installed"
 	exit 0

@@ -29,6 +29,10 @@ export TRACECAT_COMPAT=${TRACECAT_COMPAT-babeltrace2=2.0}
 set -u
 BIN=$1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# Debian 12's peers, the references, where the host's are other releases.
+# shellcheck source=tests/lib.sh
+. "$ROOT/tests/lib.sh"
+peers_debian12
 CORPUS=${TRACECAT_CORPUS:-$ROOT/tests/corpus}/lttng-legacy
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT

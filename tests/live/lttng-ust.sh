@@ -31,6 +31,10 @@ set -uo pipefail
 
 bin=${1:-}
 root=$(pwd)
+# Debian 12's peers, the references, where the host's are other releases.
+# shellcheck source=tests/lib.sh
+. "$root/tests/lib.sh"
+peers_debian12
 record=$root/tests/lttng/record.sh
 option_sets=$root/tests/lttng/option-sets.txt
 prefix=lttng-ust

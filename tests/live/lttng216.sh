@@ -36,6 +36,10 @@ BIN=${1:-}
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
 [ -x "$BIN" ] || { echo "FAIL lttng216: $BIN is not an executable"; exit 0; }
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# Debian 12's peers, the references, where the host's are other releases.
+# shellcheck source=tests/lib.sh
+. "$ROOT/tests/lib.sh"
+peers_debian12
 sid=${TRACECAT_SID_ROOT:-/var/cache/tracecat/sid-root}
 BT21=${BABELTRACE21:-$ROOT/tests/peers/babeltrace2-2.1}
 export TZ=UTC

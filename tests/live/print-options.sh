@@ -29,6 +29,7 @@ trap 'rm -rf "$tmp"' EXIT
 cd "$ROOT" || exit 0
 # shellcheck source=tests/lib.sh
 . "$ROOT/tests/lib.sh"
+peers_debian12
 
 # ---- usage, and -v ----
 check_usage() {

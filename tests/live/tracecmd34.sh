@@ -1,8 +1,13 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: MIT
-# tests/live/tracecmd34.sh BIN - `tracecat report`'s default text against
-# trace-cmd 3.4 (with libtraceevent 1.9's plugins) from the Debian sid root
-# (scripts/sid-root.sh), byte for byte, on files that 3.4 records now.
+# tests/live/tracecmd34.sh BIN [SUITE] - `tracecat report`'s default text
+# against trace-cmd 3.4 (with libtraceevent 1.9's plugins) from the Debian
+# sid root (scripts/sid-root.sh), byte for byte, on files that 3.4 records
+# now.  With SUITE trixie (tests/live/trixie-peers.sh), the same against
+# Debian 13's trace-cmd 3.3.1 (libtraceevent 1.8) from the trixie root
+# (scripts/debian-root.sh trixie) and `--compat trace-cmd=3.3`'s text, the
+# test names starting tracecmd33; what is said of 3.4 below is then said
+# of 3.3.1, but for the last part (sid only).
 #
 # `trace-cmd record` does not work on the project's machines, so, as
 # tests/tracefs/record.sh does for 3.1.6, the events are enabled in ftrace
@@ -13,8 +18,10 @@
 #            kernel stack traces, a trace_marker line): version 7, zstd,
 #            what extract writes
 #   x6.dat   the same converted to version 6 (`trace-cmd convert`)
-#   m7.dat   instances a and b (b: sched_process_exec and irq), no top
-#            buffer: --cpu numbers the first instance's CPUs from 0
+#   m7.dat   instances c (enabled as a) and b (sched_process_exec and
+#            irq), no top buffer: --cpu numbers the first instance's CPUs
+#            from 0 (c, not a again: trace-cmd 3.3.1's extract removes the
+#            instances it saved, and crashes on one that is gone)
 #   m6.dat   the same converted to version 6, whose empty top buffer
 #            still counts CPUs
 #   x7z.dat  x7.dat converted to version 7 with zlib
@@ -23,6 +30,10 @@
 #   c7z.dat  tests/corpus/trace-dat/sched-irq-v7-zstd.dat
 #   ci7z.dat tests/corpus/trace-dat/sched-irq-instance-v7-nocompress.dat
 #            (a top buffer and an instance)
+# and, when python3 is installed,
+#   lz6.dat  tests/corpus/trace-dat/sched-irq-v6.dat with flag 0x02 set
+#            on five records (tests/tracefs/lazy-flag.py): the latency
+#            column's L in 3.4 (libtraceevent 1.9), X in 3.3.1 (1.8)
 # For each file and each option set (none, -R, -t, --cpu 0, --cpu 2,
 # -F sched/sched_switch, -I, -S, -N, -l, --ts-diff, -l -R, -l --ts-diff -t,
 # -q, --stat, -E, -P, -f, --first-event [-t], -w [-t | --cpu 1],
@@ -54,35 +65,47 @@
 # Prints PASS/FAIL/SKIP lines for tests/run.sh; exits 0.
 set -u
 BIN=${1:-}
-[ -n "$BIN" ] || { echo "FAIL tracecmd34: usage: $0 BIN"; exit 0; }
+case ${2:-sid} in
+sid) ver=3.4 peer=${TRACECAT_SID_ROOT:-/var/cache/tracecat/sid-root} make_root=scripts/sid-root.sh ;;
+trixie) ver=3.3 peer=${TRACECAT_TRIXIE_ROOT:-/var/cache/tracecat/trixie-root} make_root="scripts/debian-root.sh trixie" ;;
+*) echo "FAIL tracecmd34: usage: $0 BIN [sid|trixie]"; exit 0 ;;
+esac
+t=tracecmd${ver/./}
+[ -n "$BIN" ] || { echo "FAIL $t: usage: $0 BIN [sid|trixie]"; exit 0; }
 case $BIN in /*) ;; *) BIN=$PWD/$BIN ;; esac
-[ -x "$BIN" ] || { echo "FAIL tracecmd34: $BIN is not an executable"; exit 0; }
-sid=${TRACECAT_SID_ROOT:-/var/cache/tracecat/sid-root}
+[ -x "$BIN" ] || { echo "FAIL $t: $BIN is not an executable"; exit 0; }
 export TZ=UTC
-# 3.4's text whatever the caller asked of the other peers.
-export TRACECAT_COMPAT=${TRACECAT_COMPAT:+$TRACECAT_COMPAT,}trace-cmd=3.4
+# The release's text whatever the caller asked of the other peers.
+export TRACECAT_COMPAT=${TRACECAT_COMPAT:+$TRACECAT_COMPAT,}trace-cmd=$ver
 
 if [ "$(id -u)" != 0 ]; then
-	echo "SKIP tracecmd34: needs root (tracefs instances, chroot, mounts)"
+	echo "SKIP $t: needs root (tracefs instances, chroot, mounts)"
 	exit 0
 fi
 if ! grep -qw tracefs /proc/filesystems 2>/dev/null; then
-	echo "SKIP tracecmd34: the kernel has no tracefs"
+	echo "SKIP $t: the kernel has no tracefs"
 	exit 0
 fi
-if [ ! -x "$sid/usr/bin/trace-cmd" ] || [ ! -x "$sid/usr/bin/stdbuf" ]; then
-	echo "SKIP tracecmd34: no sid root with trace-cmd ($sid; scripts/sid-root.sh builds it)"
+if [ ! -x "$peer/usr/bin/trace-cmd" ] || [ ! -x "$peer/usr/bin/stdbuf" ]; then
+	echo "SKIP $t: no ${2:-sid} root with trace-cmd ($peer; $make_root builds it)"
 	exit 0
 fi
-work=$(mktemp -d "${TMPDIR:-/tmp}/tc-tracecmd34.XXXXXX")
+work=$(mktemp -d "${TMPDIR:-/tmp}/tc-$t.XXXXXX")
 chmod 755 "$work"
 trap 'rm -rf "$work"' EXIT
 corpus=$(cd "$(dirname "$0")/../corpus/trace-dat" 2>/dev/null && pwd)
 if [ -z "$corpus" ] || ! cp "$corpus/sched-irq-v7-zstd.dat" "$work/c.dat" ||
 	! cp "$corpus/sched-irq-instance-v7-nocompress.dat" "$work/ci.dat"; then
-	echo "FAIL tracecmd34: no tests/corpus/trace-dat beside this script"
+	echo "FAIL $t: no tests/corpus/trace-dat beside this script"
 	exit 0
 fi
+files="x7 x6 m7 m6 x7z c7z ci7z"
+if command -v python3 >/dev/null &&
+	python3 "$(dirname "$0")/../tracefs/lazy-flag.py" "$corpus/sched-irq-v6.dat" "$work/lz6.dat" \
+		sys_enter_openat 25289 >"$work/log" 2>&1; then
+	files="$files lz6"
+fi
+echo "$files" >"$work/files"
 trap 'exit 0' INT TERM HUP
 
 # The option sets: name|arguments.
@@ -97,9 +120,9 @@ printf '%s\n' "${variants[@]}" >"$work/variants"
 # shellcheck disable=SC2016  # expanded by the inner shell
 unshare -m bash -c '
 	set -u
-	sid=$1 work=$2 tag=$3
-	T=$sid/sys/kernel/tracing
-	a=tc34-$tag-a b=tc34-$tag-b
+	peer=$1 work=$2 tag=$3
+	T=$peer/sys/kernel/tracing
+	a=tc34-$tag-a b=tc34-$tag-b c=tc34-$tag-c
 	made=()
 	cleanup() {
 		local i
@@ -113,34 +136,34 @@ unshare -m bash -c '
 	}
 	trap cleanup EXIT
 	mount --make-rprivate / &&
-		mount --bind /proc "$sid/proc" && mount --bind /sys "$sid/sys" &&
-		mount --bind /dev "$sid/dev" && mount -t tracefs nodev "$T" &&
-		mount --bind "$work" "$sid/mnt" || { echo "mounts failed" >&2; exit 1; }
-	in_root() { chroot "$sid" env -i PATH=/usr/bin:/bin TZ=UTC "$@"; }
-	for i in "$a" "$b"; do
+		mount --bind /proc "$peer/proc" && mount --bind /sys "$peer/sys" &&
+		mount --bind /dev "$peer/dev" && mount -t tracefs nodev "$T" &&
+		mount --bind "$work" "$peer/mnt" || { echo "mounts failed" >&2; exit 1; }
+	in_root() { chroot "$peer" env -i PATH=/usr/bin:/bin TZ=UTC "$@"; }
+	for i in "$a" "$b" "$c"; do
 		mkdir "$T/instances/$i" || { echo "cannot make instance $i" >&2; exit 1; }
 		made+=("$i")
 		echo 2048 >"$T/instances/$i/buffer_size_kb"
 	done
 	for e in sched irq timer syscalls/sys_enter_openat syscalls/sys_exit_openat kmem/kmalloc; do
-		[ -e "$T/instances/$a/events/$e/enable" ] && echo 1 >"$T/instances/$a/events/$e/enable"
+		for i in "$a" "$c"; do
+			[ -e "$T/instances/$i/events/$e/enable" ] && echo 1 >"$T/instances/$i/events/$e/enable"
+		done
 	done
 	echo 1 >"$T/instances/$b/events/sched/sched_process_exec/enable"
 	echo 1 >"$T/instances/$b/events/irq/enable"
-	echo 1 >"$T/instances/$a/options/stacktrace"
-	echo 1 >"$T/instances/$a/tracing_on"
-	echo 1 >"$T/instances/$b/tracing_on"
+	for i in "$a" "$c"; do echo 1 >"$T/instances/$i/options/stacktrace"; done
+	for i in "$a" "$b" "$c"; do echo 1 >"$T/instances/$i/tracing_on"; done
 	for i in 1 2 3; do
 		taskset -c 0 sh -c "cat /proc/version >/dev/null"
 		taskset -c 1 sh -c "cat /proc/version >/dev/null"
 		sleep 0.02
 	done
-	echo "tracecmd34 marker" >"$T/instances/$a/trace_marker"
-	echo 0 >"$T/instances/$a/tracing_on"
-	echo 0 >"$T/instances/$b/tracing_on"
-	echo 0 >"$T/instances/$a/options/stacktrace"
+	for i in "$a" "$c"; do echo "tracecmd34 marker" >"$T/instances/$i/trace_marker"; done
+	for i in "$a" "$b" "$c"; do echo 0 >"$T/instances/$i/tracing_on"; done
+	for i in "$a" "$c"; do echo 0 >"$T/instances/$i/options/stacktrace"; done
 	in_root timeout 120 trace-cmd extract -B "$a" -o /mnt/x7.dat >/dev/null 2>&1 || { echo "extract -B $a failed" >&2; exit 1; }
-	in_root timeout 120 trace-cmd extract -B "$a" -B "$b" -o /mnt/m7.dat >/dev/null 2>&1 || { echo "extract -B $a -B $b failed" >&2; exit 1; }
+	in_root timeout 120 trace-cmd extract -B "$c" -B "$b" -o /mnt/m7.dat >/dev/null 2>&1 || { echo "extract -B $c -B $b failed" >&2; exit 1; }
 	cleanup
 	made=()
 	ls "$T/instances" | grep "^tc34-$tag-" >"$work/left"
@@ -153,7 +176,7 @@ unshare -m bash -c '
 			-o "/mnt/${c#*:}.dat" >/dev/null 2>&1 || { echo "convert ${c%%:*} to v7 zlib failed" >&2; exit 1; }
 	done
 	while IFS="|" read -r name args; do
-		for f in x7 x6 m7 m6 x7z c7z ci7z; do
+		for f in $(cat "$work/files"); do
 			a=${args//@FILE/$f.dat}
 			[ "$a" = "$args" ] && a="$args $f.dat"
 			# (in /mnt: --first-event names the file as given)
@@ -164,15 +187,15 @@ unshare -m bash -c '
 	done <"$work/variants"
 	in_root trace-cmd version 2>/dev/null | grep -m 1 version >"$work/version"
 	exit 0
-' tracecmd34 "$sid" "$work" "$$" >"$work/log" 2>&1
+' tracecmd34 "$peer" "$work" "$$" >"$work/log" 2>&1
 rc=$?
 if [ $rc != 0 ] || [ ! -s "$work/x7.dat" ]; then
-	echo "FAIL tracecmd34/record: $(tr '\n' ' ' <"$work/log" | head -c 300)"
+	echo "FAIL $t/record: $(tr '\n' ' ' <"$work/log" | head -c 300)"
 	exit 0
 fi
-echo "PASS tracecmd34/record: $(tr -d '\n' <"$work/version")"
+echo "PASS $t/record: $(tr -d '\n' <"$work/version")"
 if [ -s "$work/left" ]; then
-	echo "FAIL tracecmd34/cleanup: instances left: $(tr '\n' ' ' <"$work/left")"
+	echo "FAIL $t/cleanup: instances left: $(tr '\n' ' ' <"$work/left")"
 fi
 
 profile_order=$(cd "$(dirname "$0")/../tracefs" && pwd)/profile-order.sh
@@ -184,8 +207,8 @@ mask_stack() { sed -E 's/(kernel_stack: +size=[0-9]+ caller=ARRAY\[).*/\1.../' "
 for spec in "${variants[@]}"; do
 	name=${spec%%|*}
 	args=${spec#*|}
-	for f in x7 x6 m7 m6 x7z c7z ci7z; do
-		label="tracecmd34/$f/${name}"
+	for f in $files; do
+		label="$t/$f/${name}"
 		exp=$work/$f.$name.exp
 		exp_rc=$(cat "$work/$f.$name.rc")
 		a=${args//@FILE/$f.dat}
@@ -194,7 +217,7 @@ for spec in "${variants[@]}"; do
 		(cd "$work" && timeout 60 "$BIN" report $a >"$work/out" 2>"$work/err")
 		got_rc=$?
 		if [ "$exp_rc" = 0 ] && [ ! -s "$exp" ]; then
-			echo "NOTE $label: trace-cmd 3.4 prints nothing for the file trace-cmd convert wrote from one without a top buffer"
+			echo "NOTE $label: trace-cmd $ver prints nothing for the file trace-cmd convert wrote from one without a top buffer"
 			if [ "$name" = plain ]; then
 				if cmp -s "$work/out" "$work/x7.plain.ref"; then
 					echo "PASS $label/same-as-x7: the text of the file extract wrote"
@@ -217,7 +240,7 @@ for spec in "${variants[@]}"; do
 		elif cmp -s "$exp" "$work/out"; then
 			echo "PASS $label"
 		elif [ "$exp_rc" = 139 ] && [ "$(head -c "$(stat -c %s "$exp")" "$work/out" | cmp - "$exp" 2>&1)" = "" ]; then
-			echo "PASS $label: trace-cmd 3.4 crashed (SIGSEGV) after printing a prefix of this text"
+			echo "PASS $label: trace-cmd $ver crashed (SIGSEGV) after printing a prefix of this text"
 		elif mask_stack "$exp" | cmp -s - <(mask_stack "$work/out"); then
 			echo "PASS $label: same but for the kernel_stack caller bytes past the record"
 		elif [ "$name" = profile ] && cmp -s <(bash "$profile_order" <"$exp") <(bash "$profile_order" <"$work/out"); then
@@ -230,10 +253,11 @@ for spec in "${variants[@]}"; do
 done
 
 # ---- the plans against libtraceevent 1.9 itself
+[ "$ver" = 3.4 ] || exit 0
 root=$(cd "$(dirname "$0")/../.." && pwd)
 g16=$root/build/gcc-16/tracecat
 if [ ! -x "$g16" ] || [ -n "$(find "$root/src" "$root/include" -newer "$g16" -name '*.[ch]' | head -n 1)" ]; then
-	echo "SKIP tracecmd34/plans-vs-libtraceevent-1.9: no build/gcc-16/tracecat from the current sources (tests/live/newer-compiler.sh builds it)"
+	echo "SKIP $t/plans-vs-libtraceevent-1.9: no build/gcc-16/tracecat from the current sources (tests/live/newer-compiler.sh builds it)"
 	exit 0
 fi
 mkdir -p "$work/fx"
@@ -241,22 +265,22 @@ cp "$g16" "$work/tc16"
 cp "$root"/tests/fixtures/tracedat/*.dat "$root"/tests/corpus/trace-dat/*.dat "$work/fx/" 2>/dev/null
 # shellcheck disable=SC2016  # expanded by the inner shell
 unshare -m bash -c '
-	sid=$1 work=$2
-	mount --make-rprivate / && mount --bind "$work" "$sid/mnt" && mount --bind /dev "$sid/dev" &&
-		mount --bind /proc "$sid/proc" || exit 1
+	peer=$1 work=$2
+	mount --make-rprivate / && mount --bind "$work" "$peer/mnt" && mount --bind /dev "$peer/dev" &&
+		mount --bind /proc "$peer/proc" || exit 1
 	cd "$work" || exit 1
 	for f in x7.dat x6.dat m7.dat ci7z.dat fx/*.dat; do
 		for o in "" -R; do
 			# shellcheck disable=SC2086  # o is an option or nothing
-			chroot "$sid" env -i PATH=/usr/bin:/bin TZ=UTC TRACECAT_REPORT_CHECK=1 \
+			chroot "$peer" env -i PATH=/usr/bin:/bin TZ=UTC TRACECAT_REPORT_CHECK=1 \
 				/mnt/tc16 report --compat trace-cmd=3.4 $o "/mnt/$f" >/dev/null 2>"$work/check.err"
 			echo "$f|$o|$?|$(head -c 300 "$work/check.err" | tr "\n" " ")"
 		done
 	done
-' tracecmd34 "$sid" "$work" >"$work/checks" 2>&1
+' tracecmd34 "$peer" "$work" >"$work/checks" 2>&1
 while IFS='|' read -r f o rc err; do
 	[ -n "$f" ] || continue
-	label="tracecmd34/plans-vs-libtraceevent-1.9/${f#fx/}${o:+ $o}"
+	label="$t/plans-vs-libtraceevent-1.9/${f#fx/}${o:+ $o}"
 	case $err in
 	*"fast text"*) echo "FAIL $label: $err" ;;
 	*) echo "PASS $label (exit $rc)" ;;

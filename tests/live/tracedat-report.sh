@@ -45,6 +45,10 @@ set -uo pipefail
 
 bin=${1:-}
 root=$(pwd)
+# Debian 12's peers, the references, where the host's are other releases.
+# shellcheck source=tests/lib.sh
+. "$root/tests/lib.sh"
+peers_debian12
 prefix=tracedat-report
 fixtures=$root/tests/fixtures/tracedat
 record=$root/tests/tracefs/record.sh

@@ -27,6 +27,10 @@
 set -u
 BIN=$1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# Debian 12's peers, the references, where the host's are other releases.
+# shellcheck source=tests/lib.sh
+. "$ROOT/tests/lib.sh"
+peers_debian12
 CORPUS=${TRACECAT_CORPUS:-$ROOT/tests/corpus}
 if ! command -v python3 >/dev/null; then
 	echo "SKIP tracedat-values: python3 is not installed"

@@ -36,6 +36,10 @@ set -uo pipefail
 
 bin=${1:-}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# Debian 12's peers, the references, where the host's are other releases.
+# shellcheck source=tests/lib.sh
+. "$root/tests/lib.sh"
+peers_debian12
 prefix=uftrace-replay
 fixtures=$root/tests/fixtures/uftrace
 corpus=${TRACECAT_CORPUS:-$root/tests/corpus}/uftrace

@@ -24,6 +24,10 @@ set -uo pipefail
 
 bin=${1:-}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+# Debian 12's peers, the references, where the host's are other releases.
+# shellcheck source=tests/lib.sh
+. "$root/tests/lib.sh"
+peers_debian12
 prefix=uftrace-symbols
 [ -n "$bin" ] || { echo "FAIL $prefix: usage: $0 BIN"; exit 0; }
 case $bin in /*) ;; *) bin=$PWD/$bin ;; esac

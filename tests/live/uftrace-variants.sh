@@ -12,6 +12,10 @@
 set -u
 BIN=$1
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+# Debian 12's peers, the references, where the host's are other releases.
+# shellcheck source=tests/lib.sh
+. "$ROOT/tests/lib.sh"
+peers_debian12
 FIX=$ROOT/tests/fixtures/uftrace
 if ! command -v python3 >/dev/null; then
 	echo "SKIP uftrace-variants: python3 is not installed"

@@ -4,7 +4,13 @@
 # uftrace 0.19 (doc/reading.md, "Peer releases"; doc/formats/uftrace.md
 # §9.1), byte for byte.
 #
-# usage (from anywhere): bash tests/live/uftrace019.sh BIN
+# usage (from anywhere): bash tests/live/uftrace019.sh BIN [SUITE]
+#
+# With SUITE trixie (tests/live/trixie-peers.sh), the same against Debian
+# 13's uftrace 0.17 from the trixie root (scripts/debian-root.sh trixie),
+# its gcc as CC, and `--compat uftrace=0.17`'s text (TRACECAT_COMPAT names
+# it), the test names starting uftrace017: what is said of sid and 0.19
+# below is then said of trixie and 0.17.
 #
 # In the Debian sid root of the newer peers (scripts/sid-root.sh), in a
 # mount namespace of this test's own (unshare -m) so that the shared root
@@ -35,8 +41,12 @@ set -uo pipefail
 
 bin=${1:-}
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
-prefix=uftrace019
-sid=${TRACECAT_SID_ROOT:-/var/cache/tracecat/sid-root}
+case ${2:-sid} in
+sid) ver=0.19 peer=${TRACECAT_SID_ROOT:-/var/cache/tracecat/sid-root} cc=gcc-16 cxx=g++-16 make_root=scripts/sid-root.sh ;;
+trixie) ver=0.17 peer=${TRACECAT_TRIXIE_ROOT:-/var/cache/tracecat/trixie-root} cc=gcc cxx=g++ make_root="scripts/debian-root.sh trixie" ;;
+*) echo "FAIL uftrace019: usage: $0 BIN [sid|trixie]"; exit 0 ;;
+esac
+prefix=uftrace${ver/./}
 [ -n "$bin" ] || { echo "FAIL $prefix: usage: $0 BIN"; exit 0; }
 case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
 [ -x "$bin" ] || { echo "FAIL $prefix: $bin is not an executable"; exit 0; }
@@ -45,15 +55,20 @@ if [ "$(id -u)" != 0 ]; then
 	echo "SKIP $prefix: needs root (chroot and bind mounts)"
 	exit 0
 fi
-# The root is used as it is, never built here (scripts/sid-root.sh does,
-# as .ci/run before the tests).
-if [ ! -x "$sid/usr/bin/uftrace" ] || [ ! -x "$sid/usr/bin/gcc-16" ]; then
-	echo "SKIP $prefix: no sid root with uftrace 0.19 and gcc-16 ($sid; scripts/sid-root.sh builds it)"
+# The root is used as it is, never built here (scripts/debian-root.sh
+# does, as .ci/run before the tests).
+if [ ! -x "$peer/usr/bin/uftrace" ] || [ ! -x "$peer/usr/bin/$cc" ]; then
+	echo "SKIP $prefix: no ${2:-sid} root with uftrace $ver and $cc ($peer; $make_root builds it)"
 	exit 0
 fi
 # shellcheck source=tests/uftrace/lib.sh
 . "$root/tests/uftrace/lib.sh"
-unset TRACECAT_COMPAT
+# The release's text: the default for 0.19.
+if [ "$ver" = 0.19 ]; then
+	unset TRACECAT_COMPAT
+else
+	export TRACECAT_COMPAT=uftrace=$ver
+fi
 export TZ=UTC ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1} UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1}
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tc-uftrace019.XXXXXX")
@@ -81,8 +96,8 @@ extra=("default:" "all:-f all" "no-merge:--no-merge" "t10us:-t 10us" "demangle-f
 	"demangle-no:--demangle=no" "color:--color=yes")
 damaged=("tid:-f tid" "fields:-f tid,addr,task,module" "no-merge:--no-merge -f tid")
 
-# in_root COMMAND...: COMMAND in the root, from /mnt, gcc-16 as CC, in a
-# mount namespace of its own; its output goes to the log.
+# in_root COMMAND...: COMMAND in the root, from /mnt, $cc as CC and $cxx
+# as CXX, in a mount namespace of its own; its output goes to the log.
 in_root() {
 	# shellcheck disable=SC2016  # expanded by the inner shell
 	timeout 600 unshare -m bash -c '
@@ -92,13 +107,14 @@ in_root() {
 		mount --rbind /dev "$2/dev"
 		mount --bind /proc "$2/proc"
 		mount --bind /sys "$2/sys"
-		shift 2
-		chroot "$0" env -i PATH=/usr/bin:/bin LC_ALL=C.UTF-8 TMPDIR=/mnt/tmp CC=gcc-16 CXX=g++-16 \
+		cc=$3 cxx=$4
+		shift 4
+		chroot "$0" env -i PATH=/usr/bin:/bin LC_ALL=C.UTF-8 TMPDIR=/mnt/tmp CC="$cc" CXX="$cxx" \
 			sh -c "cd /mnt && \"\$@\"" sh "$@"
-	' "$sid" "$work" "$sid" "$@" >>"$work/log" 2>&1
+	' "$peer" "$work" "$peer" "$cc" "$cxx" "$@" >>"$work/log" 2>&1
 }
 # replay.sh DIRS SET...: uftrace replay with every SET (LABEL:ARGS) on each
-# of the blank-separated DIRS (patterns), into DIR.u19-LABEL.txt.
+# of the blank-separated DIRS (patterns), into DIR.peer-LABEL.txt.
 cat >"$work/replay.sh" <<'EOF'
 set -e
 dirs=$1
@@ -107,7 +123,7 @@ for dir in $dirs; do
 	[ -d "$dir" ] || continue
 	for set in "$@"; do
 		# shellcheck disable=SC2086  # the arguments are blank-separated
-		uftrace replay ${set#*:} -d "$dir" >"$dir.u19-${set%%:*}.txt"
+		uftrace replay ${set#*:} -d "$dir" >"$dir.peer-${set%%:*}.txt"
 	done
 done
 EOF
@@ -116,10 +132,10 @@ fail_root() {
 	echo "FAIL $prefix/$1: $version: $(grep -v '^recorded ' "$work/log" | tail -n 3 | tr '\n' ' ' | head -c 300)"
 	exit 0
 }
-version=$(chroot "$sid" uftrace --version 2>/dev/null | head -n 1)
+version=$(chroot "$peer" uftrace --version 2>/dev/null | head -n 1)
 case $version in
-*v0.19*) ;;
-*) echo "FAIL $prefix/record: the sid root's uftrace is not 0.19: $version"; exit 0 ;;
+*"v$ver"*) ;;
+*) echo "FAIL $prefix/record: the ${2:-sid} root's uftrace is not $ver: $version"; exit 0 ;;
 esac
 in_root bash uftrace/record.sh /mnt/rec </dev/null || fail_root record
 # Without a C++ compiler in the root, the C++ scenario is recorded here
@@ -183,25 +199,25 @@ while IFS= read -r dir; do
 	label=${dir#"$work"/}
 	for set in "${extra[@]}"; do
 		# shellcheck disable=SC2086  # the arguments are blank-separated
-		check "$prefix/$label.${set%%:*}" "$dir.u19-${set%%:*}.txt" ${set#*:} "$dir"
+		check "$prefix/$label.${set%%:*}" "$dir.peer-${set%%:*}.txt" ${set#*:} "$dir"
 	done
 done < <(find "$work/rec" "$work/old" -mindepth 1 -maxdepth 1 -type d | sort)
 
 for kind in "${damage_kinds[@]}"; do
 	for set in "${damaged[@]}"; do
 		# shellcheck disable=SC2086  # the arguments are blank-separated
-		check "$prefix/damaged/$kind.${set%%:*}" "$work/dmg/$kind.u19-${set%%:*}.txt" ${set#*:} "$work/dmg/$kind"
+		check "$prefix/damaged/$kind.${set%%:*}" "$work/dmg/$kind.peer-${set%%:*}.txt" ${set#*:} "$work/dmg/$kind"
 	done
 done
 
-# The request: the environment naming 0.19, the option overriding an
-# environment naming 0.13; and 0.13's text is another one.
+# The request: the environment naming the release, the option overriding
+# an environment naming 0.13; and 0.13's text is another one.
 first=$work/rec/single
-TRACECAT_COMPAT=uftrace=0.19 check "$prefix/compat/env-0.19" "$first.replay.txt" "$first"
+TRACECAT_COMPAT=uftrace=$ver check "$prefix/compat/env-$ver" "$first.replay.txt" "$first"
 TRACECAT_COMPAT=babeltrace2=2.0,uftrace=0.13 check "$prefix/compat/option-overrides-env" "$first.replay.txt" \
-	--compat uftrace=0.19.0 "$first"
+	--compat "uftrace=$ver.0" "$first"
 if TRACECAT_COMPAT=uftrace=0.13 "$bin" replay "$first" 2>/dev/null | cmp -s - "$first.replay.txt"; then
-	echo "FAIL $prefix/compat/0.13-differs: TRACECAT_COMPAT=uftrace=0.13 prints 0.19's text"
+	echo "FAIL $prefix/compat/0.13-differs: TRACECAT_COMPAT=uftrace=0.13 prints $ver's text"
 else
 	echo "PASS $prefix/compat/0.13-differs"
 fi

@@ -109,8 +109,12 @@ int main(void)
 	check_spec("last-wins", "babeltrace2=2.0,babeltrace2=2.1", 201, 304, 19);
 	check_spec("uftrace-0.13", "uftrace=0.13", 201, 304, 13);
 	check_spec("uftrace-0.19-patch", "uftrace=0.13,uftrace=0.19.0", 201, 304, 19);
+	/* Debian 13's: trace-cmd 3.3 is a release of its own, uftrace 0.17
+	 * prints 0.19's text and is stored as 0.19 */
+	check_spec("tc33-patch", "trace-cmd=3.3.1", 201, 303, 19);
+	check_spec("uftrace-0.17-as-0.19", "uftrace=0.13,uftrace=0.17", 201, 304, 19);
 
-	const char *known = "known: babeltrace2 (2.0, 2.1), trace-cmd (3.1, 3.4), uftrace (0.13, 0.19)";
+	const char *known = "known: babeltrace2 (2.0, 2.1), trace-cmd (3.1, 3.3, 3.4), uftrace (0.13, 0.17, 0.19)";
 	char want[256];
 	snprintf(want, sizeof want, "unknown peer \"lttng\"; %s", known);
 	check_bad("unknown-peer", "lttng=2.13", want);
@@ -122,15 +126,15 @@ int main(void)
 	check_bad("empty", "", want);
 	check_bad("trailing-comma", "babeltrace2=2.0,", want);
 	check_bad("unknown-release", "babeltrace2=1.5", "babeltrace2 1.5: unknown release; known: 2.0, 2.1");
-	check_bad("between-releases", "trace-cmd=3.3", "trace-cmd 3.3: unknown release; known: 3.1, 3.4");
-	check_bad("uftrace-release", "uftrace=0.17.1", "uftrace 0.17: unknown release; known: 0.13, 0.19");
+	check_bad("between-releases", "trace-cmd=3.2", "trace-cmd 3.2: unknown release; known: 3.1, 3.3, 3.4");
+	check_bad("uftrace-release", "uftrace=0.18.1", "uftrace 0.18: unknown release; known: 0.13, 0.17, 0.19");
 	check_bad("major-only", "babeltrace2=2", "babeltrace2: \"2\" is not a version X.Y or X.Y.Z; known: 2.0, 2.1");
 	check_bad("four-parts", "babeltrace2=2.1.2.3",
 	          "babeltrace2: \"2.1.2.3\" is not a version X.Y or X.Y.Z; known: 2.0, 2.1");
 	check_bad("letters", "babeltrace2=2.x", "babeltrace2: \"2.x\" is not a version X.Y or X.Y.Z; known: 2.0, 2.1");
-	check_bad("empty-version", "uftrace=", "uftrace: \"\" is not a version X.Y or X.Y.Z; known: 0.13, 0.19");
+	check_bad("empty-version", "uftrace=", "uftrace: \"\" is not a version X.Y or X.Y.Z; known: 0.13, 0.17, 0.19");
 	/* a bad item after a good one leaves both undone */
-	check_bad("partial", "babeltrace2=2.0,uftrace=9.9", "uftrace 9.9: unknown release; known: 0.13, 0.19");
+	check_bad("partial", "babeltrace2=2.0,uftrace=9.9", "uftrace 9.9: unknown release; known: 0.13, 0.17, 0.19");
 	check(tc_compat_parse(NULL, "babeltrace2=2.0") == TC_EINVAL, "null", "a NULL tc_compat is accepted");
 
 	/* what tc_text_options_default sets */
