@@ -233,12 +233,15 @@ static const char *const exec_paths[] = {
 static uint8_t blob[4096];
 
 /*
- * Event I of a mix-* mode, from thread W.  Values are cheap functions of
- * I so that recording stays fast.
+ * Event I of a mix-* mode, from thread W (I = W, W + 2, ...: the classes
+ * of a two-class mix take turns on k = I / 2, so that both threads' streams
+ * hold both).  Values are cheap functions of I so that recording stays
+ * fast.
  */
 static void emit_mix(enum mode mode, unsigned long long i, int w)
 {
 	static const char text[] = "sequence of text";
+	unsigned long long k = i / 2;
 	int32_t vals[8];
 	size_t n, j;
 
@@ -247,26 +250,26 @@ static void emit_mix(enum mode mode, unsigned long long i, int w)
 		lttng_ust_tracepoint(tc, mix_ints, i, w);
 		break;
 	case MODE_MIX_KERNEL:
-		if (i % 2 == 0)
+		if (k % 2 == 0)
 			lttng_ust_tracepoint(tc, mix_switch, comms[i % 8], (int32_t) (i % 32768), 120,
-				(int64_t) (i % 3 == 0), comms[(i / 2) % 8], (int32_t) ((i + 1) % 32768),
+				(int64_t) (i % 3 == 0), comms[k % 8], (int32_t) ((i + 1) % 32768),
 				(int32_t) (100 + i % 40));
 		else
-			lttng_ust_tracepoint(tc, mix_exec, (int32_t) (i % 32768), exec_paths[(i / 2) % 4]);
+			lttng_ust_tracepoint(tc, mix_exec, (int32_t) (i % 32768), exec_paths[k % 4]);
 		break;
 	case MODE_MIX_FLOATS:
 		lttng_ust_tracepoint(tc, mix_floats, (float) i / 3.0f, sqrtf((float) i),
 			(double) i / 7.0, (double) i * 1e-9 - 1e3);
 		break;
 	case MODE_MIX_SEQS:
-		if (i % 2 == 0) {
-			n = (size_t) (i / 2) % 9;
+		if (k % 2 == 0) {
+			n = (size_t) (k / 2) % 9;
 			for (j = 0; j < n; j++)
 				vals[j] = (int32_t) (i + j) * -7;
-			lttng_ust_tracepoint(tc, mix_seq, vals, n, text, (size_t) (i / 2) % 17);
+			lttng_ust_tracepoint(tc, mix_seq, vals, n, text, (size_t) (k / 2) % 17);
 		} else {
-			lttng_ust_tracepoint(tc, mix_enum, state_vals[(i / 2) % COUNT(state_vals)],
-				size_vals[(i / 2) % COUNT(size_vals)], (uint32_t) i);
+			lttng_ust_tracepoint(tc, mix_enum, state_vals[(k / 2) % COUNT(state_vals)],
+				size_vals[(k / 2) % COUNT(size_vals)], (uint32_t) i);
 		}
 		break;
 	case MODE_MIX_TINY:
