@@ -30,8 +30,8 @@
 #   tracecat print T         vs  babeltrace2 2.1.2 T (and 2.0.4 T)
 #   tracecat info T          vs  babeltrace2 2.1.2 T -c sink.utils.dummy
 #   decode_all T             vs  the same dummy sink (bench/decode_all.c:
-#                                every field value built and visited,
-#                                which info does not do)
+#                                every field value built, which info does
+#                                not do; visited only by the check)
 #   tracecat convert --events '*' T -o O  vs  babeltrace2 2.1.2 T -o ctf -w O
 #   the same print, info, decode_all (and peers) on the CTF 2 trace
 # and the ratios peer/tracecat, and tracecat's CTF 2 / CTF 1.8 print time.
@@ -129,6 +129,7 @@ check() {
 	else
 		echo "check: tracecat print output DIFFERS from babeltrace2 2.1.2's on $2"
 	fi
+	echo "check: decode_all -c on $2: $("$work/decode_all" -c "$1" 2>&1)"
 }
 
 row() {
@@ -138,6 +139,7 @@ row() {
 }
 
 # For measure: runs CMD... DIR after removing the folder DIR it writes.
+# shellcheck disable=SC2016  # expanded by the shell measure starts
 afresh='rm -rf "$0" && exec "$@" "$0"'
 
 # measure_mix MIX T FORMAT: the rows of one trace; sets r_print r_print20

@@ -9,13 +9,16 @@
  * Built on the fly by that script against build/libtracecat.so; not part
  * of tracecat.
  *
- * usage: decode_all [-j THREADS] PATH
+ * usage: decode_all [-c] [-j THREADS] PATH
  *
  * Events come from a muxer (time order, as babeltrace2's muxer gives
  * them) decoding on THREADS threads (default: the online cores, as the
- * CLI's -j).  Every value is folded into a checksum, printed with the
- * event and field counts, so that no compiler can skip the reads.
- * Exit status 0 on success, 1 on a read error, 2 on usage.
+ * CLI's -j), every value built (the default of tc_input_want_values) and
+ * left alone, as the dummy sink leaves its fields: what is timed.  With
+ * -c every value is also visited and folded into a checksum, printed with
+ * the event and field counts: a check that the values are all there,
+ * whose walk (a third of the time on 4 KiB sequences) is not part of the
+ * comparison.  Exit status 0 on success, 1 on a read error, 2 on usage.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -78,14 +81,18 @@ int main(int argc, char **argv)
 	tc_muxer *mux = NULL;
 	tc_input *in = NULL;
 	char err[8192];
-	int argi = 1, rc;
+	int argi = 1, rc, check = 0;
 
-	if (argc == 4 && strcmp(argv[1], "-j") == 0) {
-		threads = atol(argv[2]);
-		argi = 3;
+	if (argi < argc && strcmp(argv[argi], "-c") == 0) {
+		check = 1;
+		argi++;
+	}
+	if (argi + 1 < argc && strcmp(argv[argi], "-j") == 0) {
+		threads = atol(argv[argi + 1]);
+		argi += 2;
 	}
 	if (argc != argi + 1 || threads < 1) {
-		fprintf(stderr, "usage: decode_all [-j THREADS] PATH\n");
+		fprintf(stderr, "usage: decode_all [-c] [-j THREADS] PATH\n");
 		return 2;
 	}
 	rc = tc_input_open(&in, argv[argi], NULL);
@@ -100,6 +107,8 @@ int main(int argc, char **argv)
 			continue;
 		t.events++;
 		t.sum = t.sum * 31 + msg->cycles;
+		if (!check)
+			continue;
 		if (msg->stream_event_context)
 			visit(&t, msg->stream_event_context);
 		if (msg->event_context)
@@ -115,7 +124,10 @@ int main(int argc, char **argv)
 	tc_input_free(in);
 	if (rc < 0)
 		return 1;
-	printf("%llu events, %llu field values, checksum %016llx\n", (unsigned long long) t.events,
-	       (unsigned long long) t.fields, (unsigned long long) t.sum);
+	if (check)
+		printf("%llu events, %llu field values, checksum %016llx\n", (unsigned long long) t.events,
+		       (unsigned long long) t.fields, (unsigned long long) t.sum);
+	else
+		printf("%llu events\n", (unsigned long long) t.events);
 	return 0;
 }

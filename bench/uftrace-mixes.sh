@@ -81,10 +81,14 @@ recording() {
 }
 
 # For measure: runs CMD... OUT after removing OUT.
+# shellcheck disable=SC2016  # expanded by the shell measure starts
 afresh='rm -rf "$0" && exec "$@" "$0"'
 
+# row TOOL COMMAND SECONDS MIB STATUS OUTPUT
 row() {
-	printf '%-10s %-40s %9s %9s  %s\n' "$@"
+	local note=
+	[ "$5" = 0 ] || note="  (exit status $5)"
+	printf '%-10s %-40s %9s %9s  %s%s\n' "$1" "$2" "$3" "$4" "$6" "$note"
 }
 
 summary=$work/summary
@@ -97,7 +101,7 @@ for mix in $mixes; do
 	d=$(recording "$mix") || { echo "uftrace-mixes: skipped $mix, cannot record it"; continue; }
 	n=$(cat "$d"/[0-9]*.dat | wc -c | awk '{ printf "%d", $1 / 16 }')
 	echo
-	echo "-- $mix: $d ($(du -sh "$d" | cut -f1), about $n records of 16 bytes, arguments included)"
+	echo "-- $mix: $d ($(du -sh "$d" | cut -f1), $n 16-byte units of records and arguments)"
 	"$bin" convert "$d" -o "$work/t.json"
 	(cd "$work" && uftrace dump --chrome -d "$d" >"$work/u.json" 2>/dev/null) || true
 	if command -v python3 >/dev/null; then
@@ -123,11 +127,12 @@ EOF
 	rm -f "$work/t.json" "$work/u.json"
 	printf '%-10s %-40s %9s %9s  %s\n' tool "command ($mix)" seconds "peak MiB" output
 	read -r j_s j_m j_rc < <(measure "$runs" bash -c "$afresh" "$work/t.json" "$bin" convert "$d" -o)
-	row tracecat "convert DIR -o OUT.json" "$j_s" "$j_m" "$(du -m "$work/t.json" | cut -f1) MB"
+	row tracecat "convert DIR -o OUT.json" "$j_s" "$j_m" "$j_rc" "$(du -m "$work/t.json" | cut -f1) MB"
 	read -r p_s p_m p_rc < <(measure "$runs" bash -c "$afresh" "$work/t.pftrace" "$bin" convert "$d" -o)
-	row tracecat "convert DIR -o OUT.pftrace" "$p_s" "$p_m" "$(du -m "$work/t.pftrace" | cut -f1) MB"
+	row tracecat "convert DIR -o OUT.pftrace" "$p_s" "$p_m" "$p_rc" "$(du -m "$work/t.pftrace" | cut -f1) MB"
+	# shellcheck disable=SC2016  # expanded by the shell measure starts
 	read -r u_s u_m u_rc < <(measure "$peer_runs" bash -c 'cd "$0" && uftrace dump --chrome -d "$1" >u.json' "$work" "$d")
-	row uftrace "dump --chrome -d DIR > OUT.json" "$u_s" "$u_m" "$(du -m "$work/u.json" | cut -f1) MB"
+	row uftrace "dump --chrome -d DIR > OUT.json" "$u_s" "$u_m" "$u_rc" "$(du -m "$work/u.json" | cut -f1) MB"
 	rm -f "$work"/t.json "$work"/t.pftrace "$work"/u.json
 	rj=$(ratio "$u_s" "$j_s" 1) rp=$(ratio "$u_s" "$p_s" 1)
 	echo "speed ratio uftrace dump --chrome / tracecat convert ($mix): JSON x$rj, Perfetto x$rp ($(nproc) cores)"
