@@ -23,10 +23,13 @@
 # on stderr); 1: any other failure.
 #
 # EVENTS defaults to the events the mode emits.  Environment knobs:
-#   TC_MODE         tc_app's mode: full (every tc:* event but tc:bench and
-#                   tc:bench_float), bench (tc:bench), bench-float
-#                   (tc:bench_float) or empty (empty strings; tc:strings and
-#                   tc:seqs).  Default: bench if EVENTS is just tc:bench,
+#   TC_MODE         tc_app's mode: full (every tc:* event but tc:bench,
+#                   tc:bench_float and tc:mix_*), bench (tc:bench),
+#                   bench-float (tc:bench_float), empty (empty strings;
+#                   tc:strings and tc:seqs) or one of bench/ctf-mixes.sh's
+#                   payload mixes: mix-ints, mix-kernel, mix-floats,
+#                   mix-seqs, mix-tiny, mix-large (tc:mix_* events, see
+#                   tc_app.c).  Default: bench if EVENTS is just tc:bench,
 #                   else full
 #   TC_SUBBUF_SIZE  sub-buffer (= packet) size; default 4096 for up to
 #                   20000 events (small packets keep fixtures small and give
@@ -36,7 +39,8 @@
 #   TC_NUM_SUBBUF   sub-buffers per CPU, default 8
 #   TC_BUFFERS      uid (default) or pid: per-pid buffers give the other
 #                   LTTng layout, OUTDIR/ust/pid/tc_app-PID-DATE/
-#   TC_CONTEXTS     context types, default "vpid vtid procname pthread_id"
+#   TC_CONTEXTS     context types, default "vpid vtid procname pthread_id";
+#                   set and empty: none
 #   TC_PROCS        how many tc_app processes run at once, default 1: many
 #                   with TC_BUFFERS=pid give a trace per process, whose
 #                   events at equal times the reader must order as
@@ -88,19 +92,25 @@ full) mode_events=(tc:ints tc:floats tc:strings tc:enums tc:arrays tc:seqs tc:em
 empty) mode_events=(tc:strings tc:seqs) ;;
 bench) mode_events=(tc:bench) ;;
 bench-float) mode_events=(tc:bench_float) ;;
-*) echo "record.sh: TC_MODE must be full, bench, bench-float or empty" >&2; exit 2 ;;
+mix-ints) mode_events=(tc:mix_ints) ;;
+mix-kernel) mode_events=(tc:mix_switch tc:mix_exec) ;;
+mix-floats) mode_events=(tc:mix_floats) ;;
+mix-seqs) mode_events=(tc:mix_seq tc:mix_enum) ;;
+mix-tiny) mode_events=(tc:mix_tiny) ;;
+mix-large) mode_events=(tc:mix_blob) ;;
+*) echo "record.sh: TC_MODE must be full, bench, bench-float, empty or mix-NAME" >&2; exit 2 ;;
 esac
 if [ $# -gt 0 ]; then
 	events=("$@")
 else
 	events=("${mode_events[@]}")
 fi
-# bench spreads ITERATIONS over the threads, the others run it per thread.
-if [ "$TC_MODE" = bench ] || [ "$TC_MODE" = bench-float ]; then
-	approx_events=$iterations
-else
-	approx_events=$((iterations * 2 * ${#mode_events[@]}))
-fi
+# bench and the mixes spread ITERATIONS over the threads, the others run
+# it per thread.
+case $TC_MODE in
+bench | bench-float | mix-*) approx_events=$iterations ;;
+*) approx_events=$((iterations * 2 * ${#mode_events[@]})) ;;
+esac
 if [ "$approx_events" -le 20000 ]; then
 	subbuf_size=${TC_SUBBUF_SIZE:-4096}
 else
@@ -111,7 +121,7 @@ case ${TC_BUFFERS:=uid} in
 uid | pid) ;;
 *) echo "record.sh: TC_BUFFERS must be uid or pid" >&2; exit 2 ;;
 esac
-read -r -a contexts <<<"${TC_CONTEXTS:-vpid vtid procname pthread_id}"
+read -r -a contexts <<<"${TC_CONTEXTS-vpid vtid procname pthread_id}"
 procs=${TC_PROCS:-1}
 case $procs in
 '' | *[!0-9]* | 0) echo "record.sh: TC_PROCS must be a positive number" >&2; exit 2 ;;

@@ -3,7 +3,7 @@
  * tc_app.c - test program that fires the "tc" tracepoints (tc_tp.h) so that
  * record.sh can produce tracecat's CTF fixtures and benchmark traces.
  *
- * usage: tc_app ITERATIONS [full|bench|bench-float|empty]
+ * usage: tc_app ITERATIONS [full|bench|bench-float|empty|mix-NAME]
  *
  *   full  (default) two threads, each pinned to its own CPU so the trace gets
  *         two per-CPU stream files whose events interleave; every iteration
@@ -16,6 +16,11 @@
  *         float sqrt(seq), values that print with six rounded digits.
  *   empty like full, but only tc:strings and tc:seqs (2 events), alternating
  *         empty and non-empty strings and text sequences: see below.
+ *   mix-ints, mix-kernel, mix-floats, mix-seqs, mix-tiny, mix-large
+ *         the payload mixes of bench/ctf-mixes.sh: ITERATIONS events in
+ *         total, split across the two threads like bench, of the tc:mix_*
+ *         classes tc_tp.h describes (mix-kernel and mix-seqs take turns
+ *         between their two classes).  See emit_mix().
  *
  * All values are deterministic; only timestamps and ids differ per run.
  */
@@ -37,7 +42,16 @@
 #define NTHREADS 2
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
-enum mode { MODE_FULL, MODE_BENCH, MODE_BENCH_FLOAT, MODE_EMPTY };
+enum mode {
+	MODE_FULL, MODE_BENCH, MODE_BENCH_FLOAT, MODE_EMPTY,
+	MODE_MIX_INTS, MODE_MIX_KERNEL, MODE_MIX_FLOATS, MODE_MIX_SEQS,
+	MODE_MIX_TINY, MODE_MIX_LARGE
+};
+
+/* The mix-* modes' names, in enum mode's order from MODE_MIX_INTS. */
+static const char *const mix_names[] = {
+	"mix-ints", "mix-kernel", "mix-floats", "mix-seqs", "mix-tiny", "mix-large",
+};
 
 struct worker {
 	pthread_t thread;
@@ -205,6 +219,71 @@ static void emit_empty(int k)
 		"text before an empty sequence", empty ? 0 : 29);
 }
 
+/* Task names of 16 bytes exactly, NUL-padded as the kernel's comm. */
+static const char comms[][16] = {
+	"swapper/0", "kworker/u4:2", "systemd-journal", "bash", "tc_app-worker",
+	"rcu_preempt", "ksoftirqd/1", "gnome-shell",
+};
+
+static const char *const exec_paths[] = {
+	"/usr/bin/ls", "/usr/lib/systemd/systemd-udevd", "/bin/sh", "/usr/local/bin/a-longer-program-name",
+};
+
+/* mix-large's payload bytes, filled by main() before the threads start. */
+static uint8_t blob[4096];
+
+/*
+ * Event I of a mix-* mode, from thread W (I = W, W + 2, ...: the classes
+ * of a two-class mix take turns on k = I / 2, so that both threads' streams
+ * hold both).  Values are cheap functions of I so that recording stays
+ * fast.
+ */
+static void emit_mix(enum mode mode, unsigned long long i, int w)
+{
+	static const char text[] = "sequence of text";
+	unsigned long long k = i / 2;
+	int32_t vals[8];
+	size_t n, j;
+
+	switch (mode) {
+	case MODE_MIX_INTS:
+		lttng_ust_tracepoint(tc, mix_ints, i, w);
+		break;
+	case MODE_MIX_KERNEL:
+		if (k % 2 == 0)
+			lttng_ust_tracepoint(tc, mix_switch, comms[i % 8], (int32_t) (i % 32768), 120,
+				(int64_t) (i % 3 == 0), comms[k % 8], (int32_t) ((i + 1) % 32768),
+				(int32_t) (100 + i % 40));
+		else
+			lttng_ust_tracepoint(tc, mix_exec, (int32_t) (i % 32768), exec_paths[k % 4]);
+		break;
+	case MODE_MIX_FLOATS:
+		lttng_ust_tracepoint(tc, mix_floats, (float) i / 3.0f, sqrtf((float) i),
+			(double) i / 7.0, (double) i * 1e-9 - 1e3);
+		break;
+	case MODE_MIX_SEQS:
+		if (k % 2 == 0) {
+			n = (size_t) (k / 2) % 9;
+			for (j = 0; j < n; j++)
+				vals[j] = (int32_t) (i + j) * -7;
+			lttng_ust_tracepoint(tc, mix_seq, vals, n, text, (size_t) (k / 2) % 17);
+		} else {
+			lttng_ust_tracepoint(tc, mix_enum, state_vals[(k / 2) % COUNT(state_vals)],
+				size_vals[(k / 2) % COUNT(size_vals)], (uint32_t) i);
+		}
+		break;
+	case MODE_MIX_TINY:
+		lttng_ust_tracepoint(tc, mix_tiny, (uint8_t) i);
+		break;
+	case MODE_MIX_LARGE:
+		lttng_ust_tracepoint(tc, mix_blob, (uint32_t) i, blob,
+			1024 + (size_t) ((i * 2654435761u) % 3073));
+		break;
+	default:
+		break;
+	}
+}
+
 static void *run_worker(void *arg)
 {
 	struct worker *w = arg;
@@ -237,6 +316,11 @@ static void *run_worker(void *arg)
 				(double) i / 7.0, sqrtf((float) i));
 		return NULL;
 	}
+	if (w->mode >= MODE_MIX_INTS) {
+		for (i = (unsigned long long) w->index; i < w->iterations; i += NTHREADS)
+			emit_mix(w->mode, i, w->index);
+		return NULL;
+	}
 	for (i = 0; i < w->iterations; i++) {
 		/* thread 0 takes even table rows, thread 1 odd ones */
 		int k = (int) ((2 * i + (unsigned long long) w->index) % 1000000);
@@ -261,7 +345,7 @@ int main(int argc, char **argv)
 	int i;
 
 	if (argc < 2 || argc > 3) {
-		fprintf(stderr, "usage: %s ITERATIONS [full|bench|bench-float|empty]\n", argv[0]);
+		fprintf(stderr, "usage: %s ITERATIONS [full|bench|bench-float|empty|mix-NAME]\n", argv[0]);
 		return 2;
 	}
 	iterations = strtoull(argv[1], &end, 10);
@@ -276,12 +360,22 @@ int main(int argc, char **argv)
 			mode = MODE_BENCH_FLOAT;
 		else if (strcmp(argv[2], "empty") == 0)
 			mode = MODE_EMPTY;
-		else if (strcmp(argv[2], "full") != 0) {
+		else if (strncmp(argv[2], "mix-", 4) == 0) {
+			for (i = 0; i < (int) COUNT(mix_names); i++)
+				if (strcmp(argv[2], mix_names[i]) == 0)
+					mode = (enum mode) (MODE_MIX_INTS + i);
+			if (mode == MODE_FULL) {
+				fprintf(stderr, "%s: unknown mode '%s'\n", argv[0], argv[2]);
+				return 2;
+			}
+		} else if (strcmp(argv[2], "full") != 0) {
 			fprintf(stderr, "%s: unknown mode '%s'\n", argv[0], argv[2]);
 			return 2;
 		}
 	}
 
+	for (i = 0; i < (int) sizeof(blob); i++)
+		blob[i] = (uint8_t) (i * 7 + 1);
 	pthread_barrier_init(&start_barrier, NULL, NTHREADS);
 	for (i = 0; i < NTHREADS; i++) {
 		workers[i].index = i;

@@ -197,6 +197,100 @@ LTTNG_UST_TRACEPOINT_EVENT(tc, bench_float,
 	)
 )
 
+/*
+ * The payload mixes of bench/ctf-mixes.sh (tc_app's mix-* modes): each
+ * mode records one or two of these classes, so that the bench measures
+ * layouts other than tc:bench's.  No fixture or live test enables them.
+ */
+
+/* mix-ints: integers only, of every size and both signs, one in hex. */
+LTTNG_UST_TRACEPOINT_EVENT(tc, mix_ints,
+	LTTNG_UST_TP_ARGS(uint64_t, seq, int32_t, worker),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer(uint64_t, seq, seq)
+		lttng_ust_field_integer(int32_t, worker, worker)
+		lttng_ust_field_integer(uint8_t, u8, (uint8_t) seq)
+		lttng_ust_field_integer(int16_t, s16, (int16_t) -(int16_t) seq)
+		lttng_ust_field_integer(uint32_t, u32, (uint32_t) (seq * 2654435761u))
+		lttng_ust_field_integer(int64_t, s64, (int64_t) seq * -1000003)
+		lttng_ust_field_integer_hex(uint64_t, u64_hex, seq << 20)
+	)
+)
+
+/*
+ * mix-kernel: shaped like the kernel's sched_switch (two 16-byte text
+ * arrays and five integers) and sched_process_exec (an integer and a
+ * string), the payloads LTTng kernel traces are made of.
+ */
+LTTNG_UST_TRACEPOINT_EVENT(tc, mix_switch,
+	LTTNG_UST_TP_ARGS(const char *, prev_comm, int32_t, prev_tid, int32_t, prev_prio,
+		int64_t, prev_state, const char *, next_comm, int32_t, next_tid, int32_t, next_prio),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_array_text(char, prev_comm, prev_comm, 16)
+		lttng_ust_field_integer(int32_t, prev_tid, prev_tid)
+		lttng_ust_field_integer(int32_t, prev_prio, prev_prio)
+		lttng_ust_field_integer(int64_t, prev_state, prev_state)
+		lttng_ust_field_array_text(char, next_comm, next_comm, 16)
+		lttng_ust_field_integer(int32_t, next_tid, next_tid)
+		lttng_ust_field_integer(int32_t, next_prio, next_prio)
+	)
+)
+
+LTTNG_UST_TRACEPOINT_EVENT(tc, mix_exec,
+	LTTNG_UST_TP_ARGS(int32_t, pid, const char *, filename),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer(int32_t, pid, pid)
+		lttng_ust_field_string(filename, filename)
+	)
+)
+
+/* mix-floats: floats and doubles, values of every magnitude. */
+LTTNG_UST_TRACEPOINT_EVENT(tc, mix_floats,
+	LTTNG_UST_TP_ARGS(float, f0, float, f1, double, d0, double, d1),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_float(float, f0, f0)
+		lttng_ust_field_float(float, f1, f1)
+		lttng_ust_field_float(double, d0, d0)
+		lttng_ust_field_float(double, d1, d1)
+	)
+)
+
+/* mix-seqs: sequences of numbers and of text, 0 to 8 and 0 to 16 long... */
+LTTNG_UST_TRACEPOINT_EVENT(tc, mix_seq,
+	LTTNG_UST_TP_ARGS(const int32_t *, vals, size_t, len, const char *, text, size_t, text_len),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_sequence(int32_t, vals, vals, uint8_t, len)
+		lttng_ust_field_sequence_text(char, text, text, uint16_t, text_len)
+	)
+)
+
+/* ...and, in turn with them, enumerations (a value, a range, unmapped). */
+LTTNG_UST_TRACEPOINT_EVENT(tc, mix_enum,
+	LTTNG_UST_TP_ARGS(int, st, uint64_t, sz, uint32_t, id),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_enum(tc, state, int, state, st)
+		lttng_ust_field_enum(tc, size_class, uint64_t, size, sz)
+		lttng_ust_field_integer(uint32_t, id, id)
+	)
+)
+
+/* mix-tiny: the smallest event, one byte of payload. */
+LTTNG_UST_TRACEPOINT_EVENT(tc, mix_tiny,
+	LTTNG_UST_TP_ARGS(uint8_t, v),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer(uint8_t, v, v)
+	)
+)
+
+/* mix-large: a byte sequence of 1 to 4 KiB. */
+LTTNG_UST_TRACEPOINT_EVENT(tc, mix_blob,
+	LTTNG_UST_TP_ARGS(uint32_t, id, const uint8_t *, data, size_t, len),
+	LTTNG_UST_TP_FIELDS(
+		lttng_ust_field_integer(uint32_t, id, id)
+		lttng_ust_field_sequence(uint8_t, data, data, uint16_t, len)
+	)
+)
+
 /* Non-default log levels and an EMF URI show up with `-f all`/`-f loglevel`. */
 LTTNG_UST_TRACEPOINT_LOGLEVEL(tc, ints, LTTNG_UST_TRACEPOINT_LOGLEVEL_INFO)
 LTTNG_UST_TRACEPOINT_LOGLEVEL(tc, strings, LTTNG_UST_TRACEPOINT_LOGLEVEL_WARNING)
