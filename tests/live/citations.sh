@@ -48,7 +48,10 @@ out=$(git grep -nE '(^|[^[:alnum:]_])specs/' -- "${scope[@]}")
 parent=$(dirname "$PWD")
 [ "$parent" = / ] && parent='' || parent=$parent/
 out+=$(git grep -n -e '\.\./shared' -- . ':!tests/third_party')
-[ -n "$parent" ] && out+=$(git grep -n -F -e "$parent" -- . ':!tests/third_party')
+# Only where a path starts: a parent such as /src/ also ends other paths
+# ("plugins/ctf/common/src/" in babeltrace2's messages).
+parent_re=$(printf '%s' "$parent" | sed 's/[][\.*^$+?(){}|]/\\&/g')
+[ -n "$parent" ] && out+=$(git grep -n -E -e "(^|[^[:alnum:]_./-])$parent_re" -- . ':!tests/third_party')
 if [ -n "$out" ]; then
 	echo "FAIL citations/outside-paths: $(echo "$out" | head -3 | tr '\n' ' ' | head -c 300)"
 else
