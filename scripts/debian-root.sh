@@ -50,8 +50,9 @@ suite=${1:-}
 case $suite in
 sid)
 	# lttng-tools and liblttng-ust-dev record the CTF 2 traces of LTTng
-	# 2.16 (tests/live/lttng216.sh).
-	packages=(babeltrace2=2.1.2 trace-cmd=3.4 uftrace=0.19 gcc-16=16.2.0
+	# 2.16 (tests/live/lttng216.sh); g++-16 builds the C++ scenario that
+	# tests/live/uftrace019.sh records with uftrace 0.19.
+	packages=(babeltrace2=2.1.2 trace-cmd=3.4 uftrace=0.19 gcc-16=16.2.0 g++-16=16.2.0
 		make pkgconf libc6-dev libzstd-dev zlib1g-dev libtraceevent-dev libjson-c-dev libelf-dev
 		lttng-tools=2.16.0 liblttng-ust-dev=2.16.0)
 	root=${TRACECAT_SID_ROOT:-/var/cache/tracecat/sid-root}
