@@ -292,29 +292,47 @@ static void give_back_pages(ctf_stream_iter *s, uint64_t upto)
 	s->dontneed_mark = end;
 }
 
-int ctf_check_packets(ctf_stream_iter *s)
+/* Reads the start (header and context) of every packet of every file of
+ * S, in order, calling VISIT (when not NULL) after each with the file's
+ * index and the packet's offset; stops at the first error.  The caller
+ * puts the iterator back with rewind_packets() before reading events. */
+static int walk_packets(ctf_stream_iter *s, void (*visit)(ctf_stream_iter *, size_t, uint64_t, void *), void *ctx)
 {
 	int rc = 0;
-	ctf_stream_class *first = s->sc;
 	for (size_t i = 0; i < s->file_count && rc == 0; i++) {
 		s->cur_file = i;
 		if ((rc = map_file(s, &s->files[i])) < 0)
 			break;
-		/* A context running past the content, or a packet of another
-		 * stream class, is found while decoding, after the events
-		 * before it, as babeltrace2 finds them. */
 		s->dontneed_mark = 0;
 		for (uint64_t off = 0; off < s->map_size && rc == 0; off += s->pkt.packet_bits / 8) {
 			s->sc = NULL;
 			give_back_pages(s, off);
-			rc = read_packet_start(s, off, false, &s->packet_arena);
+			if ((rc = read_packet_start(s, off, false, &s->packet_arena)) == 0 && visit)
+				visit(s, i, off, ctx);
 		}
 		unmap_file(s);
 	}
-	s->sc = first;
+	return rc;
+}
+
+/* S as before walk_packets(), its stream class SC. */
+static void rewind_packets(ctf_stream_iter *s, ctf_stream_class *sc)
+{
+	s->sc = sc;
 	s->cur_file = 0;
 	s->clock_value = 0;
+	s->last_event_cycles = 0;
 	s->dontneed_mark = 0;
+}
+
+int ctf_check_packets(ctf_stream_iter *s)
+{
+	/* A context running past the content, or a packet of another
+	 * stream class, is found while decoding, after the events before
+	 * it, as babeltrace2 finds them. */
+	ctf_stream_class *first = s->sc;
+	int rc = walk_packets(s, NULL, NULL);
+	rewind_packets(s, first);
 	return rc;
 }
 
@@ -618,6 +636,30 @@ static int last_event_cycles(ctf_stream_iter *s, size_t f, uint64_t off, uint64_
 	return rc < 0 ? rc : 0;
 }
 
+/* What stream_time_range() gathers from the packets: the first
+ * beginning, and the packet that begins last. */
+typedef struct packet_span {
+	bool any;
+	uint64_t first, last_begin, last_end, last_off;
+	size_t last_file;
+} packet_span;
+
+static void span_packet(ctf_stream_iter *s, size_t file, uint64_t off, void *ctx)
+{
+	packet_span *sp = ctx;
+	if (!s->pkt.has_ts_begin || !s->pkt.has_ts_end)
+		return;
+	if (!sp->any || s->pkt.ts_begin < sp->first)
+		sp->first = s->pkt.ts_begin;
+	if (!sp->any || s->pkt.ts_begin >= sp->last_begin) {
+		sp->last_begin = s->pkt.ts_begin;
+		sp->last_end = s->pkt.ts_end;
+		sp->last_file = file;
+		sp->last_off = off;
+	}
+	sp->any = true;
+}
+
 /*
  * The stream's time range as babeltrace2's source.ctf.fs gives it in its
  * `babeltrace.trace-infos` query (babeltrace2-query-babeltrace.trace-infos(7),
@@ -635,49 +677,20 @@ static int stream_time_range(tc_stream_iter *it, tc_time *begin, tc_time *end)
 	const ctf_stream_class *sc = (const ctf_stream_class *)it->stream->stream_class;
 	if (!sc->pub.clock || !sc->has_ts_begin || !sc->has_ts_end)
 		return 0;
-	bool any = false;
-	uint64_t first = 0, last_begin = 0, last_end = 0, last_off = 0;
-	size_t last_file = 0;
-	int rc = 0;
+	packet_span sp = { 0 };
 	ctf_stream_class *saved_sc = s->sc;
-	for (size_t i = 0; i < s->file_count && rc == 0; i++) {
-		s->cur_file = i;
-		if ((rc = map_file(s, &s->files[i])) < 0)
-			break;
-		s->dontneed_mark = 0;
-		for (uint64_t off = 0; off < s->map_size && rc == 0; off += s->pkt.packet_bits / 8) {
-			s->sc = NULL;
-			give_back_pages(s, off);
-			if ((rc = read_packet_start(s, off, false, &s->packet_arena)) < 0)
-				break;
-			if (!s->pkt.has_ts_begin || !s->pkt.has_ts_end)
-				continue;
-			if (!any || s->pkt.ts_begin < first)
-				first = s->pkt.ts_begin;
-			if (!any || s->pkt.ts_begin >= last_begin) {
-				last_begin = s->pkt.ts_begin;
-				last_end = s->pkt.ts_end;
-				last_file = i;
-				last_off = off;
-			}
-			any = true;
-		}
-		unmap_file(s);
-	}
+	int rc = walk_packets(s, span_packet, &sp);
 	const ctf_quirks *q = &s->trace->quirks;
-	if (rc == 0 && any && (q->lttng_event_after_packet || (q->lttng_crash && last_end == 0 && last_begin != 0))) {
+	if (rc == 0 && sp.any &&
+	    (q->lttng_event_after_packet || (q->lttng_crash && sp.last_end == 0 && sp.last_begin != 0))) {
 		s->sc = NULL;
-		rc = last_event_cycles(s, last_file, last_off, &last_end);
+		rc = last_event_cycles(s, sp.last_file, sp.last_off, &sp.last_end);
 	}
-	s->sc = saved_sc;
-	s->cur_file = 0;
-	s->clock_value = 0;
-	s->last_event_cycles = 0;
-	s->dontneed_mark = 0;
+	rewind_packets(s, saved_sc);
 	if (rc < 0)
 		return rc;
-	if (!any || !tc_clock_cycles_to_time(sc->pub.clock, first, begin) ||
-	    !tc_clock_cycles_to_time(sc->pub.clock, last_end, end))
+	if (!sp.any || !tc_clock_cycles_to_time(sc->pub.clock, sp.first, begin) ||
+	    !tc_clock_cycles_to_time(sc->pub.clock, sp.last_end, end))
 		return 0;
 	return 1;
 }

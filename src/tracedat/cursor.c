@@ -297,6 +297,21 @@ static int start_chunks(tracedat_cursor *c)
 	return 0;
 }
 
+/* The header of the chunk at AT (doc/formats/tracedat.md §7): its
+ * compressed and inflated sizes. */
+static int read_chunk_header(tracedat_cursor *c, uint64_t at, uint32_t *csize, uint32_t *usize)
+{
+	uint8_t h[8];
+	int64_t got = td_pread(c->f, h, 8, at);
+	if (got < 0)
+		return c->failure.rc = (int)got;
+	if (got < 8)
+		return cfail(c, (int64_t)at, "the file ends inside a chunk header (%" PRIu32 " chunks still to come)", c->chunks_left);
+	*csize = (uint32_t)tracedat_read_uint(c->f, h, 4);
+	*usize = (uint32_t)tracedat_read_uint(c->f, h + 4, 4);
+	return 0;
+}
+
 /* trace-cmd's file_size for compressed data: what the chunk headers say
  * the chunks inflate to (tracecmd_load_chunks_info()). */
 int tracedat_cursor_inflated_size(tracedat_cursor *c, uint64_t *size)
@@ -308,15 +323,11 @@ int tracedat_cursor_inflated_size(tracedat_cursor *c, uint64_t *size)
 	if (!c->chunks_started && (rc = start_chunks(c)) < 0)
 		return rc;
 	for (; c->chunks_left; c->chunks_left--) {
-		uint8_t h[8];
 		uint64_t at = c->next_off;
-		int64_t got = td_pread(c->f, h, 8, at);
-		if (got < 0)
-			return c->failure.rc = (int)got;
-		if (got < 8)
-			return cfail(c, (int64_t)at, "the file ends inside a chunk header (%" PRIu32 " chunks still to come)", c->chunks_left);
-		uint64_t csize = tracedat_read_uint(c->f, h, 4);
-		*size += tracedat_read_uint(c->f, h + 4, 4);
+		uint32_t csize, usize;
+		if ((rc = read_chunk_header(c, at, &csize, &usize)) < 0)
+			return rc;
+		*size += usize;
 		c->next_off = at + 8 + csize;
 	}
 	return 0;
@@ -326,14 +337,11 @@ int tracedat_cursor_inflated_size(tracedat_cursor *c, uint64_t *size)
 static int fill_compressed(tracedat_cursor *c)
 {
 	const tracedat_meta *m = &c->f->meta;
-	uint8_t h[8];
 	uint64_t at = c->next_off;
-	int64_t got = td_pread(c->f, h, 8, at);
+	uint32_t csize, usize;
+	int64_t got = read_chunk_header(c, at, &csize, &usize);
 	if (got < 0)
-		return c->failure.rc = (int)got;
-	if (got < 8)
-		return cfail(c, (int64_t)at, "the file ends inside a chunk header (%" PRIu32 " chunks still to come)", c->chunks_left);
-	uint32_t csize = (uint32_t)tracedat_read_uint(c->f, h, 4), usize = (uint32_t)tracedat_read_uint(c->f, h + 4, 4);
+		return (int)got;
 	if ((uint64_t)csize > m->file_size - at - 8)
 		return cfail(c, (int64_t)at, "chunk of %" PRIu32 " compressed bytes runs past the end of the file (%" PRIu64 " bytes left)",
 		             csize, m->file_size - at - 8);
