@@ -968,6 +968,11 @@ typedef struct tc_replay_options {
  */
 TC_API int tc_uftrace_replay(const char *dir, const tc_replay_options *opts, FILE *out);
 
+/* A duration as uftrace spells it for -t and -T time= ("100" or "100ns",
+ * "1us", "2.5ms", "3s", "1m"): the LEN bytes at TEXT into *NS.  False when
+ * malformed or beyond 64-bit nanoseconds. */
+TC_API bool tc_uftrace_parse_time(const char *text, size_t len, uint64_t *ns);
+
 /* ------------------------------------------------------------------------
  * Text output (babeltrace2's "pretty" format)
  */

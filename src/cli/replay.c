@@ -11,29 +11,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "1us", "2.5ms", "100" (ns) as nanoseconds; false when malformed or
- * beyond 64-bit nanoseconds. */
-static bool parse_time(const char *v, uint64_t *out)
-{
-	char *end;
-	double t = strtod(v, &end);
-	static const struct {
-		const char *unit;
-		double scale;
-	} units[] = { { "", 1 }, { "ns", 1 }, { "us", 1e3 }, { "ms", 1e6 }, { "s", 1e9 }, { "m", 6e10 } };
-	if (end == v || !(t >= 0))
-		return false;
-	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-		if (!strcmp(end, units[i].unit)) {
-			double ns = t * units[i].scale;
-			if (!(ns < 18446744073709551616.0))
-				return false;
-			*out = (uint64_t)ns;
-			return true;
-		}
-	return false;
-}
-
 /* One bound of -r, a timestamp as -f time shows it ("502716.387320101");
  * an empty one is open (0).  Elapsed bounds ("40us") are refused: where
  * uftrace counts them from is not known yet. */
@@ -141,7 +118,7 @@ int cli_replay(int argc, char **argv)
 				status = cli_usage_error("replay", "--depth expects a number of levels, got \"%s\"", v);
 			o.depth = (int)depth;
 		} else if (cli_opt_value(argc, argv, &i, "--time-filter", "-t", &v)) {
-			if (!parse_time(v, &o.time_filter)) {
+			if (!tc_uftrace_parse_time(v, strlen(v), &o.time_filter)) {
 				status = cli_usage_error("replay", "--time-filter expects a time such as 1us, got \"%s\"", v);
 			}
 		} else if (cli_opt_value(argc, argv, &i, "--size-filter", "-Z", &v)) {

@@ -18,22 +18,6 @@
 
 #include "core/core.h"
 
-/* The public roles (tc_field_role), by the names the reader uses. */
-typedef enum ctf_role {
-	ROLE_NONE = TC_ROLE_NONE,
-	ROLE_MAGIC = TC_ROLE_MAGIC,
-	ROLE_UUID = TC_ROLE_UUID,
-	ROLE_STREAM_ID = TC_ROLE_STREAM_ID,
-	ROLE_STREAM_INSTANCE_ID = TC_ROLE_STREAM_INSTANCE_ID,
-	ROLE_PACKET_SIZE = TC_ROLE_PACKET_SIZE,
-	ROLE_CONTENT_SIZE = TC_ROLE_CONTENT_SIZE,
-	ROLE_TS_BEGIN = TC_ROLE_TS_BEGIN,
-	ROLE_TS_END = TC_ROLE_TS_END,
-	ROLE_EVENTS_DISCARDED = TC_ROLE_EVENTS_DISCARDED,
-	ROLE_PACKET_SEQ_NUM = TC_ROLE_PACKET_SEQ_NUM,
-	ROLE_EVENT_ID = TC_ROLE_EVENT_ID,
-	ROLE_TIMESTAMP = TC_ROLE_TIMESTAMP
-} ctf_role;
 
 typedef enum ctf_scope {
 	SCOPE_PACKET_HEADER = TC_SCOPE_PACKET_HEADER,
@@ -111,7 +95,7 @@ typedef struct ctf_label_range {
 } ctf_label_range;
 
 typedef struct ctf_plan {
-	ctf_role role;
+	tc_field_role role;
 	bool referenced;          /* a length or tag: never hidden */
 	/* SEQUENCE length / VARIANT tag */
 	ctf_scope ref_scope;
@@ -172,7 +156,7 @@ typedef struct ctf_fixed_int {
 	bool swap, is_signed;
 	/* what reading it means (see apply_meaning): a role, and whether it
 	 * moves the stream's clock */
-	uint8_t role;              /* ctf_role */
+	uint8_t role;              /* tc_field_role */
 	bool moves_clock;
 	/* a 32-bit real, whose bits the value is: widened to the double the
 	 * field holds (a 64-bit real's bits are the double's already) */
@@ -313,8 +297,8 @@ typedef struct ctf_decoder {
 	/* values of special fields seen while decoding */
 	bool have_id;
 	uint64_t id;
-	bool have_role[ROLE_TIMESTAMP + 1];
-	uint64_t role_value[ROLE_TIMESTAMP + 1];
+	bool have_role[TC_ROLE_TIMESTAMP + 1];
+	uint64_t role_value[TC_ROLE_TIMESTAMP + 1];
 	/* for error messages */
 	const char *path;
 	uint64_t packet_offset;    /* byte offset of the packet in the file */

@@ -333,12 +333,12 @@ static inline void store_float(tc_field *out, uint64_t bits, unsigned size)
 /* What reading an integer with a role or a clock means: an event id, a
  * special packet field, a clock update (of the low WIDTH bits: the
  * integer's size, 7 bits a byte for a CTF 2 LEB128 one). */
-static inline void apply_meaning(ctf_decoder *d, ctf_role role, bool moves_clock, uint64_t v, unsigned width)
+static inline void apply_meaning(ctf_decoder *d, tc_field_role role, bool moves_clock, uint64_t v, unsigned width)
 {
-	if (role == ROLE_EVENT_ID) {
+	if (role == TC_ROLE_EVENT_ID) {
 		d->have_id = true;
 		d->id = v;
-	} else if (role != ROLE_NONE) {
+	} else if (role != TC_ROLE_NONE) {
 		d->have_role[role] = true;
 		d->role_value[role] = v;
 	}
@@ -348,9 +348,9 @@ static inline void apply_meaning(ctf_decoder *d, ctf_role role, bool moves_clock
 
 static inline void apply_special(ctf_decoder *d, const tc_field_class *fc, uint64_t v, unsigned width)
 {
-	ctf_role role = plan_of(fc)->role;
+	tc_field_role role = plan_of(fc)->role;
 	/* timestamp_end is read but does not move the clock. */
-	apply_meaning(d, role, role != ROLE_TS_END && fc->clock && fc->clock == d->clock, v, width);
+	apply_meaning(d, role, role != TC_ROLE_TS_END && fc->clock && fc->clock == d->clock, v, width);
 }
 
 static inline void apply_special_int(ctf_decoder *d, const tc_field_class *fc, uint64_t v)
@@ -360,7 +360,7 @@ static inline void apply_special_int(ctf_decoder *d, const tc_field_class *fc, u
 
 static inline bool is_special_int(const tc_field_class *fc)
 {
-	return fc->clock || plan_of(fc)->role != ROLE_NONE;
+	return fc->clock || plan_of(fc)->role != TC_ROLE_NONE;
 }
 
 /* Stores an integer's value, sign-extended, and applies its meaning. */
@@ -1073,7 +1073,7 @@ static inline uint64_t fixed_int_value(const ctf_fixed_int *fi, const uint8_t *b
 static inline uint64_t fixed_meaning_value(ctf_decoder *d, const ctf_fixed_int *fi, const uint8_t *base)
 {
 	uint64_t v = fixed_int_value(fi, base);
-	apply_meaning(d, (ctf_role)fi->role, fi->moves_clock, v, 64u - fi->rshift);
+	apply_meaning(d, (tc_field_role)fi->role, fi->moves_clock, v, 64u - fi->rshift);
 	return v;
 }
 

@@ -68,7 +68,7 @@ static void plan_int(plan_parts *pp, ctf_member_kind k, const tc_field_class *m,
 	fi->role = (uint8_t)plan_of(m)->role;
 	fi->is_float32 = m->kind == TC_FIELD_FLOAT && m->size == 32;
 	/* timestamp_end is read but does not move the clock */
-	fi->moves_clock = m->clock && m->clock == pp->clock && fi->role != ROLE_TS_END;
+	fi->moves_clock = m->clock && m->clock == pp->clock && fi->role != TC_ROLE_TS_END;
 	fi->rshift = (uint8_t)(64 - m->size);
 	/* The member's first byte ends up lowest in the loaded word when the
 	 * word's order is the member's: shifting it up first clears the bytes
@@ -80,7 +80,7 @@ static void plan_int(plan_parts *pp, ctf_member_kind k, const tc_field_class *m,
  * loaded, then 32-bit reals it widens, then those with a meaning. */
 static int fill_rank(const ctf_fixed_int *fi)
 {
-	if (fi->role != ROLE_NONE || fi->moves_clock)
+	if (fi->role != TC_ROLE_NONE || fi->moves_clock)
 		return 2;
 	return fi->is_float32;
 }

@@ -404,21 +404,21 @@ static tc_field_class *build_fc(jb *b, json_object *j, const char *what);
 
 static const struct {
 	const char *name;
-	ctf_role role;
+	tc_field_role role;
 	ctf_scope scope;
 } role_names[] = {
-	{ "packet-magic-number", ROLE_MAGIC, SCOPE_PACKET_HEADER },
-	{ "metadata-stream-uuid", ROLE_UUID, SCOPE_PACKET_HEADER },
-	{ "data-stream-class-id", ROLE_STREAM_ID, SCOPE_PACKET_HEADER },
-	{ "data-stream-id", ROLE_STREAM_INSTANCE_ID, SCOPE_PACKET_HEADER },
-	{ "packet-total-length", ROLE_PACKET_SIZE, SCOPE_PACKET_CONTEXT },
-	{ "packet-content-length", ROLE_CONTENT_SIZE, SCOPE_PACKET_CONTEXT },
-	{ "default-clock-timestamp", ROLE_TS_BEGIN, SCOPE_PACKET_CONTEXT },
-	{ "default-clock-timestamp", ROLE_TIMESTAMP, SCOPE_EVENT_HEADER },
-	{ "packet-end-default-clock-timestamp", ROLE_TS_END, SCOPE_PACKET_CONTEXT },
-	{ "discarded-event-record-counter-snapshot", ROLE_EVENTS_DISCARDED, SCOPE_PACKET_CONTEXT },
-	{ "packet-sequence-number", ROLE_PACKET_SEQ_NUM, SCOPE_PACKET_CONTEXT },
-	{ "event-record-class-id", ROLE_EVENT_ID, SCOPE_EVENT_HEADER },
+	{ "packet-magic-number", TC_ROLE_MAGIC, SCOPE_PACKET_HEADER },
+	{ "metadata-stream-uuid", TC_ROLE_UUID, SCOPE_PACKET_HEADER },
+	{ "data-stream-class-id", TC_ROLE_STREAM_ID, SCOPE_PACKET_HEADER },
+	{ "data-stream-id", TC_ROLE_STREAM_INSTANCE_ID, SCOPE_PACKET_HEADER },
+	{ "packet-total-length", TC_ROLE_PACKET_SIZE, SCOPE_PACKET_CONTEXT },
+	{ "packet-content-length", TC_ROLE_CONTENT_SIZE, SCOPE_PACKET_CONTEXT },
+	{ "default-clock-timestamp", TC_ROLE_TS_BEGIN, SCOPE_PACKET_CONTEXT },
+	{ "default-clock-timestamp", TC_ROLE_TIMESTAMP, SCOPE_EVENT_HEADER },
+	{ "packet-end-default-clock-timestamp", TC_ROLE_TS_END, SCOPE_PACKET_CONTEXT },
+	{ "discarded-event-record-counter-snapshot", TC_ROLE_EVENTS_DISCARDED, SCOPE_PACKET_CONTEXT },
+	{ "packet-sequence-number", TC_ROLE_PACKET_SEQ_NUM, SCOPE_PACKET_CONTEXT },
+	{ "event-record-class-id", TC_ROLE_EVENT_ID, SCOPE_EVENT_HEADER },
 };
 
 /* "roles": at most one here, allowed in the scope being built. */
@@ -447,13 +447,13 @@ static int get_roles(jb *b, json_object *j, const char *what, tc_field_class *fc
 		if (k == sizeof role_names / sizeof role_names[0])
 			return jfail(b, "%s: role \"%s\" is not allowed in the %s", what, name, scope_names[b->scope]);
 		ctf_plan *pl = plan_of(fc);
-		if (pl->role != ROLE_NONE && pl->role != role_names[k].role)
+		if (pl->role != TC_ROLE_NONE && pl->role != role_names[k].role)
 			return jfail(b, "%s: several roles on one field are not supported", what);
 		pl->role = role_names[k].role;
-		if (fc->kind == TC_FIELD_BLOB ? pl->role != ROLE_UUID || fc->length != 16 : pl->role == ROLE_UUID)
+		if (fc->kind == TC_FIELD_BLOB ? pl->role != TC_ROLE_UUID || fc->length != 16 : pl->role == TC_ROLE_UUID)
 			return jfail(b, "%s: role \"%s\" needs %s", what, name,
-			             pl->role == ROLE_UUID ? "a static-length BLOB of 16 bytes" : "an unsigned integer");
-		if (pl->role == ROLE_TIMESTAMP || pl->role == ROLE_TS_BEGIN || pl->role == ROLE_TS_END) {
+			             pl->role == TC_ROLE_UUID ? "a static-length BLOB of 16 bytes" : "an unsigned integer");
+		if (pl->role == TC_ROLE_TIMESTAMP || pl->role == TC_ROLE_TS_BEGIN || pl->role == TC_ROLE_TS_END) {
 			if (!b->scope_clock)
 				return jfail(b, "%s: role \"%s\" needs a data stream class with a default clock class", what, name);
 			fc->clock = b->scope_clock;
@@ -1027,7 +1027,7 @@ static int read_trace_class(jb *b, json_object *f)
 			return b->c.err;
 		const tc_field_class *h = t->packet_header;
 		for (size_t i = 0; i < h->member_count; i++)
-			if (plan_of(h->members[i].cls)->role == ROLE_MAGIC &&
+			if (plan_of(h->members[i].cls)->role == TC_ROLE_MAGIC &&
 			    (i != 0 || h->members[i].cls->size != 32 || (h->members[i].cls->flags & TC_FIELD_VARLEN)))
 				return jfail(b, "trace class: the packet magic number must be the first member, a 32-bit fixed-length integer");
 	}
@@ -1236,7 +1236,7 @@ static int read_fragment(jb *b, json_object *f, size_t index)
 	return jfail(b, "unknown fragment type \"%s\"", type);
 }
 
-static bool has_role(const tc_field_class *fc, ctf_role role)
+static bool has_role(const tc_field_class *fc, tc_field_role role)
 {
 	if (!fc)
 		return false;
@@ -1255,11 +1255,11 @@ static int finish(jb *b)
 	b->frag_offset = (size_t)-1;   /* about the whole metadata: no position */
 	if (t->pub.stream_class_count == 0)
 		return jfail(b, "missing data stream class fragment");
-	if (t->pub.stream_class_count > 1 && !has_role(t->pub.packet_header, ROLE_STREAM_ID))
+	if (t->pub.stream_class_count > 1 && !has_role(t->pub.packet_header, TC_ROLE_STREAM_ID))
 		return jfail(b, "several data stream classes but no packet header field with the data-stream-class-id role");
 	for (size_t i = 0; i < t->pub.stream_class_count; i++) {
 		ctf_stream_class *sc = (ctf_stream_class *)t->pub.stream_classes[i];
-		if (sc->pub.event_class_count > 1 && !has_role(sc->pub.event_header, ROLE_EVENT_ID))
+		if (sc->pub.event_class_count > 1 && !has_role(sc->pub.event_header, TC_ROLE_EVENT_ID))
 			return jfail(b, "data stream class %" PRIu64 " has several event record classes but no event record header", sc->pub.id);
 		if (ctf_stream_class_finish(&b->c, sc) < 0)
 			return b->c.err;

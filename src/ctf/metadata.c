@@ -1114,9 +1114,9 @@ static int mark_header(builder *b, tc_field_class *fc, int depth)
 		tc_member *m = &fc->members[i];
 		if (is_int(m->cls)) {
 			if (strcmp(m->display_name, "id") == 0)
-				plan_of(m->cls)->role = ROLE_EVENT_ID;
+				plan_of(m->cls)->role = TC_ROLE_EVENT_ID;
 			else if (strcmp(m->display_name, "timestamp") == 0) {
-				plan_of(m->cls)->role = ROLE_TIMESTAMP;
+				plan_of(m->cls)->role = TC_ROLE_TIMESTAMP;
 				if (!m->cls->clock && !(m->cls->clock = default_clock(b)))
 					return b->c.err;
 			}
@@ -1130,13 +1130,13 @@ static int mark_header(builder *b, tc_field_class *fc, int depth)
 
 static int mark_top_roles(builder *b, tc_field_class *fc, bool packet_header)
 {
-	static const struct { const char *name; ctf_role role; } header_roles[] = {
-		{ "magic", ROLE_MAGIC }, { "uuid", ROLE_UUID }, { "stream_id", ROLE_STREAM_ID },
-		{ "stream_instance_id", ROLE_STREAM_INSTANCE_ID },
+	static const struct { const char *name; tc_field_role role; } header_roles[] = {
+		{ "magic", TC_ROLE_MAGIC }, { "uuid", TC_ROLE_UUID }, { "stream_id", TC_ROLE_STREAM_ID },
+		{ "stream_instance_id", TC_ROLE_STREAM_INSTANCE_ID },
 	}, context_roles[] = {
-		{ "packet_size", ROLE_PACKET_SIZE }, { "content_size", ROLE_CONTENT_SIZE },
-		{ "timestamp_begin", ROLE_TS_BEGIN }, { "timestamp_end", ROLE_TS_END },
-		{ "events_discarded", ROLE_EVENTS_DISCARDED }, { "packet_seq_num", ROLE_PACKET_SEQ_NUM },
+		{ "packet_size", TC_ROLE_PACKET_SIZE }, { "content_size", TC_ROLE_CONTENT_SIZE },
+		{ "timestamp_begin", TC_ROLE_TS_BEGIN }, { "timestamp_end", TC_ROLE_TS_END },
+		{ "events_discarded", TC_ROLE_EVENTS_DISCARDED }, { "packet_seq_num", TC_ROLE_PACKET_SEQ_NUM },
 	};
 	const __typeof__(header_roles[0]) *roles = packet_header ? header_roles : context_roles;
 	size_t nroles = packet_header ? 4 : 6;
@@ -1145,18 +1145,18 @@ static int mark_top_roles(builder *b, tc_field_class *fc, bool packet_header)
 		for (size_t r = 0; r < nroles; r++) {
 			if (strcmp(m->display_name, roles[r].name) != 0)
 				continue;
-			if (roles[r].role == ROLE_UUID) {
+			if (roles[r].role == TC_ROLE_UUID) {
 				if (m->cls->kind == TC_FIELD_ARRAY && m->cls->length == 16 && is_int(m->cls->element) &&
 				    m->cls->element->size == 8)
-					plan_of(m->cls)->role = ROLE_UUID;
+					plan_of(m->cls)->role = TC_ROLE_UUID;
 				continue;
 			}
 			if (!is_int(m->cls) || m->cls->is_signed)
 				return ctf_build_fail_at(&b->c, m->cls, "\"%s\" must be an unsigned integer", m->display_name);
-			if (roles[r].role == ROLE_MAGIC && (i != 0 || m->cls->size != 32))
+			if (roles[r].role == TC_ROLE_MAGIC && (i != 0 || m->cls->size != 32))
 				return ctf_build_fail_at(&b->c, m->cls, "\"magic\" must be the first member and 32 bits wide");
 			plan_of(m->cls)->role = roles[r].role;
-			if ((roles[r].role == ROLE_TS_BEGIN || roles[r].role == ROLE_TS_END) && !m->cls->clock &&
+			if ((roles[r].role == TC_ROLE_TS_BEGIN || roles[r].role == TC_ROLE_TS_END) && !m->cls->clock &&
 			    !(m->cls->clock = default_clock(b)))
 				return b->c.err;
 		}
@@ -1175,8 +1175,8 @@ static bool compute_hidden(tc_field_class *fc, bool specials_hidden)
 	case TC_FIELD_INT:
 	case TC_FIELD_ENUM:
 		hidden = (fc->clock && !pl->referenced) ||
-		         (specials_hidden && pl->role != ROLE_NONE && pl->role != ROLE_EVENT_ID &&
-		          pl->role != ROLE_TIMESTAMP);
+		         (specials_hidden && pl->role != TC_ROLE_NONE && pl->role != TC_ROLE_EVENT_ID &&
+		          pl->role != TC_ROLE_TIMESTAMP);
 		break;
 	case TC_FIELD_STRUCT:
 	case TC_FIELD_VARIANT: {
@@ -1302,7 +1302,7 @@ static int build_all(builder *b, const tsdl_doc *doc)
 	bool header_has_stream_id = false;
 	if (t->pub.packet_header)
 		for (size_t i = 0; i < t->pub.packet_header->member_count; i++)
-			if (plan_of(t->pub.packet_header->members[i].cls)->role == ROLE_STREAM_ID)
+			if (plan_of(t->pub.packet_header->members[i].cls)->role == TC_ROLE_STREAM_ID)
 				header_has_stream_id = true;
 	if (t->pub.stream_class_count > 1 && !header_has_stream_id)
 		return berr(b, NULL, "several stream classes but no stream_id in the packet header");

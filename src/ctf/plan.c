@@ -392,10 +392,10 @@ static void note_packet_roles(ctf_stream_class *sc, const tc_field_class *fc, in
 	if (!fc || depth > 64)
 		return;
 	switch (plan_of(fc)->role) {
-	case ROLE_TS_BEGIN: sc->has_ts_begin = true; break;
-	case ROLE_TS_END: sc->has_ts_end = true; break;
-	case ROLE_EVENTS_DISCARDED: sc->pub.has_discarded_events = true; break;
-	case ROLE_PACKET_SEQ_NUM: sc->pub.has_packet_seq_num = true; break;
+	case TC_ROLE_TS_BEGIN: sc->has_ts_begin = true; break;
+	case TC_ROLE_TS_END: sc->has_ts_end = true; break;
+	case TC_ROLE_EVENTS_DISCARDED: sc->pub.has_discarded_events = true; break;
+	case TC_ROLE_PACKET_SEQ_NUM: sc->pub.has_packet_seq_num = true; break;
 	default: break;
 	}
 	for (size_t i = 0; i < fc->member_count; i++)

@@ -176,12 +176,12 @@ static int read_packet_start(ctf_stream_iter *s, uint64_t off, bool need_context
 	if (t->pub.packet_header) {
 		if ((rc = decode_scope_retry(s, SCOPE_PACKET_HEADER, t->pub.packet_header, &root)) < 0)
 			return rc;
-		if (d->have_role[ROLE_MAGIC] && d->role_value[ROLE_MAGIC] != CTF_MAGIC && !t->quirks.any_magic)
-			return tc_fail(TC_EFORMAT, path, (int64_t)off, "bad packet magic 0x%08" PRIx64 " (expected 0xc1fc1fc1)", d->role_value[ROLE_MAGIC]);
+		if (d->have_role[TC_ROLE_MAGIC] && d->role_value[TC_ROLE_MAGIC] != CTF_MAGIC && !t->quirks.any_magic)
+			return tc_fail(TC_EFORMAT, path, (int64_t)off, "bad packet magic 0x%08" PRIx64 " (expected 0xc1fc1fc1)", d->role_value[TC_ROLE_MAGIC]);
 	}
 	if (t->pub.stream_class_count == 0)
 		return tc_fail(TC_EFORMAT, path, (int64_t)off, "stream file, but the metadata declares no stream or event");
-	uint64_t sc_id = d->have_role[ROLE_STREAM_ID] ? d->role_value[ROLE_STREAM_ID] : t->pub.stream_classes[0]->id;
+	uint64_t sc_id = d->have_role[TC_ROLE_STREAM_ID] ? d->role_value[TC_ROLE_STREAM_ID] : t->pub.stream_classes[0]->id;
 	ctf_stream_class *sc = ctf_stream_class_by_id(t, sc_id);
 	if (!sc)
 		return tc_fail(TC_EFORMAT, path, (int64_t)off, "packet refers to unknown stream class %" PRIu64, sc_id);
@@ -189,8 +189,8 @@ static int read_packet_start(ctf_stream_iter *s, uint64_t off, bool need_context
 		return tc_fail(TC_EFORMAT, path, (int64_t)off, "packet of stream class %" PRIu64 " in a stream of class %" PRIu64, sc_id, s->sc->pub.id);
 	s->sc = sc;
 	d->clock = sc->pub.clock;
-	p->has_instance_id = d->have_role[ROLE_STREAM_INSTANCE_ID];
-	p->instance_id = d->role_value[ROLE_STREAM_INSTANCE_ID];
+	p->has_instance_id = d->have_role[TC_ROLE_STREAM_INSTANCE_ID];
+	p->instance_id = d->role_value[TC_ROLE_STREAM_INSTANCE_ID];
 	p->context = NULL;
 	if (sc->pub.packet_context) {
 		if ((rc = decode_scope_retry(s, SCOPE_PACKET_CONTEXT, sc->pub.packet_context, &root)) < 0)
@@ -204,9 +204,9 @@ static int read_packet_start(ctf_stream_iter *s, uint64_t off, bool need_context
 		}
 	}
 	uint64_t left = (s->map_size - off) * 8;
-	bool has_ps = d->have_role[ROLE_PACKET_SIZE], has_cs = d->have_role[ROLE_CONTENT_SIZE];
-	p->packet_bits = has_ps ? d->role_value[ROLE_PACKET_SIZE] : has_cs ? d->role_value[ROLE_CONTENT_SIZE] : left;
-	p->content_bits = has_cs ? d->role_value[ROLE_CONTENT_SIZE] : p->packet_bits;
+	bool has_ps = d->have_role[TC_ROLE_PACKET_SIZE], has_cs = d->have_role[TC_ROLE_CONTENT_SIZE];
+	p->packet_bits = has_ps ? d->role_value[TC_ROLE_PACKET_SIZE] : has_cs ? d->role_value[TC_ROLE_CONTENT_SIZE] : left;
+	p->content_bits = has_cs ? d->role_value[TC_ROLE_CONTENT_SIZE] : p->packet_bits;
 	if (p->content_bits > p->packet_bits)
 		return tc_fail(TC_EFORMAT, path, (int64_t)off, "packet content size %" PRIu64 " bits exceeds its packet size %" PRIu64 " bits", p->content_bits, p->packet_bits);
 	if (p->packet_bits % 8 || p->packet_bits > left)
@@ -215,14 +215,14 @@ static int read_packet_start(ctf_stream_iter *s, uint64_t off, bool need_context
 		return tc_fail(TC_EFORMAT, path, (int64_t)off, "packet size %" PRIu64 " bits is smaller than its header and context", p->packet_bits);
 	d->limit = p->content_bits;
 	p->offset = off;
-	p->has_ts_begin = d->have_role[ROLE_TS_BEGIN];
+	p->has_ts_begin = d->have_role[TC_ROLE_TS_BEGIN];
 	p->ts_begin = s->clock_value;
-	p->has_ts_end = d->have_role[ROLE_TS_END];
-	p->ts_end = d->role_value[ROLE_TS_END];
-	p->has_discarded = d->have_role[ROLE_EVENTS_DISCARDED];
-	p->discarded = d->role_value[ROLE_EVENTS_DISCARDED];
-	p->has_seq = d->have_role[ROLE_PACKET_SEQ_NUM];
-	p->seq = d->role_value[ROLE_PACKET_SEQ_NUM];
+	p->has_ts_end = d->have_role[TC_ROLE_TS_END];
+	p->ts_end = d->role_value[TC_ROLE_TS_END];
+	p->has_discarded = d->have_role[TC_ROLE_EVENTS_DISCARDED];
+	p->discarded = d->role_value[TC_ROLE_EVENTS_DISCARDED];
+	p->has_seq = d->have_role[TC_ROLE_PACKET_SEQ_NUM];
+	p->seq = d->role_value[TC_ROLE_PACKET_SEQ_NUM];
 	return 0;
 }
 

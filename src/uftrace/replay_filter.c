@@ -65,13 +65,12 @@ static bool pattern_matches(const pattern *pt, const char *name)
 	return strcmp(pt->text, name) == 0;
 }
 
-/* "1us", "2.5ms", "100" (ns) as nanoseconds, as -t spells them. */
-static bool parse_time(const char *v, size_t len, uint64_t *out)
+bool tc_uftrace_parse_time(const char *text, size_t len, uint64_t *ns)
 {
 	char buf[64];
 	if (len >= sizeof buf)
 		return false;
-	memcpy(buf, v, len);
+	memcpy(buf, text, len);
 	buf[len] = 0;
 	char *end;
 	double t = strtod(buf, &end);
@@ -82,8 +81,11 @@ static bool parse_time(const char *v, size_t len, uint64_t *out)
 	if (end == buf || !(t >= 0))
 		return false;
 	for (size_t i = 0; i < sizeof units / sizeof units[0]; i++)
-		if (!strcmp(end, units[i].unit) && t * units[i].scale < 18446744073709551616.0) {
-			*out = (uint64_t)(t * units[i].scale);
+		if (!strcmp(end, units[i].unit)) {
+			double v = t * units[i].scale;
+			if (!(v < 18446744073709551616.0))
+				return false;
+			*ns = (uint64_t)v;
 			return true;
 		}
 	return false;
@@ -109,7 +111,7 @@ static int parse_actions(const char *spec, const char *s, uft_trigger *tr)
 			tr->flags |= UFT_TR_DEPTH;
 			tr->depth = (int)d;
 		} else if (IS("time") && val) {
-			if (!parse_time(val, vlen, &tr->time))
+			if (!tc_uftrace_parse_time(val, vlen, &tr->time))
 				goto bad;
 			tr->flags |= UFT_TR_TIME;
 		} else if (IS("size") && val) {
