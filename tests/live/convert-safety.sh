@@ -210,10 +210,14 @@ fi
 big=()
 for i in $(seq 1 400); do cp "$src" "big$i.dat"; big+=("big$i.dat"); done
 set -m    # background jobs of their own, which SIGINT reaches
+# convert leaves a signal its caller ignores ignored (as nohup expects), and
+# a suite run in the background inherits SIGINT and SIGHUP ignored: the
+# conversions start with every disposition at its default.
+dfl=(env --default-signal=INT,TERM,HUP)
 for sig in INT TERM HUP KILL; do
 	for out in sig sig.json; do
 		rm -rf "$out"
-		"$BIN" convert -j 1 "${big[@]}" -o "$out" 2>/dev/null &
+		"${dfl[@]}" "$BIN" convert -j 1 "${big[@]}" -o "$out" 2>/dev/null &
 		pid=$!
 		for _ in $(seq 1 1000); do
 			[ -n "$(work_left)" ] && break
@@ -238,7 +242,7 @@ done
 # To standard output, held back by a pipe not read yet: SIGINT ends it
 # there, with its status.
 rm -f conv.pid conv.rc
-(sh -c 'echo $$ >conv.pid; exec "$0" convert --format json "$@" -o -' "$BIN" "${big[@]}" 2>/dev/null
+("${dfl[@]}" sh -c 'echo $$ >conv.pid; exec "$0" convert --format json "$@" -o -' "$BIN" "${big[@]}" 2>/dev/null
 	echo $? >conv.rc) | (sleep 2; cat >/dev/null) &
 for _ in $(seq 1 500); do [ -s conv.pid ] && break; sleep 0.01; done
 sleep 0.3

@@ -55,6 +55,12 @@ done
 echo '#include <lttng/tracepoint.h>' | gcc -E -x c - >/dev/null 2>&1 ||
 	skip_all "LTTng-UST headers not installed"
 
+# The references here are Debian 12's babeltrace2, which reads CTF 1.8 only;
+# LTTng 2.15 and later write CTF 2 unless asked (lttng216.sh compares that
+# with babeltrace2 2.1.2).
+lttng_minor=$(lttng --version 2>/dev/null | sed -n 's/.* 2\.\([0-9][0-9]*\)\..*/\1/p')
+[ "${lttng_minor:-0}" -ge 15 ] && export TC_TRACE_FORMAT=${TC_TRACE_FORMAT:-ctf-1.8}
+
 work=$(mktemp -d "${TMPDIR:-/tmp}/tc-live-lttng.XXXXXX")
 # shellcheck disable=SC2317  # only ever called from the EXIT trap
 cleanup() { rm -rf "$work"; }
