@@ -46,6 +46,7 @@
 
 #include "tracecat.h"
 #include "core/core.h"
+#include "ahead.h"
 #include "float_format.h"
 #include "format.h"
 
@@ -73,6 +74,8 @@ struct tc_text_printer {
 	                       TC_ENOMEM once a plan could not be made */
 
 	bool ctf2;          /* the event being printed is of a CTF 2 trace */
+	/* the next real text of that event written ahead (ahead.c), or NULL */
+	const tc_ahead_real *ahead;
 	/* babeltrace2 2.1's text for CTF 1.8 too (o.compat.babeltrace2 >=
 	 * 2.1): several enumeration labels in braces in map order (§9.9),
 	 * warnings naming the trace's UUID as its "UID" (§9.11) */
@@ -682,24 +685,28 @@ static char *w_string_value(tc_text_printer *p, char *d, const tc_field *f)
 	return w_str(p, d, p->c_rst);
 }
 
-/* babeltrace2 prints real fields with "%g" (floats widened to double);
- * the caller guarantees TC_FMT_G_MAX bytes of room. */
-static inline char *put_g(char *d, double v)
+/* babeltrace2 prints real fields with "%g" (floats widened to double):
+ * real field F's text, copied when a decoding thread wrote it ahead (the
+ * message's next record is F's: ahead.c), converted here otherwise.  The
+ * caller guarantees TC_FMT_G_MAX bytes of room. */
+static inline char *put_real(tc_text_printer *p, char *d, const tc_field *f)
 {
-	return d + tc_fmt_g(d, v, 6);
-}
+	const tc_ahead_real *r = p->ahead;
 
-static inline char *w_g(tc_text_printer *p, char *d, double v)
-{
-	return put_g(room(p, d, TC_FMT_G_MAX), v);
+	if (r && r->field == f) {
+		memcpy(d, r->text, sizeof r->text);
+		p->ahead = r + 1;
+		return d + r->len;
+	}
+	return d + tc_fmt_g(d, f->v.f, 6);
 }
 
 /* A real field, bold when coloured. */
-static char *w_float(tc_text_printer *p, char *d, double v)
+static char *w_float(tc_text_printer *p, char *d, const tc_field *f)
 {
 	if (p->color)
 		d = w_str(p, d, p->c_bold);
-	d = w_g(p, d, v);
+	d = put_real(p, room(p, d, TC_FMT_G_MAX), f);
 	if (p->color)
 		d = w_str(p, d, p->c_rst);
 	return d;
@@ -862,7 +869,7 @@ static inline char *w_value(tc_text_printer *p, char *d, const tc_field *f,
 		return w_quoted(p, d, f->v.str.ptr, f->v.str.ptr ? f->v.str.len : 0);
 	case HOW_FLOAT:
 		/* uncoloured (value_how()): no w_float() around it */
-		return put_g(d, f->v.f);
+		return put_real(p, d, f);
 	default:
 		return w_field(p, d, f, names);
 	}
@@ -1032,7 +1039,7 @@ static char *w_field(tc_text_printer *p, char *d, const tc_field *f, bool names)
 	case TC_FIELD_ENUM:
 		return w_enum(p, d, f);
 	case TC_FIELD_FLOAT:
-		return w_float(p, d, f->v.f);
+		return w_float(p, d, f);
 	case TC_FIELD_STRING:
 		return w_string_value(p, d, f);
 	case TC_FIELD_STRUCT:
@@ -1370,6 +1377,7 @@ static void print_event(tc_text_printer *p, const tc_message *m)
 	const tc_trace *tr = msg_trace(m);
 
 	p->ctf2 = tr && tr->ctf_major == 2;
+	p->ahead = m->prepared;
 	/* The time first: formatting it may print the negative-time warning,
 	 * which must not land in the middle of this line. */
 	if (m->has_time) {
@@ -1603,6 +1611,13 @@ int tc_text_printer_print(tc_text_printer *p, const tc_message *msg)
 		return TC_EINVAL;
 	}
 	return p->failed;
+}
+
+int tc_text_printer_format_ahead(tc_text_printer *p, tc_muxer *mux)
+{
+	if (!p || !mux)
+		return TC_EINVAL;
+	return tc_muxer_set_prepare(mux, &tc_ahead_prepare);
 }
 
 int tc_text_printer_flush(tc_text_printer *p)
