@@ -19,7 +19,7 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-
 # print formats as trace-cmd does; json-c parses CTF 2 metadata; libelf
 # reads symbols from binaries for uftrace directories without .sym files.
 # `make WITH_TRACEEVENT=0` builds everything but `report` (report*.c and
-# printfmt.c, the only users of libtraceevent) for a machine without it;
+# printfmt*.c, the only users of libtraceevent) for a machine without it;
 # tc_report() then says it is not there (no_report.c).
 WITH_TRACEEVENT ?= 1
 ifeq ($(WITH_TRACEEVENT),0)
@@ -39,7 +39,7 @@ MAJOR   := $(firstword $(subst ., ,$(VERSION)))
 SONAME  := libtracecat.so.$(MAJOR)
 
 LIB_SRC := $(sort $(wildcard src/core/*.c src/ctf/*.c src/tracedat/*.c src/uftrace/*.c src/lttng_legacy/*.c src/text/*.c src/perfetto/*.c))
-REPORT_SRC := $(filter src/tracedat/report% src/tracedat/printfmt.c,$(LIB_SRC))
+REPORT_SRC := $(filter src/tracedat/report% src/tracedat/printfmt%,$(LIB_SRC))
 ifeq ($(WITH_TRACEEVENT),0)
 LIB_SRC := $(filter-out $(REPORT_SRC),$(LIB_SRC))
 else

@@ -1,13 +1,27 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * ctf.h - private structures of the CTF 1.8 reader.
+ * ctf.h - private structures of the CTF reader, for CTF 1.8 and CTF 2
+ * alike (doc/formats/ctf.md): the trace and its stream classes
+ * (ctf_trace), the plan each field class carries, and the decoder.
  *
- *   metadata.c  metadata file -> TSDL text -> classes (ctf_trace)
- *   event_plan.c fixed-layout event headers and scopes -> specialised plans
- *   decode.c    packet bytes -> tc_field trees, following each class's plan
- *               (or an event's specialised plan)
- *   stream.c    stream files -> packets -> messages (a tc_stream_iter)
- *   ctf.c       trace discovery under a path, grouping files into streams
+ * The reader, in the order a trace goes through it:
+ *   ctf.c          trace discovery under a path, grouping files into streams
+ *   metadata.c     the metadata file: CTF 2 or CTF 1.8, packetized or plain
+ *   tsdl_parse.c   CTF 1.8: TSDL text -> syntax tree (tsdl.h)
+ *   tsdl_meta.c    CTF 1.8: syntax tree -> classes
+ *   json_text.c    CTF 2: the JSON text sequence -> fragments (json_meta.h)
+ *   json_rc.c      CTF 2: the release-candidate dialect made final CTF 2
+ *   json_meta.c    CTF 2: fragments -> classes
+ *   label_order.c  both: babeltrace2 2.1's order of mapping labels
+ *   plan.c         both: layouts, stream-class tables, tracer quirks (plan.h)
+ *   event_plan.c   both: fixed-layout event headers and scopes ->
+ *                  specialised plans
+ *   decode.c       packet bytes -> tc_field trees, following each class's
+ *                  plan (or an event's specialised plan)
+ *   stream.c       stream files -> packets -> messages (a tc_stream_iter;
+ *                  ctf_stream.h)
+ * The writer (metadata text, packets copied whole, messages encoded into
+ * new packets) uses none of this header; ctf_write.h lists its files.
  *
  * Each tc_field_class gets a ctf_plan (its `priv`) compiled once when the
  * metadata is read: the special role of the field, where a sequence finds

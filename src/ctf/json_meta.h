@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * json_meta.h - the CTF 2 metadata front end (CTF2-SPEC-2.0), beside the
- * TSDL one in metadata.c, feeding the same classes and plans (plan.h).
+ * TSDL one in tsdl_meta.c, feeding the same classes and plans (plan.h).
  *
  *   json_text.c   the JSON text sequence into fragments (json-c values)
  *   json_meta.c   fragments into the trace's classes, roles, locations

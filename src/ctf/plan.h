@@ -3,7 +3,8 @@
  * plan.h - what the two CTF metadata front ends share: building classes
  * into a trace's pool, and compiling their decoding plans.
  *
- *   metadata.c   CTF 1.8: TSDL text -> classes
+ *   tsdl_meta.c  CTF 1.8: TSDL syntax tree -> classes (metadata.c reads
+ *                the file, tsdl_parse.c the text)
  *   json_meta.c  CTF 2: JSON fragments -> classes
  *   plan.c       both: layouts (alignment, fixed-layout runs, enumeration
  *                ranges), stream-class tables, tracer quirks

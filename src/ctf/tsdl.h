@@ -2,15 +2,15 @@
 /*
  * tsdl.h - the TSDL (CTF 1.8 metadata language) syntax tree.
  *
- * tsdl_parse.c turns metadata text into this tree; metadata.c walks it to
- * build the trace's classes.  Two passes are needed because declarations
- * take effect in babeltrace2's order (env, clocks, root types, trace,
- * streams, events), not in source order.
+ * tsdl_parse.c turns metadata text into this tree; tsdl_meta.c walks it to
+ * build the trace's classes (metadata.c calls both).  Two passes are needed
+ * because declarations take effect in babeltrace2's order (env, clocks,
+ * root types, trace, streams, events), not in source order.
  */
 #ifndef TC_CTF_TSDL_H
 #define TC_CTF_TSDL_H
 
-#include "core/core.h"
+#include "ctf/plan.h"
 
 typedef enum ast_kind {
 	AST_BLOCK,        /* trace/env/clock/stream/event/callsite { entries } */
@@ -89,5 +89,10 @@ typedef struct tsdl_doc {
  * within the text (for plain-text metadata, the file offset). */
 int tsdl_parse(tsdl_doc *doc, const char *text, size_t len, const char *path);
 void tsdl_doc_free(tsdl_doc *doc);
+
+/* Builds B->t's classes from DOC (tsdl_meta.c), as ctf2_metadata_build()
+ * does from CTF 2 metadata.  The classes' names point into DOC's pool,
+ * which the caller must keep (metadata.c adopts it into the trace's). */
+int ctf1_metadata_build(ctf_build *b, const tsdl_doc *doc);
 
 #endif /* TC_CTF_TSDL_H */

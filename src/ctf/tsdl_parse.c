@@ -4,7 +4,7 @@
  * metadata language (grammar: CTF 1.8 §7 and Appendix C).
  *
  * The parser only builds syntax (tsdl.h); meaning (types, scopes, clocks)
- * is metadata.c's job.  Keywords are lexed as identifiers and recognised by
+ * is tsdl_meta.c's job.  Keywords are lexed as identifiers and recognised by
  * the parser where the grammar expects them, because TSDL lets keywords
  * appear as parts of dotted names (stream.packet.context, event.header).
  * Nesting is bounded so hostile metadata cannot exhaust the stack.

@@ -5,13 +5,16 @@
  * This file turns the messages a reader or the muxer hands out (events and
  * discarded-item reports) into exactly the bytes babeltrace2 2.0.4 prints
  * with its text.pretty sink: one line per event on the output stream, one
- * warning line per discarded-events/packets report on the error stream.
- * The rules, quirks included, are in doc/formats/ctf.md §9; the section
- * numbers (§N) cited below are that page's.
+ * warning line per discarded-events/packets report on the error stream
+ * (pretty_discarded.c).  The printer's state and the writers of its output
+ * buffer are in pretty_int.h.  The rules, quirks included, are in
+ * doc/formats/ctf.md §9; the section numbers (§N) cited below are that
+ * page's.
  *
- * It is the only place in the library that writes anything, and it only
- * writes to the two FILE objects its caller supplies.  The CLI creates one
- * printer per run, feeds it every message in muxed order, and frees it.
+ * The printer is the only place in the library that writes anything, and
+ * it only writes to the two FILE objects its caller supplies.  The CLI
+ * creates one printer per run, feeds it every message in muxed order, and
+ * frees it.
  *
  * Speed is the other goal (the whole tool must be an order of magnitude
  * faster than babeltrace2, which spends a few microseconds per event).
@@ -44,11 +47,9 @@
 #include <string.h>
 #include <time.h>
 
-#include "tracecat.h"
-#include "core/core.h"
+#include "text/pretty_int.h"
 #include "ahead.h"
 #include "float_format.h"
-#include "format.h"
 
 #define OUTBUF_SIZE ((size_t)256 * 1024)
 
@@ -57,55 +58,8 @@
 /* babeltrace2's marker for "no previous time" (it stores -1 as unsigned). */
 #define NO_TIME UINT64_MAX
 
-#define ESC "\x1b"
-
-struct tc_text_printer {
-	tc_text_options o;
-	FILE *out;
-	FILE *err;
-	FILE *sink;         /* where buffered bytes go: out, or err while a
-	                       discarded-item warning is being built */
-	char *buf, *end;    /* the output buffer */
-	char *cur;          /* end of the buffered bytes between calls */
-	unsigned long flushes;  /* buffer flushes so far: text rendered in
-	                           place is whole if this did not change */
-	int failed;         /* sticky: TC_EIO once a write came up short
-	                       (recorded with the system's reason),
-	                       TC_ENOMEM once a plan could not be made */
-
-	bool ctf2;          /* the event being printed is of a CTF 2 trace */
-	/* the next real text of that event written ahead (ahead.c), or NULL */
-	const tc_ahead_real *ahead;
-	/* babeltrace2 2.1's text for CTF 1.8 too (o.compat.babeltrace2 >=
-	 * 2.1): several enumeration labels in braces in map order (§9.9),
-	 * warnings naming the trace's UUID as its "UID" (§9.11) */
-	bool bt21;
-	bool neg_warned;    /* the once-per-run negative time warning (§9.3) */
-	uint64_t last_ns, delta_ns;    /* NO_TIME until known (§9.4) */
-	uint64_t last_cyc, delta_cyc;
-
-	/* Wall-clock text ("[YYYY-MM-DD ]HH:MM:SS") of the last second seen:
-	 * at most 39 bytes, so PAD bytes are always left to spare. */
-	bool tc_valid;
-	uint64_t tc_sec;
-	size_t tc_len;
-	char tc_text[64];
-
-	/* Colour sequences (§9.12); unused when colours are off. */
-	bool color;
-	const char *c_ts, *c_ev, *c_unknown, *c_bold, *c_field, *c_rst;
-
-	/* Plans (see below), by the address of what they are made for. */
-	struct plan_slot *slots;
-	size_t slot_mask, slot_used;
-};
-
 /* ------------------------------------------------------------------------
- * Output buffer
- *
- * Writers take the cursor D and return the new one.  room() guarantees N
- * bytes (N small, far below the buffer size) after the cursor; after it the
- * caller writes without further checks.
+ * Output buffer: its slow paths (the writers are in pretty_int.h)
  */
 
 /* Records the failed write to SINK that set errno (tc_error.sys_errno). */
@@ -114,7 +68,7 @@ static void write_failed(tc_text_printer *p, const FILE *sink)
 	p->failed = tc_fail_write(errno, sink == p->out ? "cannot write the output" : "cannot write the error stream");
 }
 
-static char *flush_to(tc_text_printer *p, char *d)
+char *pretty_flush_to(tc_text_printer *p, char *d)
 {
 	size_t n = (size_t)(d - p->buf);
 
@@ -124,18 +78,10 @@ static char *flush_to(tc_text_printer *p, char *d)
 	return p->buf;
 }
 
-static inline char *room(tc_text_printer *p, char *d, size_t n)
-{
-	if ((size_t)(p->end - d) < n)
-		d = flush_to(p, d);
-	return d;
-}
 
-#define RAW(d, lit) (memcpy((d), (lit), sizeof(lit) - 1), (d) += sizeof(lit) - 1)
-
-static char *w_mem_slow(tc_text_printer *p, char *d, const char *s, size_t n)
+char *pretty_w_mem_slow(tc_text_printer *p, char *d, const char *s, size_t n)
 {
-	d = flush_to(p, d);
+	d = pretty_flush_to(p, d);
 	if (n >= (size_t)(p->end - p->buf)) {
 		/* Larger than the whole buffer: copying it would gain nothing. */
 		if (!p->failed && fwrite(s, 1, n, p->sink) != n)
@@ -144,90 +90,6 @@ static char *w_mem_slow(tc_text_printer *p, char *d, const char *s, size_t n)
 	}
 	memcpy(d, s, n);
 	return d + n;
-}
-
-static inline char *w_mem(tc_text_printer *p, char *d, const char *s, size_t n)
-{
-	if ((size_t)(p->end - d) >= n) {
-		memcpy(d, s, n);
-		return d + n;
-	}
-	return w_mem_slow(p, d, s, n);
-}
-
-#define W_LIT(p, d, lit) w_mem((p), (d), (lit), sizeof(lit) - 1)
-
-/* Copies N <= 16 bytes with fixed-size moves (overlapping when N is not a
- * power of two); the caller guarantees 16 bytes of room. */
-static inline char *copy_small(char *d, const char *s, size_t n)
-{
-	if (n >= 8) {
-		memcpy(d, s, 8);
-		memcpy(d + n - 8, s + n - 8, 8);
-	} else if (n >= 4) {
-		memcpy(d, s, 4);
-		memcpy(d + n - 4, s + n - 4, 4);
-	} else if (n) {
-		d[0] = s[0];
-		d[n / 2] = s[n / 2];
-		d[n - 1] = s[n - 1];
-	}
-	return d + n;
-}
-
-/*
- * Copies N bytes in whole 16-byte blocks, at least one: a vector move or
- * two instead of a call to memcpy() for the short pieces a line is made
- * of.  Up to 16 bytes past S + N are read, and written past D + N, where
- * the next piece overwrites them: the caller guarantees both (room, PAD).
- */
-#define PAD 16
-
-static inline char *copy_blocks(char *d, const char *s, size_t n)
-{
-	size_t k;
-
-	memcpy(d, s, 16);
-	for (k = 16; k < n; k += 16)
-		memcpy(d + k, s + k, 16);
-	return d + n;
-}
-
-/* Longest text w_padded() copies in blocks; anything longer (a name of
- * kilobytes) goes through w_mem(), which can split it across flushes. */
-#define PADDED_MAX 4096
-
-/* Text of N bytes followed by PAD readable bytes (a prefix or header kept
- * in a plan), then room for THEN more bytes for the caller. */
-static inline char *w_padded(tc_text_printer *p, char *d, const char *s, size_t n, size_t then)
-{
-	if (n > PADDED_MAX)
-		return room(p, w_mem(p, d, s, n), then);
-	d = room(p, d, n + PAD + then);
-	return copy_blocks(d, s, n);
-}
-
-/* A NUL-terminated string: names, labels, environment values.  Most are
- * short enough for copy_small(), which saves a memcpy() call per name. */
-static inline char *w_str(tc_text_printer *p, char *d, const char *s)
-{
-	size_t n = strlen(s);
-
-	if (n <= 16 && p->end - d >= 16)
-		return copy_small(d, s, n);
-	return w_mem(p, d, s, n);
-}
-
-static inline char *w_u64(tc_text_printer *p, char *d, uint64_t v)
-{
-	d = room(p, d, 20);
-	return d + tc_fmt_u64(d, v);
-}
-
-static inline char *w_i64(tc_text_printer *p, char *d, int64_t v)
-{
-	d = room(p, d, 21);
-	return d + tc_fmt_i64(d, v);
 }
 
 /* ------------------------------------------------------------------------
@@ -270,7 +132,7 @@ static __attribute__((noinline)) char *w_quoted_any(tc_text_printer *p, char *d,
 		unsigned char c, x;
 
 		if (avail < 6) {
-			d = flush_to(p, d);
+			d = pretty_flush_to(p, d);
 			continue;
 		}
 		lim = (size_t)(e - u);
@@ -341,7 +203,7 @@ static void warn_negative_time(tc_text_printer *p)
 	 * discarded-item warning is being built, the buffer is bound for the
 	 * error stream and must stay behind this line.) */
 	if (p->sink == p->out)
-		p->cur = flush_to(p, p->cur);
+		p->cur = pretty_flush_to(p, p->cur);
 	if (!p->failed && fwrite(msg, 1, sizeof(msg) - 1, p->err) != sizeof(msg) - 1)
 		write_failed(p, p->err);
 }
@@ -384,7 +246,7 @@ static bool wall_second(tc_text_printer *p, uint64_t sec)
 /* The wall-clock form of T into DST (at least 96 bytes); returns its
  * length.  Like babeltrace2, this also moves the delta, and records T as the
  * previous time when UPDATE_LAST. */
-static size_t fmt_wall(tc_text_printer *p, tc_time t, bool update_last, char *dst)
+size_t pretty_fmt_wall(tc_text_printer *p, tc_time t, bool update_last, char *dst)
 {
 	/* babeltrace2 splits signed 64-bit nanoseconds with C truncation:
 	 * that is the sign and the absolute seconds and nanoseconds.  Taken
@@ -1266,7 +1128,7 @@ struct event_plan {
 };
 
 /* The trace of M's stream, or NULL. */
-static const tc_trace *msg_trace(const tc_message *m)
+const tc_trace *pretty_msg_trace(const tc_message *m)
 {
 	const tc_stream *s = m->stream;
 
@@ -1374,7 +1236,7 @@ static void print_event(tc_text_printer *p, const tc_message *m)
 	char tbuf[96];
 	size_t tlen = 0, k;
 	char *d;
-	const tc_trace *tr = msg_trace(m);
+	const tc_trace *tr = pretty_msg_trace(m);
 
 	p->ctf2 = tr && tr->ctf_major == 2;
 	p->ahead = m->prepared;
@@ -1387,7 +1249,7 @@ static void print_event(tc_text_printer *p, const tc_message *m)
 				p->delta_cyc = m->cycles - p->last_cyc;
 			p->last_cyc = m->cycles;
 		} else {
-			tlen = fmt_wall(p, m->time, true, tbuf);
+			tlen = pretty_fmt_wall(p, m->time, true, tbuf);
 		}
 	}
 
@@ -1421,98 +1283,6 @@ static void print_event(tc_text_printer *p, const tc_message *m)
 	d = room(p, d, 1);
 	*d++ = '\n';
 	p->cur = d;
-}
-
-/* ------------------------------------------------------------------------
- * Discarded events and packets (§9.11)
- */
-
-static void print_discarded(tc_text_printer *p, const tc_message *m, const char *what)
-{
-	const tc_stream *s = m->stream;
-	const tc_trace *t = msg_trace(m);
-	char tbuf[96];
-	size_t tlen;
-	char *d;
-
-	/* Event lines printed so far go out first; the warning is then built
-	 * in the (now empty) buffer and sent to the error stream. */
-	d = flush_to(p, p->cur);
-	p->cur = d;
-	p->sink = p->err;
-
-	if (p->o.color_warnings)
-		d = W_LIT(p, d, ESC "[33m" ESC "[1mWARNING" ESC "[0m" ESC "[33m: ");
-	else
-		d = W_LIT(p, d, "WARNING: ");
-	if (m->count == 0) {
-		d = W_LIT(p, d, "Tracer may have discarded ");
-	} else {
-		d = W_LIT(p, d, "Tracer discarded ");
-		d = w_u64(p, d, m->count);
-		d = W_LIT(p, d, " ");
-	}
-	d = w_str(p, d, what);
-	if (m->count != 1)
-		d = W_LIT(p, d, "s");
-	d = W_LIT(p, d, " ");
-	if (m->has_range) {
-		d = W_LIT(p, d, "between [");
-		tlen = fmt_wall(p, m->time, false, tbuf);
-		d = w_mem(p, d, tbuf, tlen);
-		d = W_LIT(p, d, "] and [");
-		tlen = fmt_wall(p, m->end_time, false, tbuf);
-		d = w_mem(p, d, tbuf, tlen);
-		d = W_LIT(p, d, "]");
-	} else {
-		d = W_LIT(p, d, "(unknown time range)");
-	}
-	d = W_LIT(p, d, " in trace \"");
-	d = w_str(p, d, t && t->name ? t->name : "");
-	d = W_LIT(p, d, "\" ");
-	if (t && t->ctf_major == 2) {
-		/* babeltrace2 2.1.2 names CTF 2 traces by their UID. */
-		if (t->class_uid) {
-			d = W_LIT(p, d, "(UID: ");
-			d = w_str(p, d, t->class_uid);
-			d = W_LIT(p, d, ") ");
-		} else {
-			d = W_LIT(p, d, "(no UID) ");
-		}
-	} else if (t && t->has_uuid) {
-		size_t i;
-
-		/* 2.1 makes a CTF 1.8 trace's UUID its UID, and says so. */
-		d = room(p, d, 48);
-		if (p->bt21)
-			RAW(d, "(UID: ");
-		else
-			RAW(d, "(UUID: ");
-		for (i = 0; i < 16; i++) {
-			if (i == 4 || i == 6 || i == 8 || i == 10)
-				*d++ = '-';
-			*d++ = tc_fmt_hex_digits[t->uuid[i] >> 4];
-			*d++ = tc_fmt_hex_digits[t->uuid[i] & 0xf];
-		}
-		RAW(d, ") ");
-	} else if (p->bt21) {
-		d = W_LIT(p, d, "(no UID) ");
-	} else {
-		d = W_LIT(p, d, "(no UUID) ");
-	}
-	d = W_LIT(p, d, "within stream \"");
-	d = w_str(p, d, s && s->name ? s->name : "(unknown)");
-	d = W_LIT(p, d, "\" (stream class ID: ");
-	d = w_u64(p, d, s && s->stream_class ? s->stream_class->id : 0);
-	d = W_LIT(p, d, ", stream ID: ");
-	d = w_u64(p, d, s ? s->id : 0);
-	d = W_LIT(p, d, ").");
-	if (p->o.color_warnings)
-		d = W_LIT(p, d, ESC "[0m");
-	d = W_LIT(p, d, "\n");
-
-	p->cur = flush_to(p, d);
-	p->sink = p->out;
 }
 
 /* ------------------------------------------------------------------------
@@ -1602,10 +1372,10 @@ int tc_text_printer_print(tc_text_printer *p, const tc_message *msg)
 		print_event(p, msg);
 		break;
 	case TC_MSG_DISCARDED_EVENTS:
-		print_discarded(p, msg, "event");
+		pretty_print_discarded(p, msg, "event");
 		break;
 	case TC_MSG_DISCARDED_PACKETS:
-		print_discarded(p, msg, "packet");
+		pretty_print_discarded(p, msg, "packet");
 		break;
 	default:
 		return TC_EINVAL;
@@ -1624,7 +1394,7 @@ int tc_text_printer_flush(tc_text_printer *p)
 {
 	if (!p)
 		return TC_EINVAL;
-	p->cur = flush_to(p, p->cur);
+	p->cur = pretty_flush_to(p, p->cur);
 	if (!p->failed && fflush(p->out) != 0)
 		write_failed(p, p->out);
 	if (!p->failed && fflush(p->err) != 0)
@@ -1638,7 +1408,7 @@ void tc_text_printer_free(tc_text_printer *p)
 
 	if (!p)
 		return;
-	p->cur = flush_to(p, p->cur);
+	p->cur = pretty_flush_to(p, p->cur);
 	fflush(p->out);
 	fflush(p->err);
 	for (i = 0; i <= p->slot_mask; i++)

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * no_report.c - tc_report() of a library built without libtraceevent
- * (`make WITH_TRACEEVENT=0`, which leaves out report*.c and printfmt.c):
+ * (`make WITH_TRACEEVENT=0`, which leaves out report*.c and printfmt*.c):
  * the entry points stay, so that a program linked with either build runs,
  * and say the report is not there.
  */

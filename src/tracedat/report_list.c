@@ -18,7 +18,7 @@
  *                  (libtracecmd's tracecmd_print_stats())
  *
  * trace-cmd 3.1.6 and 3.4 print the same texts.  The kallsyms and printk
- * tables are printfmt.c's copies of libtraceevent's (same order, same
+ * tables are printfmt_tables.c's copies of libtraceevent's (same order, same
  * sort), so the listing does not depend on which libtraceevent is linked.
  */
 #include "tracedat/report_int.h"

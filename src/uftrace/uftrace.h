@@ -11,6 +11,7 @@
  *              scheduler and task events, and the k-way merge of all of
  *              them in uftrace's order
  *   args.c     argument and return-value specs (args.h)
+ *   args_format.c  a payload of them: its size, and replay's text of it
  *   replay.c   `uftrace replay`'s text, byte for byte
  *   replay_filter.c  replay's function rules (-F, -N, -C, -H, -T)
  *   demangle.c C++ names as replay's --demangle shows them

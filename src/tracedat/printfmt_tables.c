@@ -1,0 +1,341 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * printfmt_tables.c - the kernel's tables that print formats refer to, read
+ * as libtraceevent reads them: the printk formats (constant strings by
+ * address, for "%s" of a pointer-sized field) and kallsyms (names by
+ * address, for %pS and the plugin handlers, and the addresses of names in
+ * formats).  report.c reads them once a trace and hands them to
+ * pf_compile() (printfmt_compile.c) and to libtraceevent; the plans look
+ * them up through printfmt_plan.h.
+ */
+#include "tracedat/printfmt_plan.h"
+
+#include <event-parse.h>
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The printk formats: kernel strings by address. */
+typedef struct pf_kstring {
+	uint64_t addr;
+	const char *text;
+} pf_kstring;
+
+struct pf_strings {
+	pf_kstring *by_addr;
+	size_t count;
+	char *text;              /* the strings, one after the other */
+};
+
+/* ------------------------------------------------------------------------
+ * The printk formats
+ */
+
+static int kstring_cmp(const void *a, const void *b)
+{
+	const pf_kstring *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+pf_strings *pf_strings_parse(const char *text)
+{
+	pf_strings *st = calloc(1, sizeof *st);
+	size_t len = text ? strlen(text) : 0, lines = 0;
+	if (!st || !(st->text = malloc(len + 1))) {
+		free(st);
+		tc_fail_nomem();
+		return NULL;
+	}
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	st->by_addr = malloc((lines + 1) * sizeof *st->by_addr);
+	if (!st->by_addr) {
+		pf_strings_free(st);
+		tc_fail_nomem();
+		return NULL;
+	}
+	/* tep_parse_printk_formats(): "ADDR : STRING" lines; the address in
+	 * hex, then one character skipped after the colon; the string loses
+	 * a leading and a trailing quote, then a "\n" before that quote. */
+	char *out = st->text;
+	for (const char *p = text; p && p < text + len;) {
+		const char *nl = memchr(p, '\n', (size_t)(text + len - p));
+		const char *end = nl ? nl : text + len;
+		const char *q = p;
+		while (q < end && *q == ':')
+			q++;
+		const char *colon = memchr(q, ':', (size_t)(end - q));
+		/* A line without a string after its colon: libtraceevent reads
+		 * past it; left out here. */
+		if (q < end && colon && colon + 1 < end) {
+			uint64_t addr = strtoull(q, NULL, 16);
+			const char *str = colon + 2, *stop = end;
+			if (str < stop && *str == '"')
+				str++;
+			/* (the "\n" only goes when the quote went: libtraceevent
+			 * looks for it two characters before the last one) */
+			if (stop > str && stop[-1] == '"') {
+				stop--;
+				if (stop - str >= 2 && stop[-2] == '\\' && stop[-1] == 'n')
+					stop -= 2;
+			}
+			size_t n = str < stop ? (size_t)(stop - str) : 0;
+			memcpy(out, str, n);
+			out[n] = '\0';
+			st->by_addr[st->count++] = (pf_kstring){ .addr = addr, .text = out };
+			out += n + 1;
+		}
+		p = end + 1;
+	}
+	/* The order of libtraceevent's list, the last registered first, so
+	 * that equal addresses sort as in its printk_map. */
+	for (size_t i = 0, j = st->count; i + 1 < j; i++, j--) {
+		pf_kstring t = st->by_addr[i];
+		st->by_addr[i] = st->by_addr[j - 1];
+		st->by_addr[j - 1] = t;
+	}
+	qsort(st->by_addr, st->count, sizeof *st->by_addr, kstring_cmp);
+	return st;
+}
+
+size_t pf_strings_count(const pf_strings *st)
+{
+	return st->count;
+}
+
+void pf_strings_at(const pf_strings *st, size_t i, uint64_t *addr, const char **text)
+{
+	*addr = st->by_addr[i].addr;
+	*text = st->by_addr[i].text;
+}
+
+void pf_strings_free(pf_strings *st)
+{
+	if (!st)
+		return;
+	free(st->by_addr);
+	free(st->text);
+	free(st);
+}
+
+const char *pf_strings_find(const pf_strings *st, uint64_t addr)
+{
+	pf_kstring key = { .addr = addr };
+	const pf_kstring *k = bsearch(&key, st->by_addr, st->count, sizeof key, kstring_cmp);
+	return k ? k->text : NULL;
+}
+
+/* ------------------------------------------------------------------------
+ * kallsyms
+ *
+ * libtraceevent's func_map, built the way func_map_init() builds it from
+ * what tep_parse_kallsyms() registers: the symbols in the reverse of the
+ * file's order, sorted by address with the same qsort() and comparison,
+ * an empty entry at the end; looked up with the same bsearch().  Equal
+ * addresses (aliases) therefore give the same name as in libtraceevent.
+ */
+
+typedef struct pf_func {
+	unsigned long long addr;
+	char *func, *mod;
+} pf_func;
+
+struct pf_kallsyms {
+	pf_func *map;            /* count + 1 entries */
+	size_t count;
+	char *text;              /* the names, cut out of a copy of the file */
+	pf_func found;           /* what the resolver returns points here */
+};
+
+static int func_cmp(const void *a, const void *b)
+{
+	const pf_func *x = a, *y = b;
+	return x->addr < y->addr ? -1 : x->addr > y->addr;
+}
+
+/* func_bcmp(): the entry whose range (up to the next entry) holds the
+ * address. */
+static int func_range_cmp(const void *a, const void *b)
+{
+	const pf_func *key = a, *f = b;
+	if (key->addr == f->addr || (key->addr > f->addr && key->addr < f[1].addr))
+		return 0;
+	return key->addr < f->addr ? -1 : 1;
+}
+
+static bool ks_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
+}
+
+static int ks_hex(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+int pf_kallsyms_parse(const char *text, pf_kallsyms **out)
+{
+	*out = NULL;
+	size_t len = strlen(text), lines = 1;
+	for (size_t i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	pf_kallsyms *ks = calloc(1, sizeof *ks);
+	if (!ks || !(ks->text = malloc(len + 1)) || !(ks->map = malloc((lines + 1) * sizeof *ks->map))) {
+		pf_kallsyms_free(ks);
+		return tc_fail_nomem();
+	}
+	memcpy(ks->text, text, len + 1);
+	/* Lines as sscanf("%16llx %c %n%*s%n%*1[\t][%n%*s%n") reads them in
+	 * tep_parse_kallsyms(), for the plain form the kernel writes:
+	 * "ADDR TYPE NAME" and maybe "\t[MODULE]".  Anything else (a sign,
+	 * a 0x, a line cut short, where libtraceevent warns and stops) is
+	 * left to libtraceevent: 0. */
+	for (char *p = ks->text, *end = ks->text + len; p < end;) {
+		char *nl = memchr(p, '\n', (size_t)(end - p));
+		char *le = nl ? nl : end;
+		if (p == le) {   /* strtok_r() skips empty lines */
+			p = le + 1;
+			continue;
+		}
+		char *q = p;
+		while (q < le && ks_space(*q))
+			q++;
+		if (q == le)
+			goto inexact;
+		unsigned long long addr = 0;
+		int digits = 0;
+		for (int h; digits < 16 && q < le && (h = ks_hex(*q)) >= 0; q++, digits++)
+			addr = addr << 4 | (unsigned)h;
+		if (!digits || q == le || !ks_space(*q) || (digits == 1 && (*q == 'x' || *q == 'X')))
+			goto inexact;
+		while (q < le && ks_space(*q))
+			q++;
+		if (q == le)
+			goto inexact;
+		char type = *q++;
+		while (q < le && ks_space(*q))
+			q++;
+		char *func = q;
+		while (q < le && !ks_space(*q))
+			q++;
+		if (q == func)
+			goto inexact;
+		char *func_end = q, *mod = NULL;
+		if (q + 1 < le && q[0] == '\t' && q[1] == '[') {
+			char *m = q + 2;
+			if (m == le || ks_space(*m))
+				goto inexact;
+			char *m_end = m;
+			while (m_end < le && !ks_space(*m_end))
+				m_end++;
+			m_end[-1] = '\0';   /* the last character, its ']' */
+			mod = m;
+		}
+		*func_end = '\0';
+		if (func[0] != '$' && type != 'A' && type != 'a')
+			ks->map[ks->count++] = (pf_func){ .addr = addr, .func = func, .mod = mod };
+		p = le + 1;
+	}
+	/* The order of libtraceevent's list: the last registered first. */
+	for (size_t i = 0, j = ks->count; i + 1 < j; i++, j--) {
+		pf_func t = ks->map[i];
+		ks->map[i] = ks->map[j - 1];
+		ks->map[j - 1] = t;
+	}
+	qsort(ks->map, ks->count, sizeof *ks->map, func_cmp);
+	ks->map[ks->count] = (pf_func){ 0 };
+	*out = ks;
+	return 1;
+inexact:
+	pf_kallsyms_free(ks);
+	return 0;
+}
+
+size_t pf_kallsyms_count(const pf_kallsyms *ks)
+{
+	return ks->count;
+}
+
+void pf_kallsyms_at(const pf_kallsyms *ks, size_t i, uint64_t *addr, const char **func, const char **mod)
+{
+	*addr = ks->map[i].addr;
+	*func = ks->map[i].func;
+	*mod = ks->map[i].mod;
+}
+
+void pf_kallsyms_free(pf_kallsyms *ks)
+{
+	if (!ks)
+		return;
+	free(ks->map);
+	free(ks->text);
+	free(ks);
+}
+
+char *pf_kallsyms_resolve(void *priv, unsigned long long *addrp, char **modp)
+{
+	pf_kallsyms *ks = priv;
+	pf_func key = { .addr = *addrp };
+	const pf_func *f = ks->count ? bsearch(&key, ks->map, ks->count, sizeof key, func_range_cmp) : NULL;
+	if (!f)
+		return NULL;
+	*addrp = f->addr;
+	*modp = f->mod;
+	return f->func;
+}
+
+bool pf_kallsyms_address(const pf_kallsyms *ks, const char *name, uint64_t *addr)
+{
+	bool found = false;
+	*addr = 0;
+	for (size_t i = 0; i < ks->count; i++) {
+		if (strcmp(ks->map[i].func, name) != 0)
+			continue;
+		if (found && ks->map[i].addr != *addr)
+			return false;
+		*addr = ks->map[i].addr;
+		found = true;
+	}
+	return true;
+}
+
+/* Whether A holds an atom that is not a number: test_for_symbol()
+ * looks such names up in libtraceevent's list of functions. */
+static bool arg_names_symbol(const struct tep_print_arg *a)
+{
+	if (!a)
+		return false;
+	switch (a->type) {
+	case TEP_PRINT_ATOM:
+		return a->atom.atom && !isdigit((unsigned char)a->atom.atom[0]) && !strtoull(a->atom.atom, NULL, 0);
+	case TEP_PRINT_FLAGS:
+		return arg_names_symbol(a->flags.field);
+	case TEP_PRINT_SYMBOL:
+		return arg_names_symbol(a->symbol.field);
+	case TEP_PRINT_HEX:
+	case TEP_PRINT_HEX_STR:
+		return arg_names_symbol(a->hex.field) || arg_names_symbol(a->hex.size);
+	case TEP_PRINT_INT_ARRAY:
+		return arg_names_symbol(a->int_array.field) || arg_names_symbol(a->int_array.count) ||
+		       arg_names_symbol(a->int_array.el_size);
+	case TEP_PRINT_TYPE:
+		return arg_names_symbol(a->typecast.item);
+	case TEP_PRINT_OP:
+		return arg_names_symbol(a->op.left) || arg_names_symbol(a->op.right);
+	case TEP_PRINT_FUNC:
+		for (const struct tep_print_arg *f = a->func.args; f; f = f->next)
+			if (arg_names_symbol(f))
+				return true;
+		return false;
+	default:
+		return false;
+	}
+}
+
+bool pf_names_symbols(const struct tep_event *ev)
+{
+	for (const struct tep_print_arg *a = ev->print_fmt.args; a; a = a->next)
+		if (arg_names_symbol(a))
+			return true;
+	return false;
+}
