@@ -69,6 +69,8 @@ typedef struct td_field_plan {
 	uint32_t elem_size;        /* integers and elements: 1, 2, 4 or 8 */
 	uint32_t count;            /* TD_ARRAY: elements */
 	bool tail;                 /* TD_TEXT: runs to the payload's end */
+	bool end_mark;             /* TD_TAIL_ARRAY: ends before an element whose
+	                              low 32 bits are all ones (kernel_stack) */
 	const tc_field_class *cls;
 } td_field_plan;
 
