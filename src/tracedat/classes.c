@@ -221,6 +221,8 @@ static int plan_struct(td_trace *t, const char *path, int64_t where, const char 
 		 * stops there: x86 kernels before 5.2 ended a saved stack with
 		 * ULONG_MAX. */
 		plans[k].end_mark = to_end && plans[k].how == TD_TAIL_ARRAY && strcmp(event, "kernel_stack") == 0;
+		if (plans[k].end_mark)   /* kernel code, which kallsyms names */
+			((tc_field_class *)plans[k].cls)->element->flags |= TC_FIELD_CODE_ADDRESS;
 		plans[k].transform = lf.transform;
 		if (lf.transform == TD_X_RWBS && !(plans[k].cls = int_class(t, 4, false)))
 			return TC_ENOMEM;
