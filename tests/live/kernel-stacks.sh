@@ -130,6 +130,42 @@ text_frames() {
 		sed 's/\[[0-9]*\] = //g; s/,//g')
 }
 
+# The names trace-cmd report gives the frames of each kernel_stack record
+# ("=> NAME (ADDR)"; the address in hex when kallsyms has none), one line
+# per record.
+report_names() {
+	awk '
+		function flush() { if (rec != "") print rec; rec = "" }
+		function frame(line,   s) {
+			s = line
+			sub(/.*=> */, "", s)
+			if (s ~ / \(/) sub(/ \(.*/, "", s)
+			rec = rec " " s
+		}
+		/^ *[^ =].*: +kernel_stack: / { flush(); rec = "kernel_stack"; next }
+		/^ *[^ =].*: +user_stack: / { flush(); next }
+		/^[ \t]*=> / { if (rec != "") frame($0); next }
+		{ flush() }
+		END { flush() }
+	' "$1"
+}
+
+# The same of BIN's Chrome JSON: the caller array of each kernel_stack
+# event, its symbols' names without "+0xOFFSET", numbers in hex.
+json_names() {
+	local values v out
+	while read -r values; do
+		out=kernel_stack
+		for v in ${values//,/ }; do
+			case $v in
+			\"*) v=${v#\"}; out+=" ${v%%+*}" ;;
+			*) out+=" $(printf '%x' "$v")" ;;
+			esac
+		done
+		echo "$out"
+	done < <(grep '"name":"kernel_stack"' "$1" | sed -n 's/.*"caller":\[\([^]]*\)\].*/\1/p' | sed 's/ \[[^]]*\]//g')
+}
+
 # compare NAME EXPECTED GOT: PASS when the frame lists are the same.
 compare() {
 	local n
@@ -139,7 +175,7 @@ compare() {
 	elif cmp -s "$2" "$3"; then
 		echo "PASS $1 ($n stack records, $(grep -c '^kernel_stack' "$2") kernel, $(wc -w <"$2" | tr -d ' ') words)"
 	else
-		echo "FAIL $1: frames differ from trace-cmd report's: $(diff "$2" "$3" | head -n 4 | cut -c 1-120 | tr '\n' ' ')"
+		echo "FAIL $1: frames differ from trace-cmd report's: $(diff "$2" "$3" | head -n 4 | cut -c 1-150 | tr '\n' ' ')"
 	fi
 }
 
@@ -199,5 +235,29 @@ for v in 7 6; do
 			compare "$t/ctf$c/bt$peer/frames" "$work/r$v.frames" "$work/bt.frames"
 		done
 	done
+
+	# Chrome JSON and Perfetto: the frames named by the file's kallsyms
+	report_names "$work/r$v.txt" >"$work/r$v.names"
+	if ! "$bin" convert "$f" -o "$work/k$v.json" >"$work/conv.err" 2>&1; then
+		echo "FAIL $t/json/convert: $(head -c 300 "$work/conv.err")"
+	else
+		json_names "$work/k$v.json" >"$work/j$v.names"
+		compare "$t/json/names" "$work/r$v.names" "$work/j$v.names"
+	fi
+	if ! command -v protoc >/dev/null; then
+		echo "SKIP $t/perfetto: protoc is not installed (Debian protobuf-compiler)"
+	elif ! "$bin" convert "$f" -o "$work/k$v.pftrace" >"$work/conv.err" 2>&1; then
+		echo "FAIL $t/perfetto/convert: $(head -c 300 "$work/conv.err")"
+	else
+		# kernel_stack's caller, the third field of its generic event
+		# (dense or GenericFtraceEvent's str_value), is the text of
+		# its frames; the bundles go by CPU, so the lists are sorted
+		protoc --decode=perfetto.protos.Trace -I "$root/tests/third_party/perfetto" perfetto_trace.proto \
+			<"$work/k$v.pftrace" 2>"$work/protoc.err" |
+			sed -n 's/^ *3: "\[\(.*+0x.*\)\]"$/\1/p' |
+			sed 's/+0x[0-9a-f]*\( \[[^]]*\]\)\{0,1\}//g; s/,//g; s/^/kernel_stack /' | sort >"$work/pf$v.names"
+		sort "$work/r$v.names" >"$work/r$v.sorted"
+		compare "$t/perfetto/names" "$work/r$v.sorted" "$work/pf$v.names"
+	fi
 done
 exit 0
