@@ -864,7 +864,12 @@ TC_API int tc_ctf_writer_new(tc_ctf_writer **out, const char *dir, tc_trace *con
  * messages of each stream must come in their order; streams may come in
  * any order (tc_input_next() is fine), and from different threads at the
  * same time (each stream from one thread at a time: tc_input_stream_next()
- * on several threads, as `tracecat convert -j` does). */
+ * on several threads, as `tracecat convert -j` does).  A value that does
+ * not fit the layout its class declares (an array of another length than
+ * the class's, a sequence of another count than its length field holds, an
+ * integer beyond its bits, a structure without all its members) is not
+ * written: TC_EINVAL, the error naming the event and the field, and the
+ * writer must not be used further. */
 TC_API int tc_ctf_writer_write(tc_ctf_writer *w, const tc_message *msg);
 
 /* Ends every open packet and writes the metadata file: only after it

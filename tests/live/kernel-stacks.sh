@@ -15,10 +15,11 @@
 #   - print: BIN print shows, for every kernel_stack and user_stack record,
 #     the frames trace-cmd report prints (its `=>` lines), in number and
 #     value, record for record;
-#   - ctf1, ctf2: `BIN convert` to CTF 1.8 and CTF 2; babeltrace2 2.0.4
-#     (the host's; CTF 1.8 only) and 2.1.2 (Debian sid's,
-#     tests/peers/babeltrace2-2.1) print as many events as BIN print
-#     prints of the trace.dat, and the same frames as trace-cmd report;
+#   - ctf1, ctf2: `BIN convert` to CTF 1.8 and CTF 2; babeltrace 1.5 and
+#     babeltrace2 2.0.4 (the host's; CTF 1.8 only) and 2.1.2 (Debian
+#     sid's, tests/peers/babeltrace2-2.1) print as many events as BIN
+#     print prints of the trace.dat, and the same frames as trace-cmd
+#     report;
 #   - perfetto, json: `BIN convert` to Perfetto and Chrome JSON carries
 #     each stack, symbolised with the file's kallsyms: the JSON names the
 #     frames trace-cmd report names.
@@ -215,8 +216,12 @@ for v in 7 6; do
 			echo "FAIL $t/ctf$c/convert: $(head -c 300 "$work/conv.err")"
 			continue
 		fi
-		for peer in 2.0 2.1; do
-			if [ $peer = 2.0 ]; then
+		for peer in 1.5 2.0 2.1; do
+			if [ $peer = 1.5 ]; then
+				[ $c = 1 ] || continue
+				command -v babeltrace >/dev/null || { echo "SKIP $t/ctf$c/bt1.5: no babeltrace"; continue; }
+				babeltrace "$out" >"$work/bt.txt" 2>"$work/bt.err"
+			elif [ $peer = 2.0 ]; then
 				[ $c = 1 ] || continue
 				command -v babeltrace2 >/dev/null || { echo "SKIP $t/ctf$c/bt2.0: no babeltrace2"; continue; }
 				babeltrace2 "$out" >"$work/bt.txt" 2>"$work/bt.err"
@@ -224,7 +229,7 @@ for v in 7 6; do
 				"$BT21" --version >/dev/null 2>&1 || { echo "SKIP $t/ctf$c/bt2.1: babeltrace2 2.1.2 does not run ($BT21)"; continue; }
 				"$BT21" "$out" >"$work/bt.txt" 2>"$work/bt.err"
 			fi
-			if grep -q 'ERROR' "$work/bt.err"; then
+			if grep -q 'ERROR\|\[error\]' "$work/bt.err"; then
 				# the innermost cause, the last one written
 				echo "FAIL $t/ctf$c/bt$peer: $(awk '/^CAUSED BY/ { c = $0; getline; c = c " " $0 } END { print c }' \
 					"$work/bt.err" | tr -s ' ' | head -c 300)"
