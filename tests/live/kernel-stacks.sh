@@ -15,6 +15,7 @@
 #   - print: BIN print shows, for every kernel_stack and user_stack record,
 #     the frames trace-cmd report prints (its `=>` lines), in number and
 #     value, record for record;
+#   - report: BIN report prints what trace-cmd report prints;
 #   - ctf1, ctf2: `BIN convert` to CTF 1.8 and CTF 2; babeltrace 1.5 and
 #     babeltrace2 2.0.4 (the host's; CTF 1.8 only) and 2.1.2 (Debian
 #     sid's, tests/peers/babeltrace2-2.1) print as many events as BIN
@@ -211,6 +212,12 @@ for v in 7 6; do
 		compare "$tag/print" "$work/r$v.frames" "$work/p$v.frames" "$deep deeper than 8"
 	done
 	events=$(wc -l <"$work/p$v.txt" | tr -d ' ')
+	# report: trace-cmd report's text, byte for byte (its release's, 3.1)
+	if "$bin" report "$f" >"$work/tr$v.txt" 2>"$work/tr$v.err" && cmp -s "$work/r$v.txt" "$work/tr$v.txt"; then
+		echo "PASS $t/report"
+	else
+		echo "FAIL $t/report: differs from trace-cmd report: $(diff "$work/r$v.txt" "$work/tr$v.txt" | head -n 3 | cut -c 1-120 | tr '\n' ' ')$(head -c 200 "$work/tr$v.err")"
+	fi
 
 	# CTF 1.8 and CTF 2, read back by both babeltrace2 releases
 	for c in 1 2; do
