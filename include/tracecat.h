@@ -310,7 +310,10 @@ enum {
 	TC_FIELD_VARLEN = 1u << 2,
 	/* CTF 2 fixed-length fields in the other bit order than their byte
 	 * order's: the value is the bits read, reversed over `size` bits. */
-	TC_FIELD_BIT_REVERSED = 1u << 3
+	TC_FIELD_BIT_REVERSED = 1u << 3,
+	/* An integer holding the address of kernel code (the frames of an
+	 * ftrace kernel_stack record), which tc_trace_symbol() may name. */
+	TC_FIELD_CODE_ADDRESS = 1u << 4
 };
 
 struct tc_field_class {
@@ -432,6 +435,13 @@ typedef struct tc_env_entry {
 
 typedef struct tc_trace tc_trace;
 typedef struct tc_stream_class tc_stream_class;
+
+/* A symbol of a trace's symbol table (tc_trace_symbol). */
+typedef struct tc_symbol {
+	uint64_t addr;       /* where it starts */
+	const char *name;
+	const char *module;  /* NULL: the kernel's own */
+} tc_symbol;
 
 typedef struct tc_event_class {
 	uint64_t id;
@@ -560,6 +570,9 @@ struct tc_trace {
 	 * a tid may come back with another name. */
 	tc_task *tasks;
 	size_t task_count;
+	/* The reader's look-up of code addresses, which tc_trace_symbol()
+	 * calls: NULL when the trace has no symbol table. */
+	bool (*symbol_at)(const tc_trace *trace, uint64_t addr, tc_symbol *out);
 };
 
 /* Writes UUID as 36 lowercase characters and a NUL. */
@@ -567,6 +580,14 @@ TC_API void tc_uuid_format(const uint8_t uuid[16], char out[37]);
 
 /* The environment entry named KEY, or NULL. */
 TC_API const tc_env_entry *tc_trace_env(const tc_trace *trace, const char *key);
+
+/* The symbol of the code at ADDR in TRACE's symbol table (a trace.dat
+ * file's kallsyms), the one libtraceevent names it by (trace-cmd report's
+ * stack traces: the nearest symbol at or below ADDR): true and *OUT
+ * filled, its strings living as long as TRACE; false when the trace has
+ * no table or no symbol for ADDR.  The table is read on first use; the
+ * function may be called from several threads at once. */
+TC_API bool tc_trace_symbol(const tc_trace *trace, uint64_t addr, tc_symbol *out);
 
 /* ------------------------------------------------------------------------
  * Messages
@@ -848,7 +869,12 @@ TC_API int tc_ctf_writer_new(tc_ctf_writer **out, const char *dir, tc_trace *con
  * messages of each stream must come in their order; streams may come in
  * any order (tc_input_next() is fine), and from different threads at the
  * same time (each stream from one thread at a time: tc_input_stream_next()
- * on several threads, as `tracecat convert -j` does). */
+ * on several threads, as `tracecat convert -j` does).  A value that does
+ * not fit the layout its class declares (an array of another length than
+ * the class's, a sequence of another count than its length field holds, an
+ * integer beyond its bits, a structure without all its members) is not
+ * written: TC_EINVAL, the error naming the event and the field, and the
+ * writer must not be used further. */
 TC_API int tc_ctf_writer_write(tc_ctf_writer *w, const tc_message *msg);
 
 /* Ends every open packet and writes the metadata file: only after it

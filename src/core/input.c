@@ -256,6 +256,11 @@ const tc_env_entry *tc_trace_env(const tc_trace *trace, const char *key)
 	return NULL;
 }
 
+bool tc_trace_symbol(const tc_trace *trace, uint64_t addr, tc_symbol *out)
+{
+	return trace->symbol_at && trace->symbol_at(trace, addr, out);
+}
+
 /*
  * babeltrace2 converts cycles with a double-precision division unless the
  * clock runs at exactly 1 GHz; matching it to the nanosecond needs the same

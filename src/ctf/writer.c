@@ -66,6 +66,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -139,6 +140,8 @@ typedef struct out_stream {
 	 * the packet start), and their values (sc->extra_count). */
 	uint64_t extra_pos;
 	uint64_t *extra_val;
+	/* what the layout check (fit.c) needs of the message being written */
+	ctf_fit fit;
 } out_stream;
 
 /* Pointer -> index, open addressing. */
@@ -1712,6 +1715,37 @@ static void set_key(out_stream *s, const out_info *info, uint64_t v)
 		vals[info->extra] = v;
 }
 
+/* The failure of integer V to fit output class OC (fit.c). */
+static __attribute__((noinline)) int int_unfit(out_stream *s, const tc_field_class *oc, uint64_t v)
+{
+	if (oc->is_signed)
+		return ctf_fit_fail(&s->fit, oc, "%" PRId64 " does not fit its %u-bit signed integer", (int64_t)v, oc->size);
+	return ctf_fit_fail(&s->fit, oc, "%" PRIu64 " does not fit its %u-bit unsigned integer", v, oc->size);
+}
+
+/* Whether the N elements (bytes of a BLOB) of input field F are what
+ * output class OC declares: its fixed length, or the value of the length
+ * field the input refers to when OC refers to its output (OC's own
+ * length, in a header or a structure of its own, is N itself). */
+static int count_fits(out_stream *s, const tc_field_class *oc, const tc_field *f, uint64_t n)
+{
+	const out_info *info = oc->priv;
+	if (oc->kind == TC_FIELD_ARRAY || (oc->kind == TC_FIELD_BLOB && !oc->length_ref && !oc->ref.len)) {
+		if (n != oc->length)
+			return ctf_fit_fail(&s->fit, oc, "%" PRIu64 " %s where its layout holds %" PRIu64, n,
+			                    oc->kind == TC_FIELD_BLOB || (f->cls && f->cls->kind == TC_FIELD_BLOB) ? "bytes" : "elements",
+			                    oc->length);
+		return 0;
+	}
+	return info && info->kind != OUT_PLAIN ? 0 : ctf_fit_length(&s->fit, oc, f, n);
+}
+
+static bool is_compound(tc_field_kind k)
+{
+	return k == TC_FIELD_STRUCT || k == TC_FIELD_ARRAY || k == TC_FIELD_SEQUENCE || k == TC_FIELD_VARIANT ||
+	       k == TC_FIELD_OPTIONAL;
+}
+
 static int encode(out_stream *s, const tc_field_class *oc, const tc_field *f)
 {
 	int rc = align_to(s, oc->align);
@@ -1722,6 +1756,8 @@ static int encode(out_stream *s, const tc_field_class *oc, const tc_field *f)
 	case TC_FIELD_INT:
 	case TC_FIELD_ENUM:
 	case TC_FIELD_BIT_ARRAY:
+		if (!ctf_fit_int(oc, f->v.u))
+			return int_unfit(s, oc, f->v.u);
 		return put_bits(s, f->v.u, oc->size);
 	case TC_FIELD_BOOL:
 		return put_bits(s, f->v.u != 0, oc->size);
@@ -1752,7 +1788,9 @@ static int encode(out_stream *s, const tc_field_class *oc, const tc_field *f)
 			return encode_wrapped(s, oc, f);
 		const size_t *src = info ? info->src_index : NULL;
 		const tc_field *items = f->v.compound.items;
-		size_t i = 0;
+		size_t i = 0, need = src && oc->member_count ? src[oc->member_count - 1] + 1 : oc->member_count;
+		if (f->v.compound.count < need)
+			return ctf_fit_fail(&s->fit, oc, "%zu members where its layout has %zu", f->v.compound.count, need);
 		if (info && info->run_len) {
 			/* the structure's alignment placed the run */
 			if ((rc = reserve(s, (uint64_t)info->run_bytes * 8)) < 0)
@@ -1761,6 +1799,8 @@ static int encode(out_stream *s, const tc_field_class *oc, const tc_field *f)
 			for (; i < info->run_len; i++) {
 				unsigned size = oc->members[i].cls->size;
 				uint64_t v = items[src ? src[i] : i].v.u;
+				if (!ctf_fit_int(oc->members[i].cls, v))
+					return int_unfit(s, oc->members[i].cls, v);
 				/* in offset order: each word's bytes past its integer
 				 * are zeros, padding or the next integer's */
 				tc_store_le64(base + info->run_offset[i], size < 64 ? v & ((1ull << size) - 1) : v);
@@ -1774,15 +1814,31 @@ static int encode(out_stream *s, const tc_field_class *oc, const tc_field *f)
 	case TC_FIELD_ARRAY:
 	case TC_FIELD_SEQUENCE: {
 		bool blob = f->cls && f->cls->kind == TC_FIELD_BLOB;
+		uint64_t n = blob ? f->v.str.len : f->v.compound.count;
+		if ((rc = count_fits(s, oc, f, n)) < 0)
+			return rc;
 		if (info && info->kind == OUT_KEY_IN_HEADER)
-			set_key(s, info, blob ? f->v.str.len : f->v.compound.count);
+			set_key(s, info, n);
 		if (blob)
 			return put_bytes(s, f->v.str.ptr, f->v.str.len);
-		for (size_t i = 0; i < f->v.compound.count && rc == 0; i++)
+		if (!is_compound(oc->element->kind)) {
+			for (size_t i = 0; i < n && rc == 0; i++)
+				rc = encode(s, oc->element, &f->v.compound.items[i]);
+			return rc;
+		}
+		/* where a length inside an element finds its element (fit.c) */
+		size_t d = s->fit.depth++;
+		for (size_t i = 0; i < n && rc == 0; i++) {
+			if (d < CTF_FIT_DEPTH)
+				s->fit.elems[d].array = f, s->fit.elems[d].index = i;
 			rc = encode(s, oc->element, &f->v.compound.items[i]);
+		}
+		s->fit.depth = d;
 		return rc;
 	}
 	case TC_FIELD_BLOB:
+		if ((rc = count_fits(s, oc, f, f->v.str.len)) < 0)
+			return rc;
 		if (info && info->kind == OUT_KEY_IN_HEADER)
 			set_key(s, info, f->v.str.len);
 		return put_bytes(s, f->v.str.ptr, f->v.str.len);
@@ -1899,6 +1955,8 @@ static int encode_context(out_stream *s, const tc_field *pc)
 	const tc_field_class *oc = s->sc->pub.packet_context;
 	size_t first = s->sc->pc_specials;
 	int rc = 0;
+	s->fit.roots[TC_SCOPE_PACKET_CONTEXT] = pc;
+	s->fit.depth = 0;
 	for (size_t i = 0; i < s->sc->pc_member_count && rc == 0; i++) {
 		const tc_field *sf = pc ? &pc->v.compound.items[s->sc->pc_members[i]] : NULL;
 		rc = encode_scope(s, oc->members[first + i].cls, sf);
@@ -2145,8 +2203,10 @@ int tc_ctf_writer_write(tc_ctf_writer *w, const tc_message *msg)
 	}
 	if (s->in_packet && (context_changed(s, msg) || s->pos / 8 >= w->packet_size) && (rc = close_packet(w, s)) < 0)
 		return rc;
-	if (!s->in_packet && (rc = open_packet(w, s, msg)) < 0)
-		return rc;
+	if (!s->in_packet && (rc = open_packet(w, s, msg)) < 0) {
+		const tc_field_class *pc = s->sc->pub.packet_context;
+		return ctf_fit_error(&s->fit, rc, msg->stream->name, msg->event_class->name, &pc, 1);
+	}
 	size_t id;
 	if (!map_get(&w->event_id, msg->event_class, &id))
 		return tc_fail(TC_EINVAL, msg->stream->name, -1, "event class \"%s\" unknown to the writer",
@@ -2157,9 +2217,16 @@ int tc_ctf_writer_write(tc_ctf_writer *w, const tc_message *msg)
 		atomic_store_explicit(&sc->used[id], true, memory_order_relaxed);
 	if ((rc = write_header(s, id, msg->has_time ? msg->cycles : s->last_ts)) < 0)
 		return rc;
+	s->fit.roots[TC_SCOPE_PACKET_CONTEXT] = msg->packet_context;
+	s->fit.roots[TC_SCOPE_STREAM_EVENT_CONTEXT] = msg->stream_event_context;
+	s->fit.roots[TC_SCOPE_EVENT_CONTEXT] = msg->event_context;
+	s->fit.roots[TC_SCOPE_PAYLOAD] = msg->payload;
+	s->fit.depth = 0;
 	if ((rc = encode_scope(s, sc->pub.event_context, msg->stream_event_context)) < 0 ||
-	    (rc = encode_scope(s, ec->context, msg->event_context)) < 0 || (rc = encode_scope(s, ec->payload, msg->payload)) < 0)
-		return rc;
+	    (rc = encode_scope(s, ec->context, msg->event_context)) < 0 || (rc = encode_scope(s, ec->payload, msg->payload)) < 0) {
+		const tc_field_class *scopes[] = { ec->payload, ec->context, sc->pub.event_context };
+		return ctf_fit_error(&s->fit, rc, msg->stream->name, ec->name, scopes, 3);
+	}
 	for (size_t i = 0; i < sc->extra_count; i++)
 		tc_store_le64(s->buf + s->extra_pos / 8 + 8 * i, s->extra_val[i]);
 	s->events_in_packet++;

@@ -181,24 +181,25 @@ static void put_string(pb_buf *o, const char *s, size_t len)
 	PUT(o, "\"");
 }
 
-static void put_value(pb_buf *o, const tc_field *f);
+static void put_value(pb_buf *o, const tc_trace *trace, const tc_field *f);
 
-static void put_member(pb_buf *o, bool first, const char *name, const tc_field *f)
+static void put_member(pb_buf *o, const tc_trace *trace, bool first, const char *name, const tc_field *f)
 {
 	if (!first)
 		PUT(o, ",");
 	put_string(o, name, strlen(name));
 	PUT(o, ":");
-	put_value(o, f);
+	put_value(o, trace, f);
 }
 
-/* A field as a JSON value. */
-static void put_value(pb_buf *o, const tc_field *f)
+/* A field of TRACE's as a JSON value: a code address its symbol's name
+ * as a string (tl_symbol_text). */
+static void put_value(pb_buf *o, const tc_trace *trace, const tc_field *f)
 {
 	const tc_field_class *fc = f->cls;
 	const char *s;
 	size_t len;
-	char num[TC_FMT_G_MAX];
+	char num[TC_FMT_G_MAX], sym[600];
 	if (tl_text_value(f, &s, &len)) {
 		put_string(o, s, len);
 		return;
@@ -207,7 +208,9 @@ static void put_value(pb_buf *o, const tc_field *f)
 	case TC_FIELD_INT:
 	case TC_FIELD_ENUM:
 	case TC_FIELD_BIT_ARRAY:
-		if (fc->base == 16 && !fc->is_signed) {
+		if ((fc->flags & TC_FIELD_CODE_ADDRESS) && (len = tl_symbol_text(trace, f, sym, sizeof sym))) {
+			put_string(o, sym, len);
+		} else if (fc->base == 16 && !fc->is_signed) {
 			memcpy(num, "\"0x", 3);
 			len = 3 + tc_fmt_hex(num + 3, f->v.u, true);
 			num[len++] = '"';
@@ -239,19 +242,19 @@ static void put_value(pb_buf *o, const tc_field *f)
 	case TC_FIELD_STRUCT:
 		PUT(o, "{");
 		for (size_t i = 0; i < f->v.compound.count && i < fc->member_count; i++)
-			put_member(o, i == 0, fc->members[i].display_name, &f->v.compound.items[i]);
+			put_member(o, trace, i == 0, fc->members[i].display_name, &f->v.compound.items[i]);
 		PUT(o, "}");
 		return;
 	case TC_FIELD_VARIANT:
 		PUT(o, "{");
 		if (f->v.compound.count && f->option < fc->member_count)
-			put_member(o, true, fc->members[f->option].name[0] ? fc->members[f->option].display_name : "value",
+			put_member(o, trace, true, fc->members[f->option].name[0] ? fc->members[f->option].display_name : "value",
 			           &f->v.compound.items[0]);
 		PUT(o, "}");
 		return;
 	case TC_FIELD_OPTIONAL:
 		if (f->v.compound.count)
-			put_value(o, &f->v.compound.items[0]);
+			put_value(o, trace, &f->v.compound.items[0]);
 		else
 			PUT(o, "null");
 		return;
@@ -261,13 +264,13 @@ static void put_value(pb_buf *o, const tc_field *f)
 		for (size_t i = 0; i < f->v.compound.count; i++) {
 			if (i)
 				PUT(o, ",");
-			put_value(o, &f->v.compound.items[i]);
+			put_value(o, trace, &f->v.compound.items[i]);
 		}
 		PUT(o, "]");
 		return;
 	default: {
 		pb_buf text = { 0 };
-		tl_render(&text, f);
+		tl_render(&text, trace, f);
 		put_string(o, (const char *)text.data, text.len);
 		if (text.failed)
 			o->failed = true;
@@ -393,7 +396,7 @@ static void put_payload_args(tl_ctx *c, const tc_message *msg)
 	if (!msg->payload || !payload || payload->kind != TC_FIELD_STRUCT || !msg->payload->v.compound.count)
 		return;
 	PUT(&c->out, ",\"args\":");
-	put_value(&c->out, msg->payload);
+	put_value(&c->out, msg->stream->trace, msg->payload);
 }
 
 /* A function call event on its way to tl_call(). */
@@ -421,7 +424,7 @@ static int write_slice(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t
 		f->split = (uint32_t)(text->len - f->text);
 		const tc_field *args = what == TL_SLICE_BEGIN ? tl_member(e->msg->payload, e->cls->func_args) : NULL;
 		if (args)
-			put_member(text, true, "args", args);
+			put_member(text, e->msg->stream->trace, true, "args", args);
 		return text->failed ? tc_fail_nomem() : 0;
 	}
 	const char *text = (const char *)t->call_text.data + f->text;
@@ -438,7 +441,7 @@ static int write_slice(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t
 		PUT(o, ",\"args\":{");
 		pb_raw(o, text + f->split, text_len - f->split);
 		if (retval)
-			put_member(o, text_len == f->split, "retval", retval);
+			put_member(o, e->msg->stream->trace, text_len == f->split, "retval", retval);
 		PUT(o, "}");
 	}
 	PUT(o, "}");

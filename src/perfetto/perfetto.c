@@ -810,7 +810,7 @@ static void describe_dense(pf_writer *w, pf_stream *s, tl_class *cls)
 		s->descriptors.failed = true;
 }
 
-static void put_dense_value(pb_buf *b, pf_writer *w, uint32_t number, const tc_field *f)
+static void put_dense_value(pb_buf *b, pf_writer *w, const tc_trace *trace, uint32_t number, const tc_field *f)
 {
 	const char *s;
 	size_t len;
@@ -828,7 +828,7 @@ static void put_dense_value(pb_buf *b, pf_writer *w, uint32_t number, const tc_f
 		} else {
 			pb_buf *t = &w->nested;
 			t->len = 0;
-			tl_render(t, f);
+			tl_render(t, trace, f);
 			pb_bytes(b, number, t->data, t->len);
 		}
 	}
@@ -847,7 +847,7 @@ static void put_generic(pb_buf *b, pf_writer *w, pf_stream *s, tl_class *cls, co
 		describe_dense(w, s, cls);
 		size_t m = pb_open(b, DENSE_BASE + cls->writer_id - 1);
 		for (size_t i = 0; i < count; i++)
-			put_dense_value(b, w, (uint32_t)i + 1, &msg->payload->v.compound.items[i]);
+			put_dense_value(b, w, msg->stream->trace, (uint32_t)i + 1, &msg->payload->v.compound.items[i]);
 		pb_close(b, m);
 		return;
 	}
@@ -870,7 +870,7 @@ static void put_generic(pb_buf *b, pf_writer *w, pf_stream *s, tl_class *cls, co
 			if (tl_text_value(f, &sv, &len))
 				tl_put_utf8(t, sv, len);
 			else
-				tl_render(t, f);
+				tl_render(t, msg->stream->trace, f);
 			pb_bytes(b, 3, t->data, t->len);
 		}
 		pb_close(b, fm);
@@ -1015,7 +1015,7 @@ static void put_annotation_value(pb_buf *b, const tc_field *f)
 		return;
 	default: {
 		pb_buf text = { 0 };
-		tl_render(&text, f);
+		tl_render(&text, NULL, f);
 		pb_bytes(b, DA_STRING, text.data, text.len);
 		if (text.failed)
 			b->failed = true;

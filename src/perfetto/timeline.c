@@ -276,10 +276,20 @@ static void put_text(pb_buf *out, const char *s)
 	pb_raw(out, s, strlen(s));
 }
 
-void tl_render(pb_buf *out, const tc_field *f)
+size_t tl_symbol_text(const tc_trace *trace, const tc_field *f, char *buf, size_t size)
+{
+	tc_symbol sym;
+	if (!trace || !(f->cls->flags & TC_FIELD_CODE_ADDRESS) || !tc_trace_symbol(trace, f->v.u, &sym))
+		return 0;
+	int n = snprintf(buf, size, "%s+0x%" PRIx64 "%s%s%s", sym.name, f->v.u - sym.addr, sym.module ? " [" : "",
+	                 sym.module ? sym.module : "", sym.module ? "]" : "");
+	return n > 0 && (size_t)n < size ? (size_t)n : 0;
+}
+
+void tl_render(pb_buf *out, const tc_trace *trace, const tc_field *f)
 {
 	const tc_field_class *fc = f->cls;
-	char num[64];
+	char num[600];
 	const char *s;
 	size_t len;
 	if (tl_text_value(f, &s, &len)) {
@@ -293,7 +303,9 @@ void tl_render(pb_buf *out, const tc_field *f)
 	case TC_FIELD_ENUM:
 	case TC_FIELD_BOOL:
 	case TC_FIELD_BIT_ARRAY:
-		if (fc->base == 16)
+		if (tl_symbol_text(trace, f, num, sizeof num))
+			;
+		else if (fc->base == 16)
 			snprintf(num, sizeof num, "0x%" PRIx64, f->v.u);
 		else if (fc->is_signed)
 			snprintf(num, sizeof num, "%" PRId64, f->v.s);
@@ -316,14 +328,14 @@ void tl_render(pb_buf *out, const tc_field *f)
 			put_text(out, i ? ", " : "");
 			put_text(out, fc->members[i].display_name);
 			put_text(out, " = ");
-			tl_render(out, &f->v.compound.items[i]);
+			tl_render(out, trace, &f->v.compound.items[i]);
 		}
 		put_text(out, " }");
 		return;
 	case TC_FIELD_VARIANT:
 	case TC_FIELD_OPTIONAL:
 		if (f->v.compound.count)
-			tl_render(out, &f->v.compound.items[0]);
+			tl_render(out, trace, &f->v.compound.items[0]);
 		else
 			put_text(out, "none");
 		return;
@@ -331,7 +343,7 @@ void tl_render(pb_buf *out, const tc_field *f)
 		put_text(out, "[");
 		for (size_t i = 0; i < f->v.compound.count; i++) {
 			put_text(out, i ? ", " : "");
-			tl_render(out, &f->v.compound.items[i]);
+			tl_render(out, trace, &f->v.compound.items[i]);
 		}
 		put_text(out, "]");
 		return;

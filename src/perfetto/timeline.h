@@ -391,9 +391,16 @@ size_t tl_utf8_prefix(const char *s, size_t len);
  * start a valid sequence becomes U+FFFD. */
 void tl_put_utf8(pb_buf *out, const char *s, size_t len);
 
-/* Appends F as text to OUT: numbers, "quoted strings", [ arrays ] and
- * { name = value } structures, for formats without nested values. */
-void tl_render(pb_buf *out, const tc_field *f);
+/* Appends F, a field of TRACE's, as text to OUT: numbers, "quoted
+ * strings", [ arrays ] and { name = value } structures, for formats
+ * without nested values; code addresses as tl_symbol_text() names them. */
+void tl_render(pb_buf *out, const tc_trace *trace, const tc_field *f);
+
+/* When F is a code address (TC_FIELD_CODE_ADDRESS) that TRACE's symbol
+ * table names: its text in BUF, "NAME+0xOFFSET" and " [MODULE]" for a
+ * module's, the way the kernel's %pS names code; its length, 0 when F is
+ * not such an address or BUF is too short. */
+size_t tl_symbol_text(const tc_trace *trace, const tc_field *f, char *buf, size_t size);
 
 /* The slices a function call event makes on its thread's track, in the
  * order tl_call() hands them to a writer: */

@@ -100,8 +100,10 @@ static bool is_int_size(uint32_t n)
 	return n == 1 || n == 2 || n == 4 || n == 8;
 }
 
-/* The plan and class of field FD. */
-static int plan_field(td_trace *t, const char *path, int64_t where, const tracedat_field *fd, td_field_plan *p)
+/* The plan and class of field FD; TO_END: FD's values run to the end of
+ * the record whatever its format says (see plan_struct). */
+static int plan_field(td_trace *t, const char *path, int64_t where, const tracedat_field *fd, bool to_end,
+                      td_field_plan *p)
 {
 	const tracedat_meta *m = tracedat_meta_of(t->file);
 	char base[128];
@@ -130,7 +132,7 @@ static int plan_field(td_trace *t, const char *path, int64_t where, const traced
 		p->how = TD_TEXT;
 		p->tail = fd->is_flexible || fd->size == 0;
 		kind = TC_FIELD_STRING;
-	} else if (fd->is_array && (fd->is_flexible || fd->size == 0)) {
+	} else if (fd->is_array && (fd->is_flexible || fd->size == 0 || to_end)) {
 		p->how = TD_TAIL_ARRAY;
 		p->elem_size = is_int_size(named) ? named : 1;
 		kind = TC_FIELD_SEQUENCE;
@@ -182,6 +184,13 @@ static char *underscored(td_trace *t, const char *name)
  * the fields of SYSTEM's EVENT (SYSTEM NULL: the common fields).
  * A sequence gets a length member before it, as CTF needs one: it is
  * named as LTTng names them, __NAME_length, shown as _NAME_length.
+ * The last field of an ftrace-internal event (system "ftrace"), when a
+ * static array, is one too, holding what the record holds: those formats
+ * describe the kernel's trace_entries.h structures, whose last array is
+ * nominal.  kernel_stack declares caller[8] and records hold `size`
+ * frames, 27 or more (libtraceevent's stack printing, as trace-cmd report
+ * shows it, walks the record to its end); user_stack's caller[8] is read
+ * the same way.
  * With LTTng's conventions, names and values change as lttng.c says. */
 static int plan_struct(td_trace *t, const char *path, int64_t where, const char *system, const char *event,
                        const tracedat_field *fields, size_t n, td_field_plan **plans_out, size_t *count,
@@ -204,9 +213,16 @@ static int plan_struct(td_trace *t, const char *path, int64_t where, const char 
 			k--;
 			continue;
 		}
-		int rc = plan_field(t, path, where, &fields[i], &plans[k]);
+		bool to_end = system && strcmp(system, "ftrace") == 0 && i == n - 1;
+		int rc = plan_field(t, path, where, &fields[i], to_end, &plans[k]);
 		if (rc < 0)
 			return rc;
+		/* trace-cmd's kernel_stack handler (lib/trace-cmd/trace-ftrace.c)
+		 * stops there: x86 kernels before 5.2 ended a saved stack with
+		 * ULONG_MAX. */
+		plans[k].end_mark = to_end && plans[k].how == TD_TAIL_ARRAY && strcmp(event, "kernel_stack") == 0;
+		if (plans[k].end_mark)   /* kernel code, which kallsyms names */
+			((tc_field_class *)plans[k].cls)->element->flags |= TC_FIELD_CODE_ADDRESS;
 		plans[k].transform = lf.transform;
 		if (lf.transform == TD_X_RWBS && !(plans[k].cls = int_class(t, 4, false)))
 			return TC_ENOMEM;

@@ -17,6 +17,7 @@
 static void trace_free(void *p)
 {
 	td_trace *t = p;
+	td_symbols_free(t);
 	tracedat_close(t->file);
 	tc_pool_free(&t->pool);
 	free(t->pub.env);
@@ -252,6 +253,7 @@ static int tracedat_input_open(tc_input *in, const char *path, const tc_open_opt
 	if (!t)
 		return tc_fail_nomem();
 	tc_pool_init(&t->pool);
+	pthread_mutex_init(&t->symbols_lock, NULL);
 	int rc = tracedat_open(&t->file, path);
 	if (rc < 0) {
 		trace_free(t);
@@ -276,6 +278,8 @@ static int tracedat_input_open(tc_input *in, const char *path, const tc_open_opt
 	t->pub.path = tc_pool_strdup(&t->pool, path);
 	t->pub.name = tc_pool_strdup(&t->pool, base ? base + 1 : path);
 	t->pub.dir_in_input = "";
+	if (m->kallsyms.len)
+		t->pub.symbol_at = td_symbol_at;
 	t->lttng = opts->lttng_names;
 	if (!t->pub.path || !t->pub.name || !(t->packet_context = tc_cpu_packet_context(&t->pool)))
 		return TC_ENOMEM;

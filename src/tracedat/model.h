@@ -7,6 +7,7 @@
  *   model.c    the trace: environment, clocks, one stream class per
  *              buffer, one stream per (buffer, CPU); tc_format_tracedat
  *   stream.c   records -> messages (a tc_stream_iter per stream)
+ *   symbols.c  the kallsyms as the trace's symbol table (tc_trace_symbol)
  *
  * The model, as `tracecat print` shows it:
  *
@@ -29,7 +30,10 @@
  *     other static arrays as arrays and flexible or dynamic arrays as
  *     sequences of integers, each after a 32-bit length member
  *     __NAME_length (shown _NAME_length, as LTTng's lengths are), which
- *     CTF needs when the trace is converted;
+ *     CTF needs when the trace is converted; so is the last static array
+ *     of an ftrace-internal event (kernel_stack's and user_stack's
+ *     caller[8]), which holds what the record holds, kernel_stack's
+ *     frames flagged TC_FIELD_CODE_ADDRESS;
  *   - a page's missed-events flag gives a discarded-events message (count
  *     0 when the kernel did not store it) before its first event.
  *
@@ -40,6 +44,9 @@
 #define TC_TRACEDAT_MODEL_H
 
 #include "tracedat/tracedat.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
 
 /* How one field is decoded. */
 typedef enum td_decode {
@@ -69,6 +76,8 @@ typedef struct td_field_plan {
 	uint32_t elem_size;        /* integers and elements: 1, 2, 4 or 8 */
 	uint32_t count;            /* TD_ARRAY: elements */
 	bool tail;                 /* TD_TEXT: runs to the payload's end */
+	bool end_mark;             /* TD_TAIL_ARRAY: ends before an element whose
+	                              low 32 bits are all ones (kernel_stack) */
 	const tc_field_class *cls;
 } td_field_plan;
 
@@ -121,6 +130,12 @@ typedef struct td_trace {
 	bool lttng;
 	uint32_t state_mask[8];    /* S D T t X Z P I */
 	uint32_t preempt_mask;
+	/* the kallsyms as a symbol table (symbols.c), read on first use */
+	pthread_mutex_t symbols_lock;
+	atomic_bool symbols_read;
+	tc_symbol *symbols;        /* symbol_count, then a zero entry */
+	size_t symbol_count;
+	char *symbol_text;         /* their names */
 } td_trace;
 
 /* ---- lttng.c ---- */
@@ -143,6 +158,13 @@ size_t td_lttng_extra_plans(void);
 int td_lttng_add_syscalls(td_trace *t);
 /* The plan for REC's system call number when PLAN is a raw_syscalls one. */
 const td_event_plan *td_lttng_syscall_plan(const td_trace *t, const td_event_plan *plan, const uint8_t *payload);
+
+/* ---- symbols.c ---- */
+
+/* tc_trace.symbol_at of a trace.dat trace with kallsyms. */
+bool td_symbol_at(const tc_trace *trace, uint64_t addr, tc_symbol *out);
+/* Frees what the look-ups read, and SYMBOLS_LOCK (initialised with T). */
+void td_symbols_free(td_trace *t);
 
 /* Parses every format of T's file into T's plans and common fields. */
 int td_build_classes(td_trace *t);

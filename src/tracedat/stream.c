@@ -77,6 +77,13 @@ static uint32_t element_count(const td_trace *t, const td_field_plan *p, const t
 		/* A static array the record does not wholly hold is cut. */
 		return p->count * p->elem_size <= room ? p->count : room / p->elem_size;
 	case TD_TAIL_ARRAY:
+		if (p->end_mark) {
+			uint32_t n = 0;
+			while (n < room / p->elem_size &&
+			       (uint32_t)tracedat_read_uint(t->file, (const uint8_t *)rec->data + p->offset + n * p->elem_size, p->elem_size) != UINT32_MAX)
+				n++;
+			return n;
+		}
 		return room / p->elem_size;
 	case TD_LOC_ARRAY:
 		locate(t, p, rec, start, &len);
