@@ -1213,9 +1213,10 @@ static inline bool tail_extent(const ctf_decoder *d, const ctf_event_plan *r, co
 	uint64_t at = align_up(*pos, c->align);
 	if (TC_UNLIKELY(at > d->limit))
 		return false;
-	uint64_t left = (d->limit - at) / 8, bytes = n;
+	uint64_t left = (d->limit - at) / 8, bytes = n, strides;
 	if (r->tail == TAIL_NUMBERS) {
-		if (TC_UNLIKELY(n > left / plan_of(c)->element_stride))
+		/* a product, not a division: this runs for every event */
+		if (TC_UNLIKELY(!tc_mul_u64(n, plan_of(c)->element_stride, &strides) || strides > left))
 			return false;
 		bytes = numbers_bytes(c, n);
 	} else if (TC_UNLIKELY(n > left)) {
