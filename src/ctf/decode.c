@@ -20,7 +20,9 @@
  *
  * Every read is checked against the decoder's limit (the packet's content
  * size) before it happens; element counts are checked against the bits
- * that remain before any slot is reserved.
+ * that remain before any slot is reserved.  Arrays and sequences of
+ * fixed-layout numbers that fit are filled by one loop of their kind
+ * (fill_numbers), on the general path as in the specialised plans.
  *
  * UTF-16 and UTF-32 strings are converted to UTF-8 into blocks of text
  * owned by the arena (see ctf_arena): blocks are chained, never moved, so
