@@ -132,6 +132,13 @@ typedef struct ctf_plan {
 	/* STRUCT: its members are a run (maybe empty), then at most one
 	 * other member; most structures are. */
 	bool simple;
+	/* ARRAY, SEQUENCE of fixed-layout numbers (integers, enumerations,
+	 * reals of whole bytes; not text): element_kind (a ctf_member_kind up
+	 * to MEMBER_FLOAT) reads each, element_stride bytes apart, without
+	 * the general dispatch (decode.c: fill_numbers). */
+	bool numbers;
+	uint8_t element_kind;
+	uint32_t element_stride;
 	/* Where the type was written, for error messages. */
 	size_t src_offset;
 	int src_line;
@@ -146,11 +153,13 @@ static inline ctf_plan *plan_of(const tc_field_class *fc)
  * Specialised plans for the common layouts (event_plan.c compiles them,
  * decode.c runs them):
  *  - an event's scopes after its header (stream event context, event
- *    context, payload) when all their members are fixed-layout or UTF-8
- *    strings: a string ends a run of fixed-layout members, and what
- *    follows starts the next run (babeltrace2 2.1 writes LTTng's procname
- *    as a string between integers), as long as nothing in that run is
- *    aligned on more than the run's start;
+ *    context, payload) when all their members are fixed-layout, UTF-8
+ *    strings, UTF-8 text sequences or arrays and sequences of fixed-layout
+ *    numbers (LTTng's ctf_sequence, ctf_array) whose lengths are integers
+ *    of the plan: such a field (a tail) ends a run of fixed-layout
+ *    members, and what follows starts the next run (babeltrace2 2.1 writes
+ *    LTTng's procname as a string between integers), as long as nothing
+ *    in that run is aligned on more than the run's start;
  *  - a stream class's event header when it is a structure of fixed-layout
  *    members, maybe with a last variant, tagged by one of them, whose
  *    options are structures of fixed-layout members (LTTng's compact and
@@ -189,9 +198,23 @@ typedef struct ctf_fixed_root {
 	bool shown;                /* an event's scope the message points to */
 } ctf_fixed_root;
 
-/* The most runs of an event plan (the strings between its members, plus
- * one): the decoder keeps where each run lies before filling any. */
+/* The most runs of an event plan (the strings and sequences between its
+ * members, plus one): the decoder keeps where each run lies before
+ * filling any. */
 #define CTF_PLAN_MAX_RUNS 8
+
+/* What ends a run of an event plan, besides its fixed-layout part: a
+ * field whose size is known only once the event is read.  Each aligns
+ * itself where the run ends, and the next run starts after it. */
+typedef enum ctf_tail_kind {
+	TAIL_NONE,
+	TAIL_STRING,           /* a UTF-8 string */
+	TAIL_TEXT,             /* a UTF-8 text sequence */
+	/* an array or sequence of fixed-layout numbers (ctf_plan.numbers),
+	 * only in the plan's last structure: their slots follow the plan's,
+	 * in member order, as the general path lays them out */
+	TAIL_NUMBERS
+} ctf_tail_kind;
 
 typedef struct ctf_event_plan ctf_event_plan;
 struct ctf_event_plan {
@@ -206,9 +229,15 @@ struct ctf_event_plan {
 	uint32_t int_count, plain_int_count, float32_count;
 	const ctf_fixed_other *others;
 	uint32_t other_count;
-	uint32_t string_slot;      /* the string ending the run, or UINT32_MAX */
-	const tc_field_class *string_cls;
-	const ctf_event_plan *next_run;   /* what follows the string, or NULL */
+	uint8_t tail;              /* ctf_tail_kind */
+	uint32_t tail_slot;
+	const tc_field_class *tail_cls;
+	/* A sequence's length: the integer tail_len of the run numbered
+	 * tail_len_run (0: the first), this one or one before (slot
+	 * tail_len_slot, UINT32_MAX for an array of static length). */
+	const ctf_fixed_int *tail_len;
+	uint32_t tail_len_run, tail_len_slot;
+	const ctf_event_plan *next_run;   /* what follows the tail, or NULL */
 };
 
 /* A range of a header variant's tag values (biased by 2^63 when the tag

@@ -20,7 +20,9 @@
  *
  * Every read is checked against the decoder's limit (the packet's content
  * size) before it happens; element counts are checked against the bits
- * that remain before any slot is reserved.
+ * that remain before any slot is reserved.  Arrays and sequences of
+ * fixed-layout numbers that fit are filled by one loop of their kind
+ * (fill_numbers), on the general path as in the specialised plans.
  *
  * UTF-16 and UTF-32 strings are converted to UTF-8 into blocks of text
  * owned by the arena (see ctf_arena): blocks are chained, never moved, so
@@ -578,6 +580,29 @@ static inline int decode_string(ctf_decoder *d, const tc_field_class *fc, tc_fie
 	return 0;
 }
 
+/* The fixed-layout integer of kind K (MEMBER_U8 to MEMBER_U64_SWAPPED) at
+ * AT, sign-extended.  Always inlined: with K known where it is called, it
+ * is one load. */
+__attribute__((always_inline))
+static inline uint64_t load_int_kind(ctf_member_kind k, const uint8_t *at)
+{
+	switch (k) {
+	case MEMBER_U8: return at[0];
+	case MEMBER_S8: return (uint64_t)(int8_t)at[0];
+	case MEMBER_U16: return load_u16(at);
+	case MEMBER_S16: return (uint64_t)(int16_t)load_u16(at);
+	case MEMBER_U32: return load_u32(at);
+	case MEMBER_S32: return (uint64_t)(int32_t)load_u32(at);
+	case MEMBER_U64: return load_u64(at);
+	case MEMBER_U16_SWAPPED: return __builtin_bswap16(load_u16(at));
+	case MEMBER_S16_SWAPPED: return (uint64_t)(int16_t)__builtin_bswap16(load_u16(at));
+	case MEMBER_U32_SWAPPED: return __builtin_bswap32(load_u32(at));
+	case MEMBER_S32_SWAPPED: return (uint64_t)(int32_t)__builtin_bswap32(load_u32(at));
+	case MEMBER_U64_SWAPPED: return __builtin_bswap64(load_u64(at));
+	default: __builtin_unreachable();   /* callers pass integer kinds */
+	}
+}
+
 /* Decodes fixed-layout member M, planned by MP, into O: its run starts at
  * BASE.  Always inlined: it is the hot path of decoding.  Its byte order is
  * not recorded in d->last_bo: a whole-byte read leaves the position on a
@@ -587,22 +612,9 @@ static inline void decode_fixed_member(ctf_decoder *d, const ctf_member_plan *mp
                                        tc_field *o, const uint8_t *base)
 {
 	const uint8_t *at = base + mp->offset;
-	uint64_t v;
 	o->cls = m;
 	o->option = 0;
 	switch ((ctf_member_kind)mp->kind) {
-	case MEMBER_U8: v = at[0]; break;
-	case MEMBER_S8: v = (uint64_t)(int8_t)at[0]; break;
-	case MEMBER_U16: v = load_u16(at); break;
-	case MEMBER_S16: v = (uint64_t)(int16_t)load_u16(at); break;
-	case MEMBER_U32: v = load_u32(at); break;
-	case MEMBER_S32: v = (uint64_t)(int32_t)load_u32(at); break;
-	case MEMBER_U64: v = load_u64(at); break;
-	case MEMBER_U16_SWAPPED: v = __builtin_bswap16(load_u16(at)); break;
-	case MEMBER_S16_SWAPPED: v = (uint64_t)(int16_t)__builtin_bswap16(load_u16(at)); break;
-	case MEMBER_U32_SWAPPED: v = __builtin_bswap32(load_u32(at)); break;
-	case MEMBER_S32_SWAPPED: v = (uint64_t)(int32_t)__builtin_bswap32(load_u32(at)); break;
-	case MEMBER_U64_SWAPPED: v = __builtin_bswap64(load_u64(at)); break;
 	case MEMBER_FLOAT:
 		store_float(o, load_whole(at, m->size, m->byte_order), m->size);
 		return;
@@ -611,11 +623,56 @@ static inline void decode_fixed_member(ctf_decoder *d, const ctf_member_plan *mp
 		o->v.str.len = text_len((const char *)at, (size_t)m->length);
 		return;
 	default:
-		__builtin_unreachable();   /* callers pass fixed-layout members */
+		break;
 	}
+	uint64_t v = load_int_kind((ctf_member_kind)mp->kind, at);
 	o->v.u = v;
 	if (TC_UNLIKELY(is_special_int(m)))
 		apply_special_int(d, m, v);
+}
+
+/* Fills the N slots ITEMS with the elements of array or sequence FC, fixed-
+ * layout numbers (its plan's numbers) whose bytes start at P: one loop
+ * for their kind, each element loaded from its bytes and nothing else
+ * asked: the callers leave elements with a role or a clock to the
+ * general path. */
+static void fill_numbers(tc_field *items, const tc_field_class *fc, const uint8_t *p, size_t n)
+{
+	const ctf_plan *pl = plan_of(fc);
+	const tc_field_class *el = fc->element;
+	size_t stride = pl->element_stride;
+#define FILL_INTS(k) \
+	for (size_t i = 0; i < n; i++, p += stride) \
+		items[i] = (tc_field){ .cls = el, .v.u = load_int_kind(k, p) }; \
+	break
+	switch ((ctf_member_kind)pl->element_kind) {
+	case MEMBER_U8: FILL_INTS(MEMBER_U8);
+	case MEMBER_S8: FILL_INTS(MEMBER_S8);
+	case MEMBER_U16: FILL_INTS(MEMBER_U16);
+	case MEMBER_S16: FILL_INTS(MEMBER_S16);
+	case MEMBER_U32: FILL_INTS(MEMBER_U32);
+	case MEMBER_S32: FILL_INTS(MEMBER_S32);
+	case MEMBER_U64: FILL_INTS(MEMBER_U64);
+	case MEMBER_U16_SWAPPED: FILL_INTS(MEMBER_U16_SWAPPED);
+	case MEMBER_S16_SWAPPED: FILL_INTS(MEMBER_S16_SWAPPED);
+	case MEMBER_U32_SWAPPED: FILL_INTS(MEMBER_U32_SWAPPED);
+	case MEMBER_S32_SWAPPED: FILL_INTS(MEMBER_S32_SWAPPED);
+	case MEMBER_U64_SWAPPED: FILL_INTS(MEMBER_U64_SWAPPED);
+	default:
+		for (size_t i = 0; i < n; i++, p += stride) {
+			items[i] = (tc_field){ .cls = el };
+			store_float(&items[i], load_whole(p, el->size, el->byte_order), el->size);
+		}
+		break;
+	}
+#undef FILL_INTS
+}
+
+/* The bytes of N elements of array or sequence FC of numbers: the last
+ * one needs no padding after it.  N * stride must not overflow. */
+static inline uint64_t numbers_bytes(const tc_field_class *fc, uint64_t n)
+{
+	return n ? (n - 1) * plan_of(fc)->element_stride + fc->element->size / 8 : 0;
 }
 
 static int decode_struct(ctf_decoder *d, const tc_field_class *fc, tc_field *out, tc_field *items, int depth);
@@ -824,6 +881,15 @@ static int decode_elements(ctf_decoder *d, const tc_field_class *fc, tc_field *o
 		return CTF_ARENA_RETRY;
 	out->v.compound.items = items;
 	out->v.compound.count = (size_t)n;
+	const ctf_plan *pl = plan_of(fc);
+	/* Numbers that all fit, in one step; else element by element, each
+	 * with its own checks (and error). */
+	if (pl->numbers && !is_special_int(el) && n <= left / 8 / pl->element_stride) {
+		fill_numbers(items, fc, d->buf + d->pos / 8, (size_t)n);
+		d->pos += numbers_bytes(fc, n) * 8;
+		out->option = n ? (uint32_t)(n - 1) : 0;
+		return 0;
+	}
 	for (uint64_t i = 0; i < n; i++) {
 		out->option = (uint32_t)i;
 		int rc = decode_field(d, el, &items[i], depth + 1);
@@ -1132,51 +1198,114 @@ static inline bool fixed_fits(const ctf_decoder *d, const ctf_event_plan *p, uin
 /* Where a run of an event plan lies in one event. */
 typedef struct run_place {
 	const uint8_t *base;       /* its fixed-layout part */
-	size_t str_len;            /* the string after it, if any */
+	const uint8_t *tail;       /* its tail's bytes, if any */
+	/* the tail's size: a string's bytes before its NUL, a text
+	 * sequence's bytes, the elements of numbers */
+	uint64_t count;
 } run_place;
 
+/* Where the tail, other than a string, of run R lies when the run ends at
+ * *POS, into PLACE (PLACES[0] the first run's), and *POS moved past it.
+ * False when it runs past the content. */
+static inline bool tail_extent(const ctf_decoder *d, const ctf_event_plan *r, const run_place *places,
+                               run_place *place, uint64_t *pos)
+{
+	const tc_field_class *c = r->tail_cls;
+	uint64_t n = r->tail_len ? fixed_int_value(r->tail_len, places[r->tail_len_run].base) : c->length;
+	uint64_t at = align_up(*pos, c->align);
+	if (TC_UNLIKELY(at > d->limit))
+		return false;
+	uint64_t left = (d->limit - at) / 8, bytes = n, strides;
+	if (r->tail == TAIL_NUMBERS) {
+		/* a product, not a division: this runs for every event */
+		if (TC_UNLIKELY(!tc_mul_u64(n, plan_of(c)->element_stride, &strides) || strides > left))
+			return false;
+		bytes = numbers_bytes(c, n);
+	} else if (TC_UNLIKELY(n > left)) {
+		return false;
+	}
+	place->tail = d->buf + at / 8;
+	place->count = n;
+	*pos = at + bytes * 8;
+	return true;
+}
+
 /* Where the runs of the event of plan P at d->pos lie, into PLACES (one
- * per run), and the event's end, into *END.  False when the general path
- * must decode it: it runs past the content, or a string has no NUL there. */
-static inline bool fixed_event_extent(const ctf_decoder *d, const ctf_event_plan *p, run_place *places, uint64_t *end)
+ * per run), the event's end, into *END, and how many elements its numbers
+ * hold, into *ELEMENTS.  False when the general path must decode it: it
+ * runs past the content, or a string has no NUL there. */
+static inline bool fixed_event_extent(const ctf_decoder *d, const ctf_event_plan *p, run_place *places, uint64_t *end,
+                                      uint64_t *elements)
 {
 	uint64_t pos = d->pos;
-	for (const ctf_event_plan *r = p; r; r = r->next_run, places++) {
+	run_place *place = places;
+	*elements = 0;
+	for (const ctf_event_plan *r = p; r; r = r->next_run, place++) {
 		uint64_t start;
 		if (TC_UNLIKELY(!fixed_fits(d, r, pos, &start)))
 			return false;
-		places->base = d->buf + start / 8;
-		places->str_len = 0;
+		place->base = d->buf + start / 8;
 		pos = start + (uint64_t)r->bytes * 8;
-		if (r->string_slot != UINT32_MAX) {
-			const char *str = (const char *)places->base + r->bytes;
+		if (r->tail == TAIL_STRING) {
+			const char *str = (const char *)place->base + r->bytes;
 			const char *nul = find_nul(str, (size_t)((d->limit - start) / 8 - r->bytes));
 			if (TC_UNLIKELY(!nul))
 				return false;
-			places->str_len = (size_t)(nul - str);
-			pos += (places->str_len + 1) * 8;
+			place->tail = (const uint8_t *)str;
+			place->count = (size_t)(nul - str);
+			pos += (place->count + 1) * 8;
+		} else if (r->tail != TAIL_NONE) {
+			if (!tail_extent(d, r, places, place, &pos))
+				return false;
+			if (r->tail == TAIL_NUMBERS)
+				*elements += place->count;
 		}
 	}
 	*end = pos;
 	return true;
 }
 
+/* Fills the slot of run R's tail, at PLACE, among SLOTS; numbers fill
+ * *ELEMENTS, which moves past them. */
+static inline void fill_tail(const ctf_event_plan *r, const run_place *place, tc_field *slots, tc_field **elements)
+{
+	tc_field *o = &slots[r->tail_slot];
+	const char *text = (const char *)place->tail;
+	switch ((ctf_tail_kind)r->tail) {
+	case TAIL_NONE:
+		break;
+	case TAIL_STRING:
+		*o = (tc_field){ .cls = r->tail_cls, .v.str = { text, (size_t)place->count } };
+		break;
+	case TAIL_TEXT:
+		*o = (tc_field){ .cls = r->tail_cls, .v.str = { text, text_len(text, (size_t)place->count) } };
+		break;
+	case TAIL_NUMBERS: {
+		size_t n = (size_t)place->count;
+		fill_numbers(*elements, r->tail_cls, place->tail, n);
+		/* the general path leaves the last element's index there */
+		*o = (tc_field){ .cls = r->tail_cls, .v.compound = { *elements, n }, .option = n ? (uint32_t)(n - 1) : 0 };
+		*elements += n;
+		break;
+	}
+	}
+}
+
 int ctf_decode_fixed_event(ctf_decoder *d, const ctf_event_plan *p, tc_message *m)
 {
 	run_place places[CTF_PLAN_MAX_RUNS];
-	uint64_t end;
-	if (!fixed_event_extent(d, p, places, &end))
+	uint64_t end, elements;
+	if (!fixed_event_extent(d, p, places, &end, &elements))
 		return CTF_FIXED_FALLBACK;
 	tc_field *slots;
-	if (!arena_take_root(d, p->slot_count, &slots))
+	if (!arena_take_root(d, p->slot_count + elements, &slots))
 		return CTF_ARENA_RETRY;
 	fill_roots(d, p, slots);
+	tc_field *element = slots + p->slot_count;
 	const run_place *at = places;
 	for (const ctf_event_plan *r = p; r; r = r->next_run, at++) {
 		fill_run(d, r, slots, at->base);
-		if (r->string_slot != UINT32_MAX)
-			slots[r->string_slot] = (tc_field){ .cls = r->string_cls,
-			                                    .v.str = { (const char *)at->base + r->bytes, at->str_len } };
+		fill_tail(r, at, slots, &element);
 	}
 	const tc_field **const shown[3] = { &m->stream_event_context, &m->event_context, &m->payload };
 	for (int i = 0; i < 3; i++)
@@ -1191,8 +1320,8 @@ int ctf_decode_fixed_event(ctf_decoder *d, const ctf_event_plan *p, tc_message *
 int ctf_pass_fixed_event(ctf_decoder *d, const ctf_event_plan *p, tc_message *m)
 {
 	run_place places[CTF_PLAN_MAX_RUNS];
-	uint64_t end;
-	if (!fixed_event_extent(d, p, places, &end))
+	uint64_t end, elements;
+	if (!fixed_event_extent(d, p, places, &end, &elements))
 		return CTF_FIXED_FALLBACK;
 	const run_place *at = places;
 	for (const ctf_event_plan *r = p; r; r = r->next_run, at++)

@@ -13,7 +13,10 @@
  * one bounds check and, for integers, the same few instructions whatever
  * their size, sign and byte order.  A string between members splits an
  * event's plan into runs, each laid out from where the string before it
- * ends (babeltrace2 2.1 writes LTTng's procname so).
+ * ends (babeltrace2 2.1 writes LTTng's procname so); so do LTTng's
+ * sequences (ctf_sequence: a length, then text or numbers) and arrays of
+ * numbers, which decode.c reads in one step each, numbers by a loop of
+ * their kind, or jumps over by their length when no value is wanted.
  *
  * A layout is walked twice: once to count its slots and operations, once
  * to fill the arrays allocated from the counts.
@@ -37,6 +40,10 @@ typedef struct plan_parts {
 	/* the header's variant, when the structure walked may end with one */
 	bool variant_allowed;
 	uint32_t variant_slot, tag_slot;
+	/* the roots walked, by scope (slot UINT32_MAX: none), where a
+	 * sequence finds its length */
+	const tc_field_class *scope_cls[SCOPE_COUNT];
+	uint32_t scope_root[SCOPE_COUNT];
 } plan_parts;
 
 static uint64_t align_bits(uint64_t pos, unsigned align)
@@ -108,7 +115,7 @@ static void order_ints(ctf_event_plan *r, ctf_fixed_int *ints, uint32_t n)
 
 /* Aligns pp->pos on ALIGN bits: false when that is more than the run's
  * start is aligned on, so that the place would depend on where the run
- * starts.  A run after a string starts aligned on its first member. */
+ * starts.  A run after a tail starts aligned on its first member. */
 static bool run_align(plan_parts *pp, unsigned align)
 {
 	if (!pp->run->align)
@@ -128,18 +135,16 @@ static void finish_run(plan_parts *pp)
 		order_ints(r, pp->ints + (r->ints - pp->ints), r->int_count);
 }
 
-/* Ends the current run with the string of class M in SLOT, and starts the
- * next one; false when the plan would have too many runs. */
-static bool end_run(plan_parts *pp, const tc_field_class *m, uint32_t slot)
+/* Ends the current run with its tail (set), and starts the next one;
+ * false when the plan would have too many runs. */
+static bool end_run(plan_parts *pp)
 {
 	ctf_event_plan *r = pp->run;
-	r->string_slot = slot;
-	r->string_cls = m;
 	finish_run(pp);
 	if (++pp->runs_used >= CTF_PLAN_MAX_RUNS)
 		return false;
 	ctf_event_plan *next = pp->runs ? &pp->runs[pp->runs_used - 1] : &pp->counting_run;
-	*next = (ctf_event_plan){ .string_slot = UINT32_MAX };
+	*next = (ctf_event_plan){ .tail_len_slot = UINT32_MAX };
 	if (pp->runs) {
 		next->ints = pp->ints + pp->ints_used;
 		next->others = pp->others + pp->others_used;
@@ -150,15 +155,72 @@ static bool end_run(plan_parts *pp, const tc_field_class *m, uint32_t slot)
 	return true;
 }
 
+/* The kind of tail member M (planned as K) makes: TAIL_NONE when it is
+ * none.  UTF-16/32 text, and numbers with a meaning (a role, a clock),
+ * take the general path. */
+static ctf_tail_kind tail_kind(const tc_field_class *m, ctf_member_kind k)
+{
+	if (k == MEMBER_STRING)
+		return TAIL_STRING;
+	if (m->kind == TC_FIELD_SEQUENCE && (m->flags & TC_FIELD_TEXT))
+		return m->encoding == TC_UTF8 ? TAIL_TEXT : TAIL_NONE;
+	if ((m->kind == TC_FIELD_SEQUENCE || m->kind == TC_FIELD_ARRAY) && plan_of(m)->numbers &&
+	    !m->element->clock && plan_of(m->element)->role == TC_ROLE_NONE)
+		return TAIL_NUMBERS;
+	return TAIL_NONE;
+}
+
+/* The slot of the integer sequence M's length is, when the plan holds it:
+ * a member, before M, of a structure walked (member INDEX of the one of
+ * SCOPE being walked).  UINT32_MAX when it is not. */
+static uint32_t length_slot(const plan_parts *pp, const tc_field_class *m, int scope, size_t index)
+{
+	const ctf_plan *pl = plan_of(m);
+	if (pl->ref_len != 1 || pl->ref_scope >= SCOPE_COUNT || pp->scope_root[pl->ref_scope] == UINT32_MAX)
+		return UINT32_MAX;
+	const tc_field_class *root = pp->scope_cls[pl->ref_scope];
+	size_t at = pl->ref_path[0];
+	if (at >= root->member_count || ((int)pl->ref_scope == scope && at >= index) ||
+	    plan_of(root)->members[at].kind > MEMBER_U64_SWAPPED)
+		return UINT32_MAX;
+	return pp->scope_root[pl->ref_scope] + 1 + (uint32_t)at;
+}
+
+/* Ends the current run with member M of kind TAIL in SLOT (the INDEX-th of
+ * the structure of SCOPE being walked; ENDS when it ends the plan): false
+ * when it cannot be planned. */
+static bool plan_tail(plan_parts *pp, const tc_field_class *m, ctf_tail_kind tail, int scope, size_t index,
+                      uint32_t slot, bool ends)
+{
+	ctf_event_plan *r = pp->run;
+	uint32_t len_slot = UINT32_MAX;
+	if (m->kind == TC_FIELD_SEQUENCE && (len_slot = length_slot(pp, m, scope, index)) == UINT32_MAX)
+		return false;
+	/* an empty run (two tails in a row) starts on a byte: the tail
+	 * aligns itself */
+	if (!r->align)
+		r->align = 8;
+	r->tail = (uint8_t)tail;
+	r->tail_slot = slot;
+	r->tail_cls = m;
+	r->tail_len_slot = len_slot;
+	return ends || end_run(pp);
+}
+
 /* Lays out structure CLS from pp->pos as the root of SCOPE (-1: none).
  * False when a member does not allow a plan; LAST says whether CLS ends
- * the plan, and may then end with a string. */
+ * the plan: its last member may then be a tail that starts no run, and
+ * only its tails may hold numbers. */
 static bool plan_struct(plan_parts *pp, const tc_field_class *cls, int scope, bool last)
 {
 	ctf_event_plan *p = pp->p;
 	if (cls->kind != TC_FIELD_STRUCT || !run_align(pp, cls->align))
 		return false;
 	uint32_t root = p->slot_count++;
+	if (scope >= 0) {
+		pp->scope_root[scope] = root;
+		pp->scope_cls[scope] = cls;
+	}
 	if (pp->roots) {
 		pp->roots[p->root_count] = (ctf_fixed_root){
 			.cls = cls,
@@ -184,17 +246,15 @@ static bool plan_struct(plan_parts *pp, const tc_field_class *cls, int scope, bo
 			pp->tag_slot = root + 1 + vp->ref_path[0];
 			continue;
 		}
-		if (!run_align(pp, m->align) || pp->pos % 8 || pp->pos / 8 >= (uint64_t)1 << 31)
+		ctf_tail_kind tail = pp->variant_allowed ? TAIL_NONE : tail_kind(m, k);
+		/* a tail aligns itself once the run's place is known */
+		if (!run_align(pp, tail != TAIL_NONE ? 8 : m->align) || pp->pos % 8 || pp->pos / 8 >= (uint64_t)1 << 31)
 			return false;
-		if (k == MEMBER_STRING && !pp->variant_allowed) {
-			/* what follows a string has no fixed place: a run of
+		if (tail != TAIL_NONE) {
+			/* what follows a tail has no fixed place: a run of
 			 * its own, if any */
-			if (ends) {
-				pp->run->string_slot = slot;
-				pp->run->string_cls = m;
-			} else if (!end_run(pp, m, slot)) {
+			if ((tail == TAIL_NUMBERS && !last) || !plan_tail(pp, m, tail, scope, i, slot, ends))
 				return false;
-			}
 			continue;
 		}
 		if (!MEMBER_IS_FIXED(k))
@@ -229,7 +289,7 @@ static bool plan_structs(plan_parts *pp, const tc_field_class *const *structs, i
 			last = i;
 	if (last < 0)
 		return false;
-	*p = (ctf_event_plan){ .string_slot = UINT32_MAX, .ints = pp->ints, .others = pp->others };
+	*p = (ctf_event_plan){ .tail_len_slot = UINT32_MAX, .ints = pp->ints, .others = pp->others };
 	for (int i = 0; i < count && !p->align; i++)
 		if (structs[i])
 			p->align = structs[i]->align;
@@ -241,10 +301,34 @@ static bool plan_structs(plan_parts *pp, const tc_field_class *const *structs, i
 	pp->pos = 0;
 	pp->ints_used = pp->others_used = pp->runs_used = 0;
 	pp->variant_slot = UINT32_MAX;
+	for (int i = 0; i < SCOPE_COUNT; i++)
+		pp->scope_root[i] = UINT32_MAX;
 	for (int i = 0; i <= last; i++)
 		if (structs[i] && !plan_struct(pp, structs[i], first_scope < 0 ? -1 : first_scope + i, i == last))
 			return false;
 	finish_run(pp);
+	return true;
+}
+
+/* Points each sequence of plan P at the integer holding its length, in
+ * its run or one before, once every run's integers are in their final
+ * order (finish_run). */
+static bool find_lengths(ctf_event_plan *p)
+{
+	uint32_t n = 0;
+	for (ctf_event_plan *r = p; r; r = (ctf_event_plan *)r->next_run, n++) {
+		if (r->tail_len_slot == UINT32_MAX)
+			continue;
+		uint32_t k = 0;
+		for (const ctf_event_plan *q = p; k <= n && !r->tail_len; q = q->next_run, k++)
+			for (uint32_t i = 0; i < q->int_count; i++)
+				if (q->ints[i].slot == r->tail_len_slot) {
+					r->tail_len = &q->ints[i];
+					r->tail_len_run = k;
+				}
+		if (!r->tail_len)
+			return false;
+	}
 	return true;
 }
 
@@ -272,7 +356,7 @@ static int plan_compile(ctf_build *b, const tc_clock *clock, const tc_field_clas
 		return b->err;
 	plan_structs(parts, structs, count, first_scope);
 	out->roots = parts->roots;
-	*ok = true;
+	*ok = find_lengths(out);
 	return 0;
 }
 
@@ -287,7 +371,7 @@ int ctf_event_plan_compile(ctf_build *b, const ctf_stream_class *sc, const tc_ev
 	if (!p || plan_compile(b, sc->pub.clock, scopes, 3, SCOPE_STREAM_EVENT_CONTEXT, false, p, &parts, &ok) < 0)
 		return b->err;
 	/* An event of no bits is an error the general path reports. */
-	if (ok && (p->bytes > 0 || p->string_slot != UINT32_MAX))
+	if (ok && (p->bytes > 0 || p->tail != TAIL_NONE))
 		*out = p;
 	return 0;
 }
@@ -369,7 +453,7 @@ int ctf_header_plan_compile(ctf_build *b, const ctf_stream_class *sc, const ctf_
 			return b->err;
 		/* Placed after the lead wherever the header starts: aligned on no
 		 * more than the header. */
-		if (ok && p->string_slot == UINT32_MAX && p->align <= h->lead.align)
+		if (ok && p->tail == TAIL_NONE && p->align <= h->lead.align)
 			plans[i] = p;
 	}
 	return option_ranges(b, h, plans);

@@ -158,6 +158,23 @@ static ctf_member_kind fixed_layout(const tc_field_class *m, uint64_t *bits)
 	return MEMBER_OTHER;
 }
 
+/* Whether array or sequence FC holds fixed-layout numbers, and how they
+ * are read: each element starts aligned, so the next one is its size or
+ * its alignment further, whichever is more (both powers of two).  Text
+ * is read as a whole (decode.c: decode_elements), not by elements. */
+static void element_layout(tc_field_class *fc)
+{
+	ctf_plan *pl = plan_of(fc);
+	const tc_field_class *el = fc->element;
+	uint64_t bits;
+	ctf_member_kind k = fixed_layout(el, &bits);
+	pl->numbers = k <= MEMBER_FLOAT && !(fc->flags & TC_FIELD_TEXT);
+	if (!pl->numbers)
+		return;
+	pl->element_kind = (uint8_t)k;
+	pl->element_stride = (uint32_t)((el->size > el->align ? el->size : el->align) / 8);
+}
+
 /* A variant member named after the tag written without dots, when an
  * earlier member of the structure has that name: relative references look
  * in the innermost structure first (doc/formats/ctf.md §3.4), so
@@ -295,14 +312,11 @@ int ctf_layout_update(ctf_build *b, tc_field_class *fc)
 	/* Arrays align as their element does, or more: CTF 2's
 	 * minimum-alignment is set before this runs. */
 	case TC_FIELD_ARRAY:
-		if (fc->element->align > fc->align)
-			fc->align = fc->element->align;
-		pl->min_bits = sat_mul(fc->length, plan_of(fc->element)->min_bits);
-		break;
 	case TC_FIELD_SEQUENCE:
 		if (fc->element->align > fc->align)
 			fc->align = fc->element->align;
-		pl->min_bits = 0;
+		pl->min_bits = fc->kind == TC_FIELD_ARRAY ? sat_mul(fc->length, plan_of(fc->element)->min_bits) : 0;
+		element_layout(fc);
 		break;
 	case TC_FIELD_BLOB:
 		fc->align = 8;
