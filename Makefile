@@ -38,7 +38,7 @@ VERSION := $(shell sed -n 's/^\#define TRACECAT_VERSION "\(.*\)"/\1/p' include/t
 MAJOR   := $(firstword $(subst ., ,$(VERSION)))
 SONAME  := libtracecat.so.$(MAJOR)
 
-LIB_SRC := $(sort $(wildcard src/core/*.c src/ctf/*.c src/tracedat/*.c src/uftrace/*.c src/lttng_legacy/*.c src/text/*.c src/perfetto/*.c))
+LIB_SRC := $(sort $(wildcard src/core/*.c src/ctf/*.c src/tracedat/*.c src/uftrace/*.c src/lttng_legacy/*.c src/text/*.c src/perfetto/*.c src/perf/*.c))
 REPORT_SRC := $(filter src/tracedat/report% src/tracedat/printfmt.c,$(LIB_SRC))
 ifeq ($(WITH_TRACEEVENT),0)
 LIB_SRC := $(filter-out $(REPORT_SRC),$(LIB_SRC))

@@ -482,11 +482,12 @@ typedef enum tc_input_format {
 	TC_INPUT_CTF,
 	TC_INPUT_TRACE_DAT,
 	TC_INPUT_UFTRACE,
-	TC_INPUT_LTTNG_LEGACY
+	TC_INPUT_LTTNG_LEGACY,
+	TC_INPUT_PERF                /* perf record's perf.data */
 } tc_input_format;
 
 /* FORMAT's short name, for display: "ctf", "trace.dat", "uftrace",
- * "lttng-legacy" or "other". */
+ * "lttng-legacy", "perf.data" or "other". */
 TC_API const char *tc_input_format_name(tc_input_format format);
 
 /* Who recorded a trace's events. */
