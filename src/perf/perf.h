@@ -10,8 +10,8 @@
  *              where the tracing data are)
  *   records.c  record headers, SAMPLE records and the sample_id trailer
  *              of the others, each length checked against its record
- *   stream.c   one stream's records in time order (rounds, as perf sorts
- *              them) as messages of the event model
+ *   order.c    records in time order (rounds, as perf sorts them)
+ *   stream.c   one stream's records as messages of the event model
  *   model.c    the file as tracecat's event model (tc_format_perf)
  *
  * The whole file is mapped read-only; records and the values decoded from
@@ -172,6 +172,32 @@ static inline uint64_t perf_stream_key(const perf_sample *s)
 {
 	return s->has_cpu ? s->cpu : PERF_NO_CPU;
 }
+
+/* ---- records in time order (order.c) ---- */
+
+#define PERF_ANY_KEY UINT64_MAX   /* every stream's records */
+
+typedef struct perf_pending {
+	uint64_t time, offset;
+} perf_pending;
+
+typedef struct perf_order {
+	const perf_file *f;
+	uint64_t key;
+	uint64_t pos;                /* the next record to look at */
+	perf_pending *queue;         /* [next, ready): sorted, final */
+	size_t count, cap, ready, next;
+	uint64_t round_limit, max_time;
+	bool at_end;
+} perf_order;
+
+/* The records of F whose stream key (perf_stream_key()) is KEY, or all of
+ * perf_record_is_event()'s for PERF_ANY_KEY, one by one in time order:
+ * perf_order_next() gives the offset of the next: 1, 0 at the end, or an
+ * error. */
+void perf_order_init(perf_order *o, const perf_file *f, uint64_t key);
+int perf_order_next(perf_order *o, uint64_t *offset);
+void perf_order_free(perf_order *o);
 
 /* ---- the model ---- */
 

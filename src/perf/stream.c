@@ -1,17 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * stream.c - one stream of a perf.data file (the records of one CPU, or of
- * none) as a tc_stream_iter, in time order.
- *
- * perf writes each CPU's ring buffer as it drains it, so records reach the
- * file a little out of time order; it sorts them back with "rounds"
- * (tools/perf/util/ordered-events.c): at each FINISHED_ROUND record, the
- * events up to the greatest time seen before the previous FINISHED_ROUND
- * are final, and go out sorted by time; at the end, all of them.  Each
- * iterator does the same with its own stream's records (times and
- * offsets only, the bytes stay in the mapping), so that memory is bounded
- * by a round's records, and equal times keep file order as perf keeps
- * them.
+ * none) as a tc_stream_iter, in time order (order.c).
  *
  * Fields go into an arena of slots owned by the iterator and reused for
  * every event (valid until the next call, as messages are); strings point
@@ -23,19 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct pending {
-	uint64_t time, offset;
-} pending;
-
 typedef struct perf_iter {
 	tc_stream_iter base;
 	perf_trace *t;
-	uint64_t key;
-	uint64_t pos;                /* the next record to look at */
-	pending *queue;              /* [next, ready): sorted, final */
-	size_t count, cap, ready, next;
-	uint64_t round_limit, max_time;
-	bool at_end;
+	perf_order order;
 	tc_field packet[2];          /* { cpu_id }: the same for every event */
 	tc_field *slots;
 	size_t slot_cap;
@@ -43,67 +24,6 @@ typedef struct perf_iter {
 	uint64_t last_time;          /* range of a discarded-events report */
 	int failed;                  /* sticky error */
 } perf_iter;
-
-static int cmp_pending(const void *a, const void *b)
-{
-	const pending *x = a, *y = b;
-	if (x->time != y->time)
-		return x->time < y->time ? -1 : 1;
-	return (x->offset > y->offset) - (x->offset < y->offset);
-}
-
-/* Sorts the queue and makes final what is at or before LIMIT. */
-static void flush(perf_iter *it, uint64_t limit, bool all)
-{
-	qsort(it->queue, it->count, sizeof *it->queue, cmp_pending);
-	size_t n = it->count;
-	if (!all)
-		for (n = 0; n < it->count && it->queue[n].time <= limit; n++)
-			;
-	it->ready = n;
-}
-
-/* Reads records until some of this stream's are final: 1, 0 at the end
- * of the stream, or an error. */
-static int refill(perf_iter *it)
-{
-	const perf_file *f = &it->t->file;
-	memmove(it->queue, it->queue + it->next, (it->count - it->next) * sizeof *it->queue);
-	it->count -= it->next;
-	it->ready = it->next = 0;
-	while (!it->at_end) {
-		perf_record r;
-		int rc = perf_record_at(f, it->pos, &r);
-		if (rc < 0)
-			return rc;
-		if (rc == 0) {
-			it->at_end = true;
-			flush(it, 0, true);
-			break;
-		}
-		it->pos = r.next;
-		if (r.type == PERF_REC_FINISHED_ROUND) {
-			flush(it, it->round_limit, false);
-			it->round_limit = it->max_time;
-			if (it->ready)
-				return 1;
-			continue;
-		}
-		if (!perf_record_is_event(r.type))
-			continue;
-		perf_sample s;
-		if ((rc = perf_parse_sample(f, &r, &s)) < 0)
-			return rc;
-		if (perf_stream_key(&s) != it->key)
-			continue;
-		if (tc_array_reserve(&it->queue, &it->cap, it->count, sizeof *it->queue, 256) < 0)
-			return TC_ENOMEM;
-		it->queue[it->count++] = (pending){ s.time, r.offset };
-		if (s.time > it->max_time)
-			it->max_time = s.time;
-	}
-	return it->ready > 0;
-}
 
 static int ensure_slots(perf_iter *it, uint64_t need)
 {
@@ -308,10 +228,9 @@ static int iter_next(tc_stream_iter *base, tc_message *m)
 	perf_iter *it = (perf_iter *)base;
 	if (it->failed)
 		return it->failed;
-	int rc = 1;
-	if (it->next == it->ready)
-		rc = refill(it);
-	if (rc > 0 && (rc = decode(it, it->queue[it->next++].offset, m)) == 0)
+	uint64_t offset;
+	int rc = perf_order_next(&it->order, &offset);
+	if (rc > 0 && (rc = decode(it, offset, m)) == 0)
 		rc = 1;
 	if (rc < 0)
 		it->failed = rc;
@@ -321,7 +240,7 @@ static int iter_next(tc_stream_iter *base, tc_message *m)
 static void iter_free(tc_stream_iter *base)
 {
 	perf_iter *it = (perf_iter *)base;
-	free(it->queue);
+	perf_order_free(&it->order);
 	free(it->slots);
 	free(it);
 }
@@ -336,8 +255,7 @@ int perf_stream_iter_add(tc_input *in, perf_trace *t, tc_stream *stream, uint64_
 	it->base.ops = &perf_iter_ops;
 	it->base.stream = stream;
 	it->t = t;
-	it->key = key;
-	it->pos = t->file.data_offset;
+	perf_order_init(&it->order, &t->file, key);
 	it->packet[0].cls = t->packet_context;
 	it->packet[0].v.compound.items = &it->packet[1];
 	it->packet[0].v.compound.count = 1;
