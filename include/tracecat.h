@@ -1181,6 +1181,29 @@ TC_API int tc_report(FILE *out, const char *path, const tc_report_options *opts)
  * tc_report(). */
 TC_API bool tc_report_available(void);
 
+/* ------------------------------------------------------------------------
+ * perf script
+ */
+
+typedef struct tc_script_options {
+	bool ns;             /* --ns: times with nine fractional digits */
+} tc_script_options;
+
+/*
+ * Writes to OUT what `perf script -i PATH` of perf 6.1 (Debian 12) prints
+ * for the perf.data file PATH, byte for byte, by its default fields, for
+ * recordings of tracepoints (`perf record -e SYSTEM:EVENT`): comm, tid,
+ * CPU, time, event name and the event's text by its print format (the
+ * plans `report` uses).  OPTS may be NULL.  Returns 0, or a negative
+ * TC_E* code with the error recorded: TC_EUNSUPPORTED at the first sample
+ * of another kind of event (their symbols are not resolved yet),
+ * TC_ENOTFOUND when PATH is not a perf.data file, TC_EFORMAT for a
+ * damaged one (the text of the records before the damage is written
+ * first), TC_EIO when OUT refuses the text; TC_EUNSUPPORTED, and nothing
+ * written, from a library built without libtraceevent.
+ */
+TC_API int tc_perf_script(FILE *out, const char *path, const tc_script_options *opts);
+
 #ifdef __cplusplus
 }
 #endif

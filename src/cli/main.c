@@ -191,6 +191,8 @@ static int run(int argc, char **argv)
 		return cli_convert(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return cli_report_command(argc - 1, argv + 1);
+	if (!strcmp(cmd, "script"))
+		return cli_script(argc - 1, argv + 1);
 	/* `tracecat PATH...` is print's shorthand; a word that is neither a
 	 * command nor a path (nor an option) is a mistyped command. */
 	struct stat st;

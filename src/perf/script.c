@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * script.c - tc_perf_script(): what `perf script` (perf 6.1, Debian 12)
+ * prints for a perf.data file of tracepoint samples, by its default
+ * fields.
+ *
+ * perf's builtin-script.c, process_event() and
+ * perf_sample__fprintf_start(), for PERF_TYPE_TRACEPOINT's default fields
+ * comm, tid, cpu, time, event and trace (a field the attribute's
+ * sample_type lacks is dropped, as evsel__check_stype() drops it):
+ *
+ *   "%16s " comm, "%5d " tid, "[%03d] " cpu, "%12s: " of "SEC.USEC"
+ *   (--ns: "%5lu.%09llu: "), "%*s: " of the event's name padded to the
+ *   longest of all the attributes' (evlist__max_name_len()), the event
+ *   text as libtraceevent's tep_print_event(TEP_PRINT_INFO) writes it,
+ *   "\n".
+ *
+ * Records go in perf's order (order.c).  The comm is that of the
+ * sample's thread as perf's machine keeps it: "swapper" for tid 0, the
+ * last COMM record's name, a FORK's child the parent's, ":TID" for a
+ * thread no record named.  Event texts come from the print-format plans
+ * (printfmt.h) that `report` uses, libtraceevent printing what they
+ * leave; no plugins, since perf 6.1 prints the print formats.
+ */
+#include "perf/perf.h"
+#include "tracedat/printfmt.h"
+
+#include <event-parse.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define FLUSH_AT (256u * 1024u)
+
+typedef struct thread_comm {
+	int64_t tid;                 /* -1: a free slot */
+	const char *comm;
+	size_t len;
+} thread_comm;
+
+typedef struct script {
+	perf_file f;
+	const tc_script_options *o;
+	tracedat_file *td;
+	struct tep_handle *tep;
+	pf_strings *printk;
+	pf_kallsyms *kallsyms;
+	pf_plan **plans;             /* per attribute, NULL: libtraceevent prints */
+	struct tep_event **events;   /* per attribute, NULL: not a tracepoint */
+	struct trace_seq seq;
+	bool seq_ready;
+	thread_comm *threads;        /* open addressing by tid */
+	size_t thread_cap, thread_count;
+	int name_width;
+	bool show_tid, show_cpu, show_time;
+	FILE *out;
+	tc_buf text;
+} script;
+
+static size_t tid_hash(int64_t tid, size_t cap)
+{
+	uint64_t x = (uint64_t)tid * 0x9E3779B97F4A7C15ull;
+	return (size_t)(x >> 17) & (cap - 1);
+}
+
+static thread_comm *thread_slot(script *s, int64_t tid)
+{
+	size_t h = tid_hash(tid, s->thread_cap);
+	while (s->threads[h].tid != -1 && s->threads[h].tid != tid)
+		h = (h + 1) & (s->thread_cap - 1);
+	return &s->threads[h];
+}
+
+/* Sets TID's comm (COMM bytes at P, up to LEN). */
+static int set_comm(script *s, int64_t tid, const char *comm, size_t len)
+{
+	if ((s->thread_count + 1) * 2 > s->thread_cap) {
+		size_t cap = s->thread_cap ? s->thread_cap * 2 : 1024;
+		thread_comm *n = malloc(cap * sizeof *n), *old = s->threads;
+		if (!n)
+			return tc_fail_nomem();
+		for (size_t i = 0; i < cap; i++)
+			n[i].tid = -1;
+		size_t old_cap = s->thread_cap;
+		s->threads = n;
+		s->thread_cap = cap;
+		for (size_t i = 0; i < old_cap; i++)
+			if (old[i].tid != -1)
+				*thread_slot(s, old[i].tid) = old[i];
+		free(old);
+	}
+	thread_comm *t = thread_slot(s, tid);
+	if (t->tid == -1)
+		s->thread_count++;
+	*t = (thread_comm){ tid, comm, len };
+	return 0;
+}
+
+static const thread_comm *find_comm(script *s, int64_t tid)
+{
+	const thread_comm *t = s->thread_cap ? thread_slot(s, tid) : NULL;
+	return t && t->tid != -1 ? t : NULL;
+}
+
+static int flush(script *s)
+{
+	if (s->text.len && fwrite(s->text.data, 1, s->text.len, s->out) != s->text.len)
+		return tc_fail_write(errno, NULL);
+	s->text.len = 0;
+	return 0;
+}
+
+/* libtraceevent with the tracing data's formats, as perf sets it up
+ * (tools/perf/util/trace-event-read.c), without plugins. */
+static int setup_tep(script *s)
+{
+	const tracedat_meta *m = tracedat_meta_of(s->td);
+	struct tep_handle *tep = tep_alloc();
+	if (!tep)
+		return tc_fail_nomem();
+	s->tep = tep;
+	tep_set_flag(tep, TEP_DISABLE_PLUGINS);
+	tep_set_file_bigendian(tep, m->big_endian ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(tep, tep_is_bigendian() ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(tep, (int)m->file_long_size);
+	tep_set_page_size(tep, (int)m->page_size);
+	/* tep_parse_header_page() does not write to the text, whatever its
+	 * prototype says. */
+	tep_parse_header_page(tep, (char *)m->header_page.data, m->header_page.len, (int)m->file_long_size);
+	for (size_t i = 0; i < m->ftrace_format_count + m->event_format_count; i++) {
+		const tracedat_format_text *ft = i < m->ftrace_format_count ? &m->ftrace_formats[i]
+		                                                            : &m->event_formats[i - m->ftrace_format_count];
+		tep_parse_event(tep, ft->text.data, ft->text.len, ft->system);
+	}
+	if (pf_kallsyms_parse(m->kallsyms.len ? m->kallsyms.data : "", &s->kallsyms) == 1)
+		tep_set_function_resolver(tep, pf_kallsyms_resolve, s->kallsyms);
+	if (m->printk_formats.len)
+		tep_parse_printk_formats(tep, m->printk_formats.data);
+	if (!(s->printk = pf_strings_parse(m->printk_formats.len ? m->printk_formats.data : "")))
+		return TC_ENOMEM;
+	return 0;
+}
+
+/* Plans and field choices for every attribute. */
+static int setup_events(script *s)
+{
+	size_t n = s->f.attr_count;
+	if (!(s->plans = calloc(n, sizeof *s->plans)) || !(s->events = calloc(n, sizeof *s->events)))
+		return tc_fail_nomem();
+	s->show_tid = s->show_cpu = s->show_time = true;
+	for (size_t i = 0; i < n; i++) {
+		const perf_attr *a = &s->f.attrs[i];
+		int len = (int)strlen(a->name);
+		if (len > s->name_width)
+			s->name_width = len;
+		if (a->type != PERF_TYPE_TRACEPOINT)
+			continue;
+		s->show_tid &= (a->sample_type & PERF_S_TID) != 0;
+		s->show_cpu &= (a->sample_type & PERF_S_CPU) != 0;
+		s->show_time &= (a->sample_type & PERF_S_TIME) != 0;
+		if (!s->tep || a->config > INT32_MAX || !(s->events[i] = tep_find_event(s->tep, (int)a->config)))
+			continue;
+		const char *why;
+		s->plans[i] = pf_compile(s->tep, s->events[i], s->printk, s->kallsyms, false, &why);
+	}
+	return 0;
+}
+
+/* The event text of a tracepoint sample. */
+static int put_trace(script *s, size_t attr, const perf_sample *smp)
+{
+	struct tep_event *ev = s->events[attr];
+	if (!ev || !smp->raw)
+		return 0;
+	int rc = s->plans[attr] ? pf_print(s->plans[attr], &s->text, smp->raw, (int)smp->raw_size) : 0;
+	if (rc != 0)
+		return rc < 0 ? rc : 0;
+	if (!s->seq_ready) {
+		trace_seq_init(&s->seq);
+		s->seq_ready = true;
+	}
+	trace_seq_reset(&s->seq);
+	struct tep_record rec = { .cpu = (int)smp->cpu, .size = (int)smp->raw_size, .data = (void *)smp->raw };
+	tep_print_event(s->tep, &s->seq, &rec, "%s", TEP_PRINT_INFO);
+	return tc_buf_append(&s->text, s->seq.buffer, s->seq.len);
+}
+
+static int print_sample(script *s, const perf_record *r, const perf_sample *smp)
+{
+	const perf_attr *a = smp->attr;
+	if (a->type != PERF_TYPE_TRACEPOINT)
+		return tc_fail(TC_EUNSUPPORTED, s->f.path, (int64_t)r->offset,
+		               "script: samples of %s, which need symbols, are not printed yet (only tracepoints)", a->name);
+	const thread_comm *t = find_comm(s, smp->tid);
+	char unknown[24];
+	const char *comm = t ? t->comm : unknown;
+	int comm_len = t ? (int)t->len : snprintf(unknown, sizeof unknown, ":%d", (int32_t)smp->tid);
+	int rc = tc_buf_printf(&s->text, "%*s%.*s ", comm_len < 16 ? 16 - comm_len : 0, "", comm_len, comm);
+	if (rc == 0 && s->show_tid)
+		rc = tc_buf_printf(&s->text, "%5d ", (int32_t)smp->tid);
+	if (rc == 0 && s->show_cpu)
+		rc = tc_buf_printf(&s->text, "[%03d] ", (int32_t)smp->cpu);
+	if (rc == 0 && s->show_time) {
+		uint64_t sec = smp->time / 1000000000u, ns = smp->time % 1000000000u;
+		if (s->o->ns) {
+			rc = tc_buf_printf(&s->text, "%5" PRIu64 ".%09" PRIu64 ": ", sec, ns);
+		} else {
+			char usec[48];
+			snprintf(usec, sizeof usec, "%" PRIu64 ".%06" PRIu64, sec, ns / 1000);
+			rc = tc_buf_printf(&s->text, "%12s: ", usec);
+		}
+	}
+	if (rc == 0)
+		rc = tc_buf_printf(&s->text, "%*s: ", s->name_width, a->name);
+	if (rc == 0)
+		rc = put_trace(s, (size_t)(a - s->f.attrs), smp);
+	if (rc == 0)
+		rc = tc_buf_append(&s->text, "\n", 1);
+	return rc;
+}
+
+/* COMM and FORK change what perf's machine calls a thread. */
+static int track_task(script *s, const perf_record *r, const perf_sample *smp)
+{
+	const perf_file *f = &s->f;
+	uint64_t trailer = smp->attr ? smp->attr->id_trailer : 0, end = r->size > trailer ? r->size - trailer : 0;
+	if (r->type == PERF_REC_COMM) {
+		if (end < 16)
+			return tc_fail(TC_EFORMAT, f->path, (int64_t)r->offset, "COMM record of %" PRIu64 " bytes, too short for its fields", r->size);
+		const char *comm = (const char *)r->p + 16;
+		return set_comm(s, (int32_t)perf_u32(f, r->p + 12), comm, strnlen(comm, (size_t)(end - 16)));
+	}
+	if (end < 24)
+		return tc_fail(TC_EFORMAT, f->path, (int64_t)r->offset, "FORK record of %" PRIu64 " bytes, too short for its fields", r->size);
+	const thread_comm *parent = find_comm(s, (int32_t)perf_u32(f, r->p + 20));
+	if (!parent)
+		return 0;
+	thread_comm copy = *parent;
+	return set_comm(s, (int32_t)perf_u32(f, r->p + 16), copy.comm, copy.len);
+}
+
+static int run(script *s, const char *path)
+{
+	int rc = perf_open(&s->f, path);
+	if (rc == TC_ENOTFOUND && tc_error_last()->code != TC_ENOTFOUND)
+		rc = tc_fail(TC_ENOTFOUND, path, 0, "not a perf.data file");
+	if (rc < 0)
+		return rc;
+	if (s->f.has_tracing_data &&
+	    ((rc = tracedat_open_tracing_data(&s->td, path, s->f.tracing_offset, s->f.tracing_size)) < 0 || (rc = setup_tep(s)) < 0))
+		return rc;
+	if ((rc = setup_events(s)) < 0 || (rc = set_comm(s, 0, "swapper", 7)) < 0)
+		return rc;
+	perf_order order;
+	perf_order_init(&order, &s->f, PERF_ANY_KEY);
+	uint64_t off;
+	while (rc == 0 && (rc = perf_order_next(&order, &off)) > 0) {
+		perf_record r;
+		perf_sample smp;
+		if ((rc = perf_record_at(&s->f, off, &r)) < 0 || (rc = perf_parse_sample(&s->f, &r, &smp)) < 0)
+			break;
+		rc = 0;
+		if (r.type == PERF_REC_SAMPLE)
+			rc = print_sample(s, &r, &smp);
+		else if (r.type == PERF_REC_COMM || r.type == PERF_REC_FORK)
+			rc = track_task(s, &r, &smp);
+		if (rc == 0 && s->text.len >= FLUSH_AT)
+			rc = flush(s);
+	}
+	perf_order_free(&order);
+	return rc;
+}
+
+int tc_perf_script(FILE *out, const char *path, const tc_script_options *opts)
+{
+	static const tc_script_options defaults;
+	script s = { .o = opts ? opts : &defaults, .out = out };
+	int rc = run(&s, path);
+	/* What was read before an error is written first. */
+	tc_error err = *tc_error_last();
+	int frc = flush(&s);
+	if (rc < 0)
+		tc_error_restore(&err);
+	else
+		rc = frc;
+	tc_buf_free(&s.text);
+	if (s.seq_ready)
+		trace_seq_destroy(&s.seq);
+	for (size_t i = 0; s.plans && i < s.f.attr_count; i++)
+		pf_free(s.plans[i]);
+	free(s.plans);
+	free(s.events);
+	free(s.threads);
+	pf_strings_free(s.printk);
+	pf_kallsyms_free(s.kallsyms);
+	if (s.tep)
+		tep_free(s.tep);
+	tracedat_close(s.td);
+	perf_close(&s.f);
+	return rc;
+}
