@@ -30,8 +30,10 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #define FLUSH_AT (256u * 1024u)
+#define KALLSYMS_MAX (256u << 20)   /* far above any kernel's */
 
 typedef struct thread_comm {
 	int64_t tid;                 /* -1: a free slot */
@@ -46,6 +48,7 @@ typedef struct script {
 	struct tep_handle *tep;
 	pf_strings *printk;
 	pf_kallsyms *kallsyms;
+	bool kallsyms_loaded;
 	pf_plan **plans;             /* per attribute, NULL: libtraceevent prints */
 	struct tep_event **events;   /* per attribute, NULL: not a tracepoint */
 	struct trace_seq seq;
@@ -133,8 +136,6 @@ static int setup_tep(script *s)
 		                                                            : &m->event_formats[i - m->ftrace_format_count];
 		tep_parse_event(tep, ft->text.data, ft->text.len, ft->system);
 	}
-	if (pf_kallsyms_parse(m->kallsyms.len ? m->kallsyms.data : "", &s->kallsyms) == 1)
-		tep_set_function_resolver(tep, pf_kallsyms_resolve, s->kallsyms);
 	if (m->printk_formats.len)
 		tep_parse_printk_formats(tep, m->printk_formats.data);
 	if (!(s->printk = pf_strings_parse(m->printk_formats.len ? m->printk_formats.data : "")))
@@ -142,7 +143,51 @@ static int setup_tep(script *s)
 	return 0;
 }
 
-/* Plans and field choices for every attribute. */
+/* The running kernel's /proc/kallsyms, when the recording is of this
+ * kernel release: where perf finds kernel symbols when the recording has
+ * none and no vmlinux is around.  0 with OUT empty when it is not. */
+static int running_kallsyms(const script *s, tc_buf *out)
+{
+	struct utsname u;
+	if (uname(&u) < 0 || strcmp(u.release, s->f.osrelease) != 0)
+		return 0;
+	FILE *in = fopen("/proc/kallsyms", "r");
+	if (!in)
+		return 0;
+	int rc = 0;
+	size_t n;
+	do {
+		if ((rc = tc_buf_reserve(out, 1 << 16)) < 0)
+			break;
+		n = fread(out->data + out->len, 1, 1 << 16, in);
+		out->len += n;
+		out->data[out->len] = '\0';
+	} while (n > 0 && out->len < KALLSYMS_MAX);
+	fclose(in);
+	return rc;
+}
+
+/* Kernel symbols for %pS and the like, as perf's machine resolves them:
+ * the tracing data's kallsyms, else the running kernel's. */
+static int load_kallsyms(script *s)
+{
+	const tracedat_meta *m = tracedat_meta_of(s->td);
+	tc_buf text = { 0 };
+	int rc = m->kallsyms.len ? 0 : running_kallsyms(s, &text);
+	const char *syms = m->kallsyms.len ? m->kallsyms.data : text.data ? text.data : "";
+	if (rc == 0 && (rc = pf_kallsyms_parse(syms, &s->kallsyms)) == 1) {
+		tep_set_function_resolver(s->tep, pf_kallsyms_resolve, s->kallsyms);
+		rc = 0;
+	} else if (rc == 0) {
+		/* not the kernel's plain form: libtraceevent reads it */
+		tep_parse_kallsyms(s->tep, syms);
+	}
+	tc_buf_free(&text);
+	return rc;
+}
+
+/* Plans and field choices for every attribute.  Kernel symbols are loaded
+ * only for events whose formats print or name them. */
 static int setup_events(script *s)
 {
 	size_t n = s->f.attr_count;
@@ -162,6 +207,21 @@ static int setup_events(script *s)
 		if (!s->tep || a->config > INT32_MAX || !(s->events[i] = tep_find_event(s->tep, (int)a->config)))
 			continue;
 		const char *why;
+		s->plans[i] = pf_compile(s->tep, s->events[i], s->printk, NULL, false, &why);
+		bool symbols = pf_names_symbols(s->events[i]) || (s->plans[i] && pf_uses_symbols(s->plans[i]));
+		if (symbols && !s->kallsyms_loaded) {
+			s->kallsyms_loaded = true;
+			int rc = load_kallsyms(s);
+			if (rc < 0)
+				return rc;
+		}
+	}
+	/* Compiled again with the symbols, for the formats that name them. */
+	for (size_t i = 0; s->kallsyms && i < n; i++) {
+		const char *why;
+		if (!s->events[i])
+			continue;
+		pf_free(s->plans[i]);
 		s->plans[i] = pf_compile(s->tep, s->events[i], s->printk, s->kallsyms, false, &why);
 	}
 	return 0;
