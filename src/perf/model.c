@@ -30,6 +30,9 @@ static void trace_free(void *p)
 		tc_pool_free(&t->td.pool);
 	}
 	perf_close(&t->file);
+	/* the classes are in the pool, their arrays of event classes not */
+	for (size_t i = 0; i < t->pub.stream_class_count; i++)
+		free(t->pub.stream_classes[i]->event_classes);
 	tc_pool_free(&t->pool);
 	free(t->pub.env);
 	free(t->pub.clocks);
@@ -388,6 +391,9 @@ static int perf_input_open(tc_input *in, const char *path, const tc_open_options
 	if (!t->pub.path || !t->pub.name || !sc || !(t->packet_context = tc_cpu_packet_context(&t->pool)))
 		return TC_ENOMEM;
 	t->file.path = t->pub.path;
+	/* Listed first, so that trace_free() frees what the class holds. */
+	if (tc_ptr_push((void ***)&t->pub.stream_classes, &t->pub.stream_class_count, sc) < 0)
+		return TC_ENOMEM;
 	sc->trace = &t->pub;
 	sc->packet_context = t->packet_context;
 	sc->has_discarded_events = true;
@@ -396,9 +402,8 @@ static int perf_input_open(tc_input *in, const char *path, const tc_open_options
 		return rc;
 	if (!tc_clock_origin_time(sc->clock, &t->origin))
 		return tc_fail(TC_EINVAL, path, -1, "clock offset overflows");
-	if (tc_ptr_push((void ***)&t->pub.stream_classes, &t->pub.stream_class_count, sc) < 0 ||
-	    (rc = tc_input_add_trace(in, &t->pub)) < 0)
-		return rc < 0 ? rc : TC_ENOMEM;
+	if ((rc = tc_input_add_trace(in, &t->pub)) < 0)
+		return rc;
 	return build_streams(in, t, sc);
 }
 

@@ -44,7 +44,8 @@ void perf_order_free(perf_order *o)
  * record). */
 static void flush(perf_order *o, uint64_t limit, bool all)
 {
-	qsort(o->queue, o->count, sizeof *o->queue, cmp_pending);
+	if (o->count)
+		qsort(o->queue, o->count, sizeof *o->queue, cmp_pending);
 	size_t n = o->count;
 	if (!all)
 		for (n = 0; n < o->count && o->queue[n].time <= limit; n++)
@@ -56,7 +57,8 @@ static void flush(perf_order *o, uint64_t limit, bool all)
  * an error. */
 static int refill(perf_order *o)
 {
-	memmove(o->queue, o->queue + o->next, (o->count - o->next) * sizeof *o->queue);
+	if (o->next)
+		memmove(o->queue, o->queue + o->next, (o->count - o->next) * sizeof *o->queue);
 	o->count -= o->next;
 	o->ready = o->next = 0;
 	while (!o->at_end) {
