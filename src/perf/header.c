@@ -288,7 +288,8 @@ static int read_attrs(perf_file *f, uint64_t attr_size, uint64_t off, uint64_t s
 		for (uint64_t k = 0; k < ids_size / 8; k++)
 			f->ids[f->id_count++] = (perf_id){ perf_u64(f, f->map + ids_off + 8 * k), (uint32_t)i };
 	}
-	qsort(f->ids, f->id_count, sizeof *f->ids, cmp_id);
+	if (f->id_count)
+		qsort(f->ids, f->id_count, sizeof *f->ids, cmp_id);
 	for (size_t k = 1; k < f->id_count; k++)
 		if (f->ids[k].id == f->ids[k - 1].id && f->ids[k].attr != f->ids[k - 1].attr)
 			return tc_fail(TC_EFORMAT, f->path, (int64_t)off, "two attributes share the sample id %" PRIu64, f->ids[k].id);
