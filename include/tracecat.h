@@ -1196,7 +1196,8 @@ typedef struct tc_script_options {
  * CPU, time, event name and the event's text by its print format (the
  * plans `report` uses).  OPTS may be NULL.  Returns 0, or a negative
  * TC_E* code with the error recorded: TC_EUNSUPPORTED at the first sample
- * of another kind of event (their symbols are not resolved yet),
+ * of another kind of event or with a call chain (their symbols are not
+ * resolved yet),
  * TC_ENOTFOUND when PATH is not a perf.data file, TC_EFORMAT for a
  * damaged one (the text of the records before the damage is written
  * first), TC_EIO when OUT refuses the text; TC_EUNSUPPORTED, and nothing

@@ -103,7 +103,7 @@ static int attr_context(perf_trace *t, perf_attr *a, tc_field_class **out)
 {
 	const tc_field_class *common = a->plan ? t->td.common : NULL;
 	size_t n = common ? common->member_count : 0;
-	tc_member *m = tc_pool_alloc(&t->pool, (n + 7) * sizeof *m);
+	tc_member *m = tc_pool_alloc(&t->pool, (n + 5) * sizeof *m);
 	if (!m)
 		return TC_ENOMEM;
 	if (n)
@@ -118,14 +118,6 @@ static int attr_context(perf_trace *t, perf_attr *a, tc_field_class **out)
 		rc = add_member(t, &m[n++], "addr", int_class(t, 8, false, 16));
 	if (rc == 0 && st & PERF_S_PERIOD)
 		rc = add_member(t, &m[n++], "period", int_class(t, 8, false, 10));
-	if (rc == 0 && st & PERF_S_CALLCHAIN) {
-		tc_field_class *seq = new_class(t, TC_FIELD_SEQUENCE);
-		if (!seq || !(seq->element = int_class(t, 8, false, 16)))
-			return TC_ENOMEM;
-		seq->length_ref = "__callchain_length";
-		if ((rc = add_member(t, &m[n++], "__callchain_length", int_class(t, 4, false, 10))) == 0)
-			rc = add_member(t, &m[n++], "callchain", seq);
-	}
 	if (rc < 0)
 		return rc;
 	a->field_count = n;
@@ -139,6 +131,32 @@ static int attr_context(perf_trace *t, perf_attr *a, tc_field_class **out)
 	s->member_count = n;
 	*out = s;
 	return tc_resolve_sibling_refs(&t->pool, s, TC_SCOPE_EVENT_CONTEXT);
+}
+
+/* The payload of attribute A's events: a tracepoint's format fields, then
+ * the call chain when the sample_type records it (perf.h). */
+static int attr_payload(perf_trace *t, perf_attr *a, tc_field_class **out)
+{
+	const tc_field_class *format = a->plan ? a->plan->payload : NULL;
+	size_t n = format ? format->member_count : 0;
+	a->format_count = n;
+	*out = (tc_field_class *)format;
+	if (!(a->sample_type & PERF_S_CALLCHAIN))
+		return 0;
+	tc_field_class *s = new_class(t, TC_FIELD_STRUCT), *seq = new_class(t, TC_FIELD_SEQUENCE);
+	tc_member *m = tc_pool_alloc(&t->pool, (n + 2) * sizeof *m);
+	if (!s || !seq || !m || !(seq->element = int_class(t, 8, false, 16)))
+		return TC_ENOMEM;
+	if (n)
+		memcpy(m, format->members, n * sizeof *m);
+	seq->length_ref = "__callchain_length";
+	int rc = add_member(t, &m[n], "__callchain_length", int_class(t, 4, false, 10));
+	if (rc == 0)
+		rc = add_member(t, &m[n + 1], "callchain", seq);
+	s->members = m;
+	s->member_count = n + 2;
+	*out = s;
+	return rc;
 }
 
 static int new_event_class(perf_trace *t, tc_stream_class *sc, const char *name, tc_field_class *payload, tc_event_class **out)
@@ -184,10 +202,12 @@ static int build_classes(perf_trace *t, tc_stream_class *sc)
 		perf_attr *a = &f->attrs[i];
 		if (a->type == PERF_TYPE_TRACEPOINT && t->has_td && a->config < t->td.id_limit && t->td.plan_by_id[a->config])
 			a->plan = &t->td.plans[t->td.plan_by_id[a->config] - 1];
-		tc_field_class *ctx;
+		tc_field_class *ctx, *payload;
 		int rc = attr_context(t, a, &ctx);
 		if (rc == 0)
-			rc = new_event_class(t, sc, a->plan ? a->plan->name : a->name, a->plan ? a->plan->payload : NULL, &a->ec);
+			rc = attr_payload(t, a, &payload);
+		if (rc == 0)
+			rc = new_event_class(t, sc, a->plan ? a->plan->name : a->name, payload, &a->ec);
 		if (rc < 0)
 			return rc;
 		a->ec->context = ctx;

@@ -34,9 +34,13 @@
  *     named as its ftrace format ("sched_switch") with the format's fields
  *     as payload, as trace.dat's events are; the others are named as
  *     perf's event_desc names them ("cpu-clock").  Their context holds the
- *     tracepoint's common_* fields, then what the sample_type records:
- *     ip, pid, tid, addr, period, callchain (a sequence of addresses after
- *     its length __callchain_length);
+ *     tracepoint's common_* fields, then what the sample_type records of
+ *     ip, pid, tid, addr and period; the call chain (CALLCHAIN) ends the
+ *     payload, after the format's fields: a sequence of addresses,
+ *     perf's context markers (PERF_CONTEXT_KERNEL, _USER) included, after
+ *     its length __callchain_length.  (In the payload, not the context:
+ *     babeltrace2 2.0.4 fails an assertion on a sequence in an event's
+ *     own context.)
  *   - event classes perf_comm, perf_fork, perf_exit, perf_mmap and
  *     perf_mmap2 for the task records; a LOST record is a
  *     discarded-events message;
@@ -95,6 +99,7 @@ typedef struct perf_attr {
 	const td_event_plan *plan;  /* a tracepoint's format, NULL if none */
 	tc_event_class *ec;
 	size_t field_count;         /* members of ec->context */
+	size_t format_count;        /* members of ec->payload from the format */
 } perf_attr;
 
 typedef struct perf_id {

@@ -252,6 +252,9 @@ static int print_sample(script *s, const perf_record *r, const perf_sample *smp)
 	if (a->type != PERF_TYPE_TRACEPOINT)
 		return tc_fail(TC_EUNSUPPORTED, s->f.path, (int64_t)r->offset,
 		               "script: samples of %s, which need symbols, are not printed yet (only tracepoints)", a->name);
+	if (a->sample_type & PERF_S_CALLCHAIN)
+		return tc_fail(TC_EUNSUPPORTED, s->f.path, (int64_t)r->offset,
+		               "script: call chains (perf record -g), which need symbols, are not printed yet");
 	const thread_comm *t = find_comm(s, smp->tid);
 	char unknown[24];
 	const char *comm = t ? t->comm : unknown;

@@ -53,15 +53,17 @@ static void set_s32(tc_field *f, const tc_field_class *cls, uint32_t v)
 }
 
 /* The fields of a SAMPLE of attribute S->attr into M's context and
- * payload. */
+ * payload (perf.h).  The slots: the context, the payload, their members,
+ * the call chain's addresses, then what the tracepoint's record needs. */
 static int decode_sample(perf_iter *it, const perf_record *r, const perf_sample *s, tc_message *m)
 {
 	perf_trace *t = it->t;
 	const perf_attr *a = s->attr;
 	const td_event_plan *plan = a->plan;
+	const tc_event_class *ec = a->ec;
 	tracedat_record rec = { .data = s->raw, .size = s->raw_size, .offset = (uint64_t)s->raw_offset };
-	size_t common = 0;
-	uint64_t need = 1 + a->field_count + s->callchain_nr;
+	size_t common = 0, ctx_n = a->field_count, pay_n = ec->payload ? ec->payload->member_count : 0;
+	uint64_t need = 2 + ctx_n + pay_n + s->callchain_nr;
 	if (plan) {
 		const td_trace *td = &t->td;
 		if (!s->raw || s->raw_size < td->common_size || s->raw_size < plan->min_size)
@@ -73,44 +75,51 @@ static int decode_sample(perf_iter *it, const perf_record *r, const perf_sample 
 	}
 	if (ensure_slots(it, need) < 0)
 		return TC_ENOMEM;
-	tc_field *ctx = &it->slots[0], *items = &it->slots[1], *next = items + a->field_count;
+	tc_field *ctx = &it->slots[0], *payload = &it->slots[1], *ctx_items = &it->slots[2];
+	tc_field *pay_items = ctx_items + ctx_n, *chain = pay_items + pay_n, *next = chain + s->callchain_nr;
 	if (plan) {
-		tc_field *td_ctx = next, *payload = next + 1;
-		td_decode_record(&t->td, plan, &rec, td_ctx, payload, next + 2);
-		memcpy(items, td_ctx->v.compound.items, common * sizeof *items);
-		m->payload = plan->payload ? payload : NULL;
-		next += 2 + td_record_slots(&t->td, plan, &rec);
+		tc_field *td_ctx = next, *td_payload = next + 1;
+		td_decode_record(&t->td, plan, &rec, td_ctx, td_payload, next + 2);
+		memcpy(ctx_items, td_ctx->v.compound.items, common * sizeof *ctx_items);
+		if (a->format_count)
+			memcpy(pay_items, td_payload->v.compound.items, a->format_count * sizeof *pay_items);
 	}
-	const tc_field_class *cls = a->ec->context;
+	const tc_field_class *cls = ec->context;
 	size_t i = common;
 	uint64_t st = a->sample_type;
 	if (st & PERF_S_IP)
-		set_int(&items[i], cls->members[i].cls, s->ip), i++;
+		set_int(&ctx_items[i], cls->members[i].cls, s->ip), i++;
 	if (st & PERF_S_TID) {
-		set_s32(&items[i], cls->members[i].cls, s->pid), i++;
-		set_s32(&items[i], cls->members[i].cls, s->tid), i++;
+		set_s32(&ctx_items[i], cls->members[i].cls, s->pid), i++;
+		set_s32(&ctx_items[i], cls->members[i].cls, s->tid), i++;
 	}
 	if (st & PERF_S_ADDR)
-		set_int(&items[i], cls->members[i].cls, s->addr), i++;
+		set_int(&ctx_items[i], cls->members[i].cls, s->addr), i++;
 	if (st & PERF_S_PERIOD)
-		set_int(&items[i], cls->members[i].cls, s->period), i++;
+		set_int(&ctx_items[i], cls->members[i].cls, s->period), i++;
 	if (st & PERF_S_CALLCHAIN) {
-		set_int(&items[i], cls->members[i].cls, s->callchain_nr), i++;
-		const tc_field_class *elem = cls->members[i].cls->element;
-		items[i].cls = cls->members[i].cls;
-		items[i].v.compound.items = next;
-		items[i].v.compound.count = (size_t)s->callchain_nr;
-		for (uint64_t k = 0; k < s->callchain_nr; k++)
-			set_int(&next[k], elem, perf_u64(&t->file, s->callchain + 8 * k));
-		i++;
+		size_t k = a->format_count;
+		const tc_field_class *seq = ec->payload->members[k + 1].cls;
+		set_int(&pay_items[k], ec->payload->members[k].cls, s->callchain_nr);
+		pay_items[k + 1].cls = seq;
+		pay_items[k + 1].v.compound.items = chain;
+		pay_items[k + 1].v.compound.count = (size_t)s->callchain_nr;
+		for (uint64_t j = 0; j < s->callchain_nr; j++)
+			set_int(&chain[j], seq->element, perf_u64(&t->file, s->callchain + 8 * j));
 	}
 	if (cls) {
 		ctx->cls = cls;
-		ctx->v.compound.items = items;
+		ctx->v.compound.items = ctx_items;
 		ctx->v.compound.count = i;
 		m->event_context = ctx;
 	}
-	m->event_class = a->ec;
+	if (ec->payload) {
+		payload->cls = ec->payload;
+		payload->v.compound.items = pay_items;
+		payload->v.compound.count = pay_n;
+		m->payload = payload;
+	}
+	m->event_class = ec;
 	return 0;
 }
 
