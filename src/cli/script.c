@@ -54,11 +54,10 @@ int cli_script(int argc, char **argv)
 		return cli_usage_error("script", "reads one file");
 	const char *path = optind < argc ? argv[optind] : input ? input : "perf.data";
 	if (tc_perf_script(stdout, path, &o) < 0) {
-		const tc_error *err = tc_error_last();
-		if (cli_stdout_error(err))
-			return 1;
-		fflush(stdout);
-		cli_report(err);
+		if (!cli_stdout_error(tc_error_last())) {
+			fflush(stdout);
+			cli_report_open_error("script", path);
+		}
 		return 1;
 	}
 	return 0;

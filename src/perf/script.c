@@ -305,8 +305,12 @@ static int track_task(script *s, const perf_record *r, const perf_sample *smp)
 
 static int run(script *s, const char *path)
 {
-	int rc = perf_open(&s->f, path);
-	if (rc == TC_ENOTFOUND && tc_error_last()->code != TC_ENOTFOUND)
+	/* The path as the system sees it first, so that a missing file or a
+	 * directory is said as such (tc_input_open does the same). */
+	int rc = tc_path_kind(path);
+	if (rc == TC_PATH_DIR)
+		rc = tc_fail(TC_ENOTFOUND, path, -1, "a directory, not a perf.data file");
+	if (rc >= 0 && (rc = perf_open(&s->f, path)) == TC_ENOTFOUND)
 		rc = tc_fail(TC_ENOTFOUND, path, 0, "not a perf.data file");
 	if (rc < 0)
 		return rc;
