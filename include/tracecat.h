@@ -3,8 +3,8 @@
  * tracecat.h - the public interface of libtracecat.
  *
  * libtracecat reads trace files of several formats (CTF 1.8, trace-cmd's
- * trace.dat, uftrace record directories, legacy LTTng 0.x traces) into one
- * event model, merges the streams of one or several traces by time,
+ * trace.dat, uftrace record directories, legacy LTTng 0.x traces, perf's
+ * perf.data) into one event model, merges the streams of one or several traces by time,
  * renders events as text (babeltrace2's format; uftrace's replay view),
  * and writes any of them as CTF 1.8, or as a Perfetto or Chrome JSON
  * timeline.  This header is the whole public API and its manual;
@@ -623,12 +623,13 @@ typedef struct tc_open_options {
 typedef struct tc_input tc_input;
 
 /*
- * Opens PATH: a trace.dat file, or a directory and every trace below it,
- * of every format, as if each had been opened on its own: CTF traces
- * (every folder with a "metadata" file is a trace, as babeltrace2
- * discovers them), uftrace record directories, trace.dat files (found by
- * their magic, whatever their name); or, when it holds none of these, a
- * legacy LTTng trace directory (its metadata files are read whole here).
+ * Opens PATH: a trace.dat or perf.data file, or a directory and every
+ * trace below it, of every format, as if each had been opened on its own:
+ * CTF traces (every folder with a "metadata" file is a trace, as
+ * babeltrace2 discovers them), uftrace record directories, trace.dat and
+ * perf.data files (found by their magic, whatever their name); or, when
+ * it holds none of these, a legacy LTTng trace directory (its metadata
+ * files are read whole here).
  * A trace below PATH keeps its place in tc_trace.dir_in_input.  Metadata
  * is parsed; stream files are opened lazily.  A file or folder below PATH
  * that cannot be opened or listed is an error.  OPTS may be NULL.
