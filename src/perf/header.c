@@ -20,6 +20,7 @@
 
 #define MAGIC "PERFILE2"
 #define HEADER_SIZE 104             /* magic, size, attr_size, 3 sections, 256 feature bits */
+#define PIPE_HEADER_SIZE 16         /* magic, size */
 #define ATTR_MIN_SIZE 64            /* PERF_ATTR_SIZE_VER0 */
 #define STRING_MAX (1u << 20)       /* no feature string is near this */
 
@@ -245,6 +246,33 @@ static uint32_t id_trailer(uint64_t st)
 	return n;
 }
 
+/* The perf_event_attr of SIZE bytes at AT into *A. */
+static void parse_attr(const perf_file *f, uint64_t at, uint64_t size, perf_attr *a)
+{
+	const uint8_t *p = f->map + at;
+	a->offset = (int64_t)at;
+	a->type = perf_u32(f, p);
+	a->config = perf_u64(f, p + 8);
+	a->sample_type = perf_u64(f, p + 24);
+	a->read_format = perf_u64(f, p + 32);
+	uint64_t flags = perf_u64(f, p + 40);
+	a->sample_id_all = flags >> 18 & 1;
+	a->use_clockid = flags >> 25 & 1;
+	a->clockid = size >= 96 ? (int32_t)perf_u32(f, p + 92) : 0;
+	a->id_trailer = a->sample_id_all ? id_trailer(a->sample_type) : 0;
+}
+
+/* Sorts the ids, which must each name one attribute. */
+static int sort_ids(perf_file *f)
+{
+	if (f->id_count)
+		qsort(f->ids, f->id_count, sizeof *f->ids, cmp_id);
+	for (size_t k = 1; k < f->id_count; k++)
+		if (f->ids[k].id == f->ids[k - 1].id && f->ids[k].attr != f->ids[k - 1].attr)
+			return tc_fail(TC_EFORMAT, f->path, -1, "two attributes share the sample id %" PRIu64, f->ids[k].id);
+	return 0;
+}
+
 /* The attributes section: attr_size bytes each, a perf_event_attr then
  * the {offset, size} of its ids. */
 static int read_attrs(perf_file *f, uint64_t attr_size, uint64_t off, uint64_t size)
@@ -261,23 +289,12 @@ static int read_attrs(perf_file *f, uint64_t attr_size, uint64_t off, uint64_t s
 	uint64_t total_ids = 0;
 	for (size_t i = 0; i < f->attr_count; i++) {
 		uint64_t at = off + i * attr_size, ids_off, ids_size;
-		const uint8_t *p = f->map + at;
-		perf_attr *a = &f->attrs[i];
 		int rc = section_at(f, at + attr_size - 16, "attribute ids", &ids_off, &ids_size);
 		if (rc < 0)
 			return rc;
 		if (ids_size % 8)
 			return tc_fail(TC_EFORMAT, f->path, (int64_t)(at + attr_size - 8), "attribute ids of %" PRIu64 " bytes, not a multiple of 8", ids_size);
-		a->offset = (int64_t)at;
-		a->type = perf_u32(f, p);
-		a->config = perf_u64(f, p + 8);
-		a->sample_type = perf_u64(f, p + 24);
-		a->read_format = perf_u64(f, p + 32);
-		uint64_t flags = perf_u64(f, p + 40);
-		a->sample_id_all = flags >> 18 & 1;
-		a->use_clockid = flags >> 25 & 1;
-		a->clockid = attr_size - 16 >= 96 ? (int32_t)perf_u32(f, p + 92) : 0;
-		a->id_trailer = a->sample_id_all ? id_trailer(a->sample_type) : 0;
+		parse_attr(f, at, attr_size - 16, &f->attrs[i]);
 		total_ids += ids_size / 8;
 	}
 	if (total_ids && !(f->ids = tc_pool_alloc(&f->pool, total_ids * sizeof *f->ids)))
@@ -288,12 +305,76 @@ static int read_attrs(perf_file *f, uint64_t attr_size, uint64_t off, uint64_t s
 		for (uint64_t k = 0; k < ids_size / 8; k++)
 			f->ids[f->id_count++] = (perf_id){ perf_u64(f, f->map + ids_off + 8 * k), (uint32_t)i };
 	}
-	if (f->id_count)
-		qsort(f->ids, f->id_count, sizeof *f->ids, cmp_id);
-	for (size_t k = 1; k < f->id_count; k++)
-		if (f->ids[k].id == f->ids[k - 1].id && f->ids[k].attr != f->ids[k - 1].attr)
-			return tc_fail(TC_EFORMAT, f->path, (int64_t)off, "two attributes share the sample id %" PRIu64, f->ids[k].id);
-	return 0;
+	return sort_ids(f);
+}
+
+/* Pipe mode (perf record -o -): no sections; attributes, features and
+ * the tracing data come as records of perf's own before the events
+ * (perf.data-file-format.txt, "Pipe-mode data"): HEADER_ATTR (the
+ * attribute, then its ids up to the record's end), HEADER_FEATURE (the
+ * feature's id, then its section's bytes), HEADER_TRACING_DATA (its
+ * size; the tracing data follow the record). */
+static int read_pipe_header(perf_file *f)
+{
+	tc_buf attrs = { 0 }, ids = { 0 };
+	perf_record r;
+	int rc;
+	for (uint64_t off = f->data_offset; (rc = perf_record_at(f, off, &r)) > 0; off = r.next) {
+		if (r.type == PERF_REC_HEADER_ATTR) {
+			uint64_t size = r.size >= 16 ? perf_u32(f, r.p + 12) : 0;
+			if (size < ATTR_MIN_SIZE || size > r.size - 8 || (r.size - 8 - size) % 8) {
+				rc = tc_fail(TC_EFORMAT, f->path, (int64_t)r.offset, "attribute record of %" PRIu64 " bytes with an attribute of %" PRIu64,
+				             r.size, size);
+				break;
+			}
+			perf_attr a = { 0 };
+			parse_attr(f, r.offset + 8, size, &a);
+			uint32_t index = (uint32_t)(attrs.len / sizeof a);
+			for (uint64_t k = 8 + size; k < r.size && rc >= 0; k += 8)
+				rc = tc_buf_append(&ids, &(perf_id){ perf_u64(f, r.p + k), index }, sizeof(perf_id));
+			if (rc >= 0)
+				rc = tc_buf_append(&attrs, &a, sizeof a);
+		} else if (r.type == PERF_REC_HEADER_FEATURE) {
+			if (r.size < 16) {
+				rc = tc_fail(TC_EFORMAT, f->path, (int64_t)r.offset, "feature record of %" PRIu64 " bytes, too short for its id", r.size);
+				break;
+			}
+			uint64_t feat = perf_u64(f, r.p + 8);
+			/* event_desc names the attributes read before it */
+			if (feat == FEAT_EVENT_DESC) {
+				f->attrs = (perf_attr *)attrs.data;
+				f->attr_count = attrs.len / sizeof(perf_attr);
+				f->ids = (perf_id *)ids.data;
+				f->id_count = ids.len / sizeof(perf_id);
+			}
+			if (feat <= FEAT_LAST)
+				rc = read_feature(f, (int)feat, r.offset + 16, r.size - 16);
+		} else if (r.type == PERF_REC_HEADER_TRACING_DATA) {
+			f->has_tracing_data = true;
+			f->tracing_offset = r.offset + r.size;
+			f->tracing_size = perf_u32(f, r.p + 8);
+		}
+		if (rc < 0)
+			break;
+	}
+	/* The arrays move to the pool, which frees them with the file. */
+	f->attr_count = attrs.len / sizeof(perf_attr);
+	f->id_count = ids.len / sizeof(perf_id);
+	f->attrs = f->attr_count ? tc_pool_alloc(&f->pool, attrs.len) : NULL;
+	f->ids = f->id_count ? tc_pool_alloc(&f->pool, ids.len) : NULL;
+	if (rc == 0 && ((f->attr_count && !f->attrs) || (f->id_count && !f->ids)))
+		rc = TC_ENOMEM;
+	if (rc == 0) {
+		if (f->attr_count)
+			memcpy(f->attrs, attrs.data, attrs.len);
+		if (f->id_count)
+			memcpy(f->ids, ids.data, ids.len);
+	}
+	tc_buf_free(&attrs);
+	tc_buf_free(&ids);
+	if (rc == 0 && f->attr_count == 0)
+		rc = tc_fail(TC_EFORMAT, f->path, (int64_t)f->data_offset, "no attribute records: no record can be read");
+	return rc < 0 ? rc : sort_ids(f);
 }
 
 /* Names for the attributes event_desc does not name. */
@@ -340,13 +421,21 @@ int perf_open(perf_file *f, const char *path)
 	/* The magic is a u64 written in the writer's byte order. */
 	f->swap = other;
 	f->big_endian = (__BYTE_ORDER__ == __ORDER_BIG_ENDIAN__) != f->swap;
+	if (f->size < PIPE_HEADER_SIZE)
+		return tc_fail(TC_EFORMAT, path, (int64_t)f->size, "the file ends inside its header");
+	uint64_t header_size = perf_u64(f, f->map + 8);
+	if (header_size == PIPE_HEADER_SIZE) {
+		f->pipe = true;
+		f->data_offset = PIPE_HEADER_SIZE;
+		f->data_end = f->size;
+		int rc = read_pipe_header(f);
+		return rc < 0 ? rc : name_attrs(f);
+	}
+	if (header_size != HEADER_SIZE)
+		return tc_fail(TC_EFORMAT, path, 8, "header size %" PRIu64 " (perf writes %d, or %d in pipe mode)", header_size, HEADER_SIZE,
+		               PIPE_HEADER_SIZE);
 	if (f->size < HEADER_SIZE)
 		return tc_fail(TC_EFORMAT, path, (int64_t)f->size, "the file ends inside its %d-byte header", HEADER_SIZE);
-	uint64_t header_size = perf_u64(f, f->map + 8);
-	if (header_size != HEADER_SIZE)
-		return tc_fail(header_size == 16 ? TC_EUNSUPPORTED : TC_EFORMAT, path, 8,
-		               header_size == 16 ? "perf.data in pipe mode (perf record -o -) is not read yet" : "header size %" PRIu64 " (perf writes %d)",
-		               header_size, HEADER_SIZE);
 	uint64_t attr_off, attr_size, data_size;
 	int rc;
 	if ((rc = section_at(f, 24, "attributes", &attr_off, &attr_size)) < 0 ||

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * perf.h - private structures of the perf.data reader (file mode), after
+ * perf.h - private structures of the perf.data reader (file and pipe
+ * modes, as files), after
  * Linux's tools/perf/Documentation/perf.data-file-format.txt and
  * include/uapi/linux/perf_event.h.
  *
@@ -62,8 +63,11 @@ enum {
 	PERF_REC_SAMPLE = 9,
 	PERF_REC_MMAP2 = 10,
 	PERF_REC_USER_FIRST = 64,   /* perf's own records: no sample_id */
+	PERF_REC_HEADER_ATTR = 64,
+	PERF_REC_HEADER_TRACING_DATA = 66,
 	PERF_REC_FINISHED_ROUND = 68,
 	PERF_REC_AUXTRACE = 71,
+	PERF_REC_HEADER_FEATURE = 80,
 	PERF_REC_COMPRESSED = 81
 };
 
@@ -112,6 +116,7 @@ typedef struct perf_file {
 	const uint8_t *map;
 	uint64_t size;
 	bool swap;                  /* the writer's byte order is not ours */
+	bool pipe;                  /* pipe mode: a 16-byte header, then records */
 	bool big_endian;
 	uint64_t data_offset, data_end;
 	perf_attr *attrs;

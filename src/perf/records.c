@@ -43,6 +43,15 @@ int perf_record_at(const perf_file *f, uint64_t off, perf_record *r)
 		return tc_fail(TC_EFORMAT, f->path, (int64_t)off, "record of type %" PRIu32 " and %" PRIu64 " bytes runs past the end of the data section at byte %" PRIu64,
 		               r->type, r->size, f->data_end);
 	r->next = off + r->size;
+	if (r->type == PERF_REC_HEADER_TRACING_DATA) {
+		/* Pipe mode: the tracing data follow the record, to 8 bytes. */
+		if (r->size < 12)
+			return tc_fail(TC_EFORMAT, f->path, (int64_t)off, "tracing data record of %" PRIu64 " bytes, too short for its size", r->size);
+		uint64_t size = ((uint64_t)perf_u32(f, r->p + 8) + 7) & ~(uint64_t)7;
+		if (size > f->data_end - r->next)
+			return tc_fail(TC_EFORMAT, f->path, (int64_t)off + 8, "tracing data of %" PRIu64 " bytes run past the end of the file", size);
+		r->next += size;
+	}
 	if (r->type == PERF_REC_AUXTRACE) {
 		/* The trace data follow the record (perf_record_auxtrace.size). */
 		if (r->size < 16)

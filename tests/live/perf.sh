@@ -15,6 +15,7 @@
 #         here): samples with call chains, no CPU recorded
 #   tpg   perf record -g -e sched:sched_switch -a -- sleep 0.1: tracepoint
 #         samples with call chains
+#   pipe  tp's events in pipe mode (perf record -o - >FILE)
 # Then, with BIN and build/sanitize/tracecat when it is built:
 #   - print: exit 0, as many events as `perf script -F time
 #     --show-task-events --show-mmap-events` lines (samples, COMM, FORK,
@@ -64,6 +65,11 @@ record many -e 'sched:*' -e 'irq:*' -e 'timer:*' -e kmem:kmalloc -e kmem:kfree -
 	-e raw_syscalls:sys_exit -a -- sleep 0.2 && recorded+=(many)
 record cc -g -e cpu-clock -- "$work/busy" && recorded+=(cc)
 record tpg -g -e sched:sched_switch -a -- sleep 0.1 && recorded+=(tpg)
+if perf record -q -o - -e sched:sched_switch -e sched:sched_wakeup -a -- sleep 0.2 >"$work/pipe.data" 2>"$work/record.out"; then
+	recorded+=(pipe)
+else
+	echo "FAIL $prefix/record-pipe: perf record -o -: $(oneline <"$work/record.out")"
+fi
 
 # Perfetto's trace processor, when its assets are cached (no download here).
 tpq=
@@ -152,6 +158,23 @@ for name in "${recorded[@]}"; do
 done
 
 # Damaged files: one line naming the byte, exit 1, never a crash.
+if [[ " ${recorded[*]} " == *" pipe "* ]]; then
+	f=$work/pipe.data
+	size=$(stat -c %s "$f")
+	for c in 10 100 2000 $((size / 2)) $((size - 3)); do
+		head -c "$c" "$f" >"$work/pipe-cut-$c.data"
+		for b in "${bins[@]}"; do
+			t=$(tag "$b")
+			"$b" print "$work/pipe-cut-$c.data" >/dev/null 2>"$work/err"
+			rc=$?
+			if [ $rc -ne 1 ] || [ "$(wc -l <"$work/err")" -ne 1 ] || ! grep -q ': at byte [0-9]*: ' "$work/err"; then
+				echo "FAIL $prefix/damaged-pipe-cut-$c$t: exit $rc: $(oneline <"$work/err")"
+			else
+				echo "PASS $prefix/damaged-pipe-cut-$c$t ($(oneline <"$work/err"))"
+			fi
+		done
+	done
+fi
 if [[ " ${recorded[*]} " == *" tp "* ]]; then
 	f=$work/tp.data
 	size=$(stat -c %s "$f")
