@@ -6,9 +6,10 @@
  *
  * perf writes each CPU's ring buffer as it drains it, so records reach the
  * file a little out of time order; it sorts them back with "rounds"
- * (tools/perf/util/ordered-events.c): at each FINISHED_ROUND record, the
- * events up to the greatest time seen before the previous FINISHED_ROUND
- * are final, and go out sorted by time; at the end, all of them.  Only
+ * (tools/perf/util/ordered-events.c; doc/formats/perf.md §6): at each
+ * FINISHED_ROUND record, the events up to the greatest time seen before
+ * the previous FINISHED_ROUND are final, and go out sorted by time; at
+ * the end, all of them.  Only
  * times and offsets are queued (the bytes stay in the mapping), so memory
  * is bounded by a round's records; equal times keep file order, as perf
  * keeps them.

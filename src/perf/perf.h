@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * perf.h - private structures of the perf.data reader (file and pipe
- * modes, as files), after
- * Linux's tools/perf/Documentation/perf.data-file-format.txt and
- * include/uapi/linux/perf_event.h.
+ * modes, as files), after Linux's
+ * tools/perf/Documentation/perf.data-file-format.txt and
+ * include/uapi/linux/perf_event.h; doc/formats/perf.md says how tracecat
+ * reads them, section by section.
  *
  *   header.c   the file header, the attributes and their ids, and the
  *              feature sections tracecat reads (hostname, osrelease,
@@ -21,7 +22,7 @@
  * size (or the record's) before it is used; errors carry the byte offset
  * where the damage is (tc_error); nothing here prints.
  *
- * The event model (model.c):
+ * The event model (model.c; doc/formats/perf.md §7):
  *   - one tc_trace per file, named after its base name, format
  *     TC_INPUT_PERF, domain kernel; environment: hostname, sysname,
  *     kernel_release, machine, tracer_name "perf", tracer_version,

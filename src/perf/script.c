@@ -4,7 +4,7 @@
  * prints for a perf.data file of tracepoint samples, by its default
  * fields.
  *
- * perf's builtin-script.c, process_event() and
+ * doc/formats/perf.md §8; perf's builtin-script.c, process_event() and
  * perf_sample__fprintf_start(), for PERF_TYPE_TRACEPOINT's default fields
  * comm, tid, cpu, time, event and trace (a field the attribute's
  * sample_type lacks is dropped, as evsel__check_stype() drops it):

@@ -1221,7 +1221,8 @@ int tracedat_open(tracedat_file **out, const char *path)
 /* perf's tracing data (tools/perf/util/trace-event-info.c): the magic, a
  * version "0.5" or "0.6", endianness, long size and page size, then the
  * metadata exactly as a v6 trace.dat file lays it out (§3), the saved
- * cmdlines only from 0.6 on; no CPU data follow. */
+ * cmdlines only from 0.6 on; no CPU data follow (doc/formats/perf.md
+ * says how perf.data holds them). */
 static int read_tracing_data(builder *b, reader *r)
 {
 	tracedat_meta *m = &b->f->meta;
