@@ -19,7 +19,7 @@ _tracecat_flags_replay='--no-args --no-merge --flat --column-view --task-newline
 _tracecat_values_replay='-d --data -f --output-fields --tid -D --depth -F --filter -N --notrace -H --hide -C --caller-filter -T --trigger --match --demangle -t --time-filter -Z --size-filter -r --time-range --column-offset --color -E --Event --compat'
 _tracecat_flags_convert='--force --ftrace-names --clock-gmt -h --help'
 _tracecat_values_convert='-o --output --format --ctf-version --packet-size -j --jobs -b --begin -e --end --timerange --events --cpu'
-_tracecat_flags_script='--ns -h --help'
+_tracecat_flags_script='--ns --show-task-events --show-mmap-events -h --help'
 _tracecat_values_script='-i --input'
 _tracecat_commands=(print info report script replay convert help)
 

@@ -1188,6 +1188,8 @@ TC_API bool tc_report_available(void);
 
 typedef struct tc_script_options {
 	bool ns;             /* --ns: times with nine fractional digits */
+	bool show_task_events;   /* --show-task-events: COMM, FORK, EXIT lines */
+	bool show_mmap_events;   /* --show-mmap-events: MMAP, MMAP2 lines */
 } tc_script_options;
 
 /*

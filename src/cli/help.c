@@ -214,6 +214,8 @@ static const command_help commands[] = {
 	  "Options (perf script's):\n"
 	  "  -i, --input=FILE         the perf.data file to read\n"
 	  "  --ns                     times with nanoseconds\n"
+	  "  --show-task-events       the COMM, FORK and EXIT records too\n"
+	  "  --show-mmap-events       the MMAP and MMAP2 records too\n"
 	  "  -h, --help               show this help\n" },
 	{ "help", "show the help of tracecat or of one command",
 	  "usage: tracecat help [COMMAND]\n"

@@ -4,7 +4,8 @@
  * file, byte for byte (tc_perf_script()), with perf script's spelling of
  * the options it shares:
  *
- *   tracecat script [--ns] [-i FILE] [FILE]
+ *   tracecat script [--ns] [--show-task-events] [--show-mmap-events]
+ *                   [-i FILE] [FILE]
  *
  * FILE defaults to perf.data, as in perf.  Exit status: 0; 1 when the file
  * is damaged, unreadable or holds what script does not print yet (after
@@ -16,12 +17,14 @@
 #include <stdio.h>
 #include <string.h>
 
-enum { OPT_NS = 256 };
+enum { OPT_NS = 256, OPT_TASK, OPT_MMAP };
 
 int cli_script(int argc, char **argv)
 {
 	static const struct option longs[] = {
 		{ "ns", no_argument, NULL, OPT_NS },
+		{ "show-task-events", no_argument, NULL, OPT_TASK },
+		{ "show-mmap-events", no_argument, NULL, OPT_MMAP },
 		{ "input", required_argument, NULL, 'i' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
@@ -35,6 +38,12 @@ int cli_script(int argc, char **argv)
 		switch (c) {
 		case OPT_NS:
 			o.ns = true;
+			break;
+		case OPT_TASK:
+			o.show_task_events = true;
+			break;
+		case OPT_MMAP:
+			o.show_mmap_events = true;
 			break;
 		case 'i':
 			input = optarg;

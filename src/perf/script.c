@@ -7,7 +7,8 @@
  * doc/formats/perf.md §8; perf's builtin-script.c, process_event() and
  * perf_sample__fprintf_start(), for PERF_TYPE_TRACEPOINT's default fields
  * comm, tid, cpu, time, event and trace (a field the attribute's
- * sample_type lacks is dropped, as evsel__check_stype() drops it):
+ * sample_type lacks is dropped, as evsel__check_stype() drops it from
+ * the first attribute of each type):
  *
  *   "%16s " comm, "%5d " tid, "[%03d] " cpu, "%12s: " of "SEC.USEC"
  *   (--ns: "%5lu.%09llu: "), "%*s: " of the event's name padded to the
@@ -21,6 +22,11 @@
  * thread no record named.  Event texts come from the print-format plans
  * (printfmt.h) that `report` uses, libtraceevent printing what they
  * leave; no plugins, since perf 6.1 prints the print formats.
+ *
+ * --show-task-events and --show-mmap-events add perf_event__fprintf()'s
+ * line of each COMM, FORK, EXIT, MMAP and MMAP2 record after the same
+ * start of line, by the columns of the record's attribute's type (its
+ * sample_id says which; its comm is the record's own thread's).
  */
 #include "perf/perf.h"
 #include "tracedat/printfmt.h"
@@ -33,11 +39,20 @@
 #include <sys/utsname.h>
 
 #define FLUSH_AT (256u * 1024u)
+#define TYPES 6   /* perf_event.h's PERF_TYPE_HARDWARE to _BREAKPOINT */
+
+/* perf_event_header.misc bits (perf_event.h) */
+#define MISC_COMM_EXEC (1u << 13)
+#define MISC_MMAP_DATA (1u << 13)
+#define MISC_MMAP_BUILD_ID (1u << 14)
+
+/* Start-of-line columns (perf's PERF_OUTPUT_* of them). */
+enum { COL_TID = 1, COL_CPU = 2, COL_TIME = 4, COL_IP = 8 };
 #define KALLSYMS_MAX (256u << 20)   /* far above any kernel's */
 
 typedef struct thread_comm {
 	int64_t tid;                 /* -1: a free slot */
-	const char *comm;
+	const char *comm;            /* NULL: none set, perf's ":TID" */
 	size_t len;
 } thread_comm;
 
@@ -56,7 +71,10 @@ typedef struct script {
 	thread_comm *threads;        /* open addressing by tid */
 	size_t thread_cap, thread_count;
 	int name_width;
-	bool show_tid, show_cpu, show_time;
+	/* perf's output[] of each attribute type (perf_event.h's types, 0 to
+	 * 5): the start-of-line columns, once the first attribute of the
+	 * type has dropped those its sample_type lacks */
+	uint8_t columns[6];
 	FILE *out;
 	tc_buf text;
 } script;
@@ -103,7 +121,7 @@ static int set_comm(script *s, int64_t tid, const char *comm, size_t len)
 static const thread_comm *find_comm(script *s, int64_t tid)
 {
 	const thread_comm *t = s->thread_cap ? thread_slot(s, tid) : NULL;
-	return t && t->tid != -1 ? t : NULL;
+	return t && t->tid != -1 && t->comm ? t : NULL;
 }
 
 static int flush(script *s)
@@ -193,17 +211,25 @@ static int setup_events(script *s)
 	size_t n = s->f.attr_count;
 	if (!(s->plans = calloc(n, sizeof *s->plans)) || !(s->events = calloc(n, sizeof *s->events)))
 		return tc_fail_nomem();
-	s->show_tid = s->show_cpu = s->show_time = true;
+	/* builtin-script.c's output[] defaults: every type shows comm, tid,
+	 * cpu and time; all but tracepoints the ip (and symbols) too. */
+	bool seen[TYPES] = { false };
+	for (int k = 0; k < TYPES; k++)
+		s->columns[k] = COL_TID | COL_CPU | COL_TIME | (k == PERF_TYPE_TRACEPOINT ? 0 : COL_IP);
 	for (size_t i = 0; i < n; i++) {
 		const perf_attr *a = &s->f.attrs[i];
 		int len = (int)strlen(a->name);
 		if (len > s->name_width)
 			s->name_width = len;
+		/* perf_session__check_output_opt(): the first of each type */
+		if (a->type < TYPES && !seen[a->type]) {
+			uint64_t st = a->sample_type;
+			seen[a->type] = true;
+			s->columns[a->type] &= (uint8_t)((st & PERF_S_TID ? COL_TID : 0) | (st & PERF_S_CPU ? COL_CPU : 0) |
+			                                 (st & PERF_S_TIME ? COL_TIME : 0) | (st & PERF_S_IP ? COL_IP : 0));
+		}
 		if (a->type != PERF_TYPE_TRACEPOINT)
 			continue;
-		s->show_tid &= (a->sample_type & PERF_S_TID) != 0;
-		s->show_cpu &= (a->sample_type & PERF_S_CPU) != 0;
-		s->show_time &= (a->sample_type & PERF_S_TIME) != 0;
 		if (!s->tep || a->config > INT32_MAX || !(s->events[i] = tep_find_event(s->tep, (int)a->config)))
 			continue;
 		const char *why;
@@ -246,25 +272,24 @@ static int put_trace(script *s, size_t attr, const perf_sample *smp)
 	return tc_buf_append(&s->text, s->seq.buffer, s->seq.len);
 }
 
-static int print_sample(script *s, const perf_record *r, const perf_sample *smp)
+/* perf_sample__fprintf_start(): comm ("%s " when the line goes on with
+ * a call chain, else "%16s "), tid, cpu and time, as the attribute's type
+ * has them; the comm is THREAD's. */
+static int put_start(script *s, const perf_sample *smp, int64_t thread)
 {
 	const perf_attr *a = smp->attr;
-	if (a->type != PERF_TYPE_TRACEPOINT)
-		return tc_fail(TC_EUNSUPPORTED, s->f.path, (int64_t)r->offset,
-		               "script: samples of %s, which need symbols, are not printed yet (only tracepoints)", a->name);
-	if (a->sample_type & PERF_S_CALLCHAIN)
-		return tc_fail(TC_EUNSUPPORTED, s->f.path, (int64_t)r->offset,
-		               "script: call chains (perf record -g), which need symbols, are not printed yet");
-	const thread_comm *t = find_comm(s, smp->tid);
+	unsigned cols = a && a->type < TYPES ? s->columns[a->type] : COL_TID | COL_CPU | COL_TIME;
+	const thread_comm *t = find_comm(s, thread);
 	char unknown[24];
 	const char *comm = t ? t->comm : unknown;
-	int comm_len = t ? (int)t->len : snprintf(unknown, sizeof unknown, ":%d", (int32_t)smp->tid);
-	int rc = tc_buf_printf(&s->text, "%*s%.*s ", comm_len < 16 ? 16 - comm_len : 0, "", comm_len, comm);
-	if (rc == 0 && s->show_tid)
+	int comm_len = t ? (int)t->len : snprintf(unknown, sizeof unknown, ":%d", (int32_t)thread);
+	int pad = (cols & COL_IP) && a && (a->sample_type & PERF_S_CALLCHAIN) ? 0 : comm_len < 16 ? 16 - comm_len : 0;
+	int rc = tc_buf_printf(&s->text, "%*s%.*s ", pad, "", comm_len, comm);
+	if (rc == 0 && (cols & COL_TID))
 		rc = tc_buf_printf(&s->text, "%5d ", (int32_t)smp->tid);
-	if (rc == 0 && s->show_cpu)
+	if (rc == 0 && (cols & COL_CPU))
 		rc = tc_buf_printf(&s->text, "[%03d] ", (int32_t)smp->cpu);
-	if (rc == 0 && s->show_time) {
+	if (rc == 0 && (cols & COL_TIME)) {
 		uint64_t sec = smp->time / 1000000000u, ns = smp->time % 1000000000u;
 		if (s->o->ns) {
 			rc = tc_buf_printf(&s->text, "%5" PRIu64 ".%09" PRIu64 ": ", sec, ns);
@@ -274,6 +299,19 @@ static int print_sample(script *s, const perf_record *r, const perf_sample *smp)
 			rc = tc_buf_printf(&s->text, "%12s: ", usec);
 		}
 	}
+	return rc;
+}
+
+static int print_sample(script *s, const perf_record *r, const perf_sample *smp)
+{
+	const perf_attr *a = smp->attr;
+	if (a->type != PERF_TYPE_TRACEPOINT)
+		return tc_fail(TC_EUNSUPPORTED, s->f.path, (int64_t)r->offset,
+		               "script: samples of %s, which need symbols, are not printed yet (only tracepoints)", a->name);
+	if (a->sample_type & PERF_S_CALLCHAIN)
+		return tc_fail(TC_EUNSUPPORTED, s->f.path, (int64_t)r->offset,
+		               "script: call chains (perf record -g), which need symbols, are not printed yet");
+	int rc = put_start(s, smp, smp->tid);
 	if (rc == 0)
 		rc = tc_buf_printf(&s->text, "%*s: ", s->name_width, a->name);
 	if (rc == 0)
@@ -283,24 +321,101 @@ static int print_sample(script *s, const perf_record *r, const perf_sample *smp)
 	return rc;
 }
 
-/* COMM and FORK change what perf's machine calls a thread. */
-static int track_task(script *s, const perf_record *r, const perf_sample *smp)
+/* The task record R's fields, after checking that they are there: its
+ * u32 at byte AT, signed. */
+static int32_t task_s32(const script *s, const perf_record *r, uint64_t at)
+{
+	return (int32_t)perf_u32(&s->f, r->p + at);
+}
+
+/* COMM and FORK change what perf's machine calls a thread
+ * (machine__process_comm_event(), machine__process_fork_event()): a FORK
+ * child takes its parent's comm, or none when the parent has none. */
+static int track_task(script *s, const perf_record *r, const char *comm, size_t comm_len)
+{
+	if (r->type == PERF_REC_COMM)
+		return set_comm(s, task_s32(s, r, 12), comm, comm_len);
+	const thread_comm *parent = find_comm(s, task_s32(s, r, 20));
+	thread_comm copy = parent ? *parent : (thread_comm){ 0 };
+	return set_comm(s, task_s32(s, r, 16), copy.comm, copy.len);
+}
+
+/* perf_event__fprintf() of a task or mmap record, after its start of line
+ * (print_event_with_time()): the thread is the record's own. */
+static int print_task(script *s, const perf_record *r, const perf_sample *smp, const char *str, size_t str_len)
 {
 	const perf_file *f = &s->f;
-	uint64_t trailer = smp->attr ? smp->attr->id_trailer : 0, end = r->size > trailer ? r->size - trailer : 0;
-	if (r->type == PERF_REC_COMM) {
-		if (end < 16)
-			return tc_fail(TC_EFORMAT, f->path, (int64_t)r->offset, "COMM record of %" PRIu64 " bytes, too short for its fields", r->size);
-		const char *comm = (const char *)r->p + 16;
-		return set_comm(s, (int32_t)perf_u32(f, r->p + 12), comm, strnlen(comm, (size_t)(end - 16)));
+	perf_sample start = *smp;
+	if (!start.attr && f->attr_count > 1)
+		return 0;   /* perf finds no attribute: it prints nothing */
+	if (!start.attr || !start.attr->sample_id_all) {
+		/* the record's own pid and tid, time for FORK and EXIT */
+		start.attr = &f->attrs[0];
+		start.cpu = 0;
+		start.time = r->type == PERF_REC_FORK || r->type == PERF_REC_EXIT ? perf_u64(f, r->p + 24) : 0;
+		start.pid = (uint32_t)task_s32(s, r, 8);
+		start.tid = (uint32_t)task_s32(s, r, r->type == PERF_REC_FORK || r->type == PERF_REC_EXIT ? 16 : 12);
 	}
-	if (end < 24)
-		return tc_fail(TC_EFORMAT, f->path, (int64_t)r->offset, "FORK record of %" PRIu64 " bytes, too short for its fields", r->size);
-	const thread_comm *parent = find_comm(s, (int32_t)perf_u32(f, r->p + 20));
-	if (!parent)
-		return 0;
-	thread_comm copy = *parent;
-	return set_comm(s, (int32_t)perf_u32(f, r->p + 16), copy.comm, copy.len);
+	int32_t tid = task_s32(s, r, r->type == PERF_REC_FORK || r->type == PERF_REC_EXIT ? 16 : 12);
+	int rc = put_start(s, &start, tid == -1 ? -1 : tid);
+	if (rc < 0)
+		return rc;
+	switch (r->type) {
+	case PERF_REC_COMM:
+		return tc_buf_printf(&s->text, "PERF_RECORD_COMM%s: %.*s:%d/%d\n", r->misc & MISC_COMM_EXEC ? " exec" : "",
+		                     (int)str_len, str, task_s32(s, r, 8), task_s32(s, r, 12));
+	case PERF_REC_FORK:
+	case PERF_REC_EXIT:
+		return tc_buf_printf(&s->text, "PERF_RECORD_%s(%d:%d):(%d:%d)\n", r->type == PERF_REC_FORK ? "FORK" : "EXIT",
+		                     task_s32(s, r, 8), task_s32(s, r, 16), task_s32(s, r, 12), task_s32(s, r, 20));
+	case PERF_REC_MMAP:
+		return tc_buf_printf(&s->text, "PERF_RECORD_MMAP %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64 "]: %c %.*s\n",
+		                     task_s32(s, r, 8), task_s32(s, r, 12), perf_u64(f, r->p + 16), perf_u64(f, r->p + 24),
+		                     perf_u64(f, r->p + 32), r->misc & MISC_MMAP_DATA ? 'r' : 'x', (int)str_len, str);
+	default:
+		break;
+	}
+	uint32_t prot = perf_u32(f, r->p + 64), flags = perf_u32(f, r->p + 68);
+	rc = tc_buf_printf(&s->text, "PERF_RECORD_MMAP2 %d/%d: [%#" PRIx64 "(%#" PRIx64 ") @ %#" PRIx64, task_s32(s, r, 8),
+	                   task_s32(s, r, 12), perf_u64(f, r->p + 16), perf_u64(f, r->p + 24), perf_u64(f, r->p + 32));
+	if (rc == 0 && (r->misc & MISC_MMAP_BUILD_ID)) {
+		/* build_id__sprintf(): the id's bytes in hex */
+		unsigned n = r->p[40] <= 20 ? r->p[40] : 20;
+		rc = tc_buf_append(&s->text, " <", 2);
+		for (unsigned i = 0; i < n && rc == 0; i++)
+			rc = tc_buf_printf(&s->text, "%02x", r->p[44 + i]);
+		if (rc == 0)
+			rc = tc_buf_append(&s->text, ">", 1);
+	} else if (rc == 0) {
+		rc = tc_buf_printf(&s->text, " %02x:%02x %" PRIu64 " %" PRIu64, perf_u32(f, r->p + 40), perf_u32(f, r->p + 44),
+		                   perf_u64(f, r->p + 48), perf_u64(f, r->p + 56));
+	}
+	if (rc == 0)
+		rc = tc_buf_printf(&s->text, "]: %c%c%c%c %.*s\n", prot & 1 ? 'r' : '-', prot & 2 ? 'w' : '-', prot & 4 ? 'x' : '-',
+		                   flags & 1 ? 's' : 'p', (int)str_len, str);
+	return rc;
+}
+
+/* A task or mmap record: the threads it changes, and its line when asked
+ * for, in perf script's order (an EXIT is printed before it is processed,
+ * the others after). */
+static int task_record(script *s, const perf_record *r, const perf_sample *smp)
+{
+	static const uint32_t fixed[] = { [PERF_REC_MMAP] = 40, [PERF_REC_COMM] = 16, [PERF_REC_EXIT] = 32,
+		                          [PERF_REC_FORK] = 32, [PERF_REC_MMAP2] = 72 };
+	uint64_t trailer = smp->attr ? smp->attr->id_trailer : 0, end = r->size > trailer ? r->size - trailer : 0;
+	if (end < fixed[r->type])
+		return tc_fail(TC_EFORMAT, s->f.path, (int64_t)r->offset, "record of type %" PRIu32 " and %" PRIu64 " bytes, too short for its fields",
+		               r->type, r->size);
+	bool has_str = r->type == PERF_REC_COMM || r->type == PERF_REC_MMAP || r->type == PERF_REC_MMAP2;
+	const char *str = has_str ? (const char *)r->p + fixed[r->type] : "";
+	size_t str_len = has_str ? strnlen(str, (size_t)(end - fixed[r->type])) : 0;
+	bool mmap = r->type == PERF_REC_MMAP || r->type == PERF_REC_MMAP2;
+	bool show = mmap ? s->o->show_mmap_events : s->o->show_task_events;
+	if (r->type == PERF_REC_EXIT)
+		return show ? print_task(s, r, smp, str, str_len) : 0;
+	int rc = r->type == PERF_REC_COMM || r->type == PERF_REC_FORK ? track_task(s, r, str, str_len) : 0;
+	return rc == 0 && show ? print_task(s, r, smp, str, str_len) : rc;
 }
 
 static int run(script *s, const char *path)
@@ -330,8 +445,8 @@ static int run(script *s, const char *path)
 		rc = 0;
 		if (r.type == PERF_REC_SAMPLE)
 			rc = print_sample(s, &r, &smp);
-		else if (r.type == PERF_REC_COMM || r.type == PERF_REC_FORK)
-			rc = track_task(s, &r, &smp);
+		else if (r.type != PERF_REC_LOST)
+			rc = task_record(s, &r, &smp);
 		if (rc == 0 && s->text.len >= FLUSH_AT)
 			rc = flush(s);
 	}

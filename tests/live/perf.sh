@@ -25,7 +25,9 @@
 #     events; to Perfetto and Chrome JSON: exit 0 and a file; with
 #     Perfetto's trace processor (tests/perfetto/tp-query, when its cache
 #     is there), as many sched rows as sched_switch events;
-#   - script [--ns] of tp and many: byte for byte `perf script [--ns]`;
+#   - script of tp, many and pipe, plain, with --ns, --show-task-events,
+#     --show-mmap-events and all three: byte for byte `perf script` with
+#     the same options;
 #     of cc and tpg: exit 1 and one line (call chains and samples of
 #     cpu-clock need symbols, not resolved yet);
 #   - damaged files: tp cut at several offsets (in the header, the
@@ -131,15 +133,17 @@ done
 # script against perf script, byte for byte.
 for name in "${recorded[@]}"; do
 	f=$work/$name.data
-	for ns in "" --ns; do
+	for opts in "" --ns --show-task-events --show-mmap-events "--ns --show-task-events --show-mmap-events"; do
 		# perf's warnings go to stderr, its text to stdout
-		perf script $ns -i "$f" >"$work/perf.out" 2>/dev/null
+		# shellcheck disable=SC2086 # the options are words
+		perf script $opts -i "$f" >"$work/perf.out" 2>/dev/null
 		prc=$?
 		for b in "${bins[@]}"; do
 			t=$(tag "$b")
-			"$b" script $ns "$f" >"$work/tc.out" 2>"$work/tc.err"
+			# shellcheck disable=SC2086
+			"$b" script $opts "$f" >"$work/tc.out" 2>"$work/tc.err"
 			rc=$?
-			label="$prefix/script-$name${ns:+-ns}$t"
+			label="$prefix/script-$name$(echo "$opts" | tr -d ' ' | sed 's/--/-/g')$t"
 			if [ "$name" = cc ] || [ "$name" = tpg ]; then
 				if [ $rc -eq 1 ] && [ "$(wc -l <"$work/tc.err")" -eq 1 ] && grep -q 'need symbols' "$work/tc.err"; then
 					echo "PASS $label (refused: $(oneline <"$work/tc.err"))"
