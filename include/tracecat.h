@@ -686,7 +686,8 @@ TC_API tc_trace *tc_input_trace(const tc_input *in, size_t i);
  * (tc_input_next(), tc_input_stream_next(), a muxer and its worker
  * threads), a packet, page or chunk at a time: CTF packets, trace.dat
  * pages (compressed data: the chunks as stored), uftrace task files a few
- * thousand records at a time and perf files whole, legacy LTTng blocks.
+ * thousand records at a time and perf files whole, legacy LTTng blocks;
+ * a perf.data file is counted whole when it is opened (it is mapped).
  * Read to the end, the count is the size of the files, but for files no
  * reader looks at (a CTF index, a file beside the traces of a folder).
  * Safe to call from any thread while others read the streams; never

@@ -21,8 +21,9 @@
 #     --show-task-events --show-mmap-events` lines (samples, COMM, FORK,
 #     EXIT, MMAP, MMAP2), nothing on stderr;
 #   - info: exit 0, the same count;
-#   - convert to CTF 1.8: babeltrace2 reads back the same number of
-#     events; to Perfetto and Chrome JSON: exit 0 and a file; with
+#   - convert to CTF 1.8: babeltrace2 prints the result exactly as BIN
+#     prints the perf.data file; to Perfetto and Chrome JSON: exit 0 and
+#     a file; with
 #     Perfetto's trace processor (tests/perfetto/tp-query, when its cache
 #     is there), as many sched rows as sched_switch events;
 #   - script of tp, many and pipe, plain, with --ns, --show-task-events,
@@ -101,9 +102,9 @@ for name in "${recorded[@]}"; do
 		if ! "$b" convert "$f" -o "$work/ctf" 2>"$work/convert.err"; then
 			echo "FAIL $prefix/ctf-$name$t: $(oneline <"$work/convert.err")"
 		else
-			got=$(babeltrace2 "$work/ctf" 2>"$work/bt.err" | wc -l)
-			if [ "$got" -ne "$want" ]; then
-				echo "FAIL $prefix/ctf-$name$t: babeltrace2 reads $got events, not $want: $(oneline <"$work/bt.err")"
+			babeltrace2 "$work/ctf" >"$work/bt.out" 2>"$work/bt.err"
+			if ! cmp -s "$work/bt.out" "$work/print.out"; then
+				echo "FAIL $prefix/ctf-$name$t: babeltrace2 prints $(wc -l <"$work/bt.out") lines, not print's: $(diff "$work/print.out" "$work/bt.out" | head -n 3 | oneline) $(oneline <"$work/bt.err")"
 			else
 				echo "PASS $prefix/ctf-$name$t"
 			fi
