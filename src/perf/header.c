@@ -250,7 +250,6 @@ static uint32_t id_trailer(uint64_t st)
 static void parse_attr(const perf_file *f, uint64_t at, uint64_t size, perf_attr *a)
 {
 	const uint8_t *p = f->map + at;
-	a->offset = (int64_t)at;
 	a->type = perf_u32(f, p);
 	a->config = perf_u64(f, p + 8);
 	a->sample_type = perf_u64(f, p + 24);
@@ -425,7 +424,6 @@ int perf_open(perf_file *f, const char *path)
 		return tc_fail(TC_EFORMAT, path, (int64_t)f->size, "the file ends inside its header");
 	uint64_t header_size = perf_u64(f, f->map + 8);
 	if (header_size == PIPE_HEADER_SIZE) {
-		f->pipe = true;
 		f->data_offset = PIPE_HEADER_SIZE;
 		f->data_end = f->size;
 		int rc = read_pipe_header(f);

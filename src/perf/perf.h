@@ -97,7 +97,6 @@ typedef struct perf_attr {
 	bool sample_id_all;
 	bool use_clockid;
 	int32_t clockid;
-	int64_t offset;             /* of the attribute in the file, for errors */
 	const char *name;           /* event_desc's name, or "TYPE:CONFIG" */
 	uint32_t id_trailer;        /* bytes of the sample_id trailer */
 	/* the model's (model.c) */
@@ -117,7 +116,6 @@ typedef struct perf_file {
 	const uint8_t *map;
 	uint64_t size;
 	bool swap;                  /* the writer's byte order is not ours */
-	bool pipe;                  /* pipe mode: a 16-byte header, then records */
 	bool big_endian;
 	uint64_t data_offset, data_end;
 	perf_attr *attrs;
