@@ -300,9 +300,10 @@ typedef struct scan {
 static int scan_comm(perf_trace *t, scan *sc, const perf_record *r, const perf_sample *s)
 {
 	const perf_file *f = &t->file;
-	if (r->size < 17)
+	uint64_t trailer = s->attr ? s->attr->id_trailer : 0, end = r->size > trailer ? r->size - trailer : 0;
+	if (end < 16)
 		return tc_fail(TC_EFORMAT, f->path, (int64_t)r->offset, "COMM record of %" PRIu64 " bytes, too short for its pid, tid and name", r->size);
-	uint64_t room = r->size - 16 - (s->attr ? s->attr->id_trailer : 0);
+	uint64_t room = end - 16;
 	const char *name = (const char *)r->p + 16;
 	tc_task task = { (int32_t)perf_u32(f, r->p + 12), (int32_t)perf_u32(f, r->p + 8), NULL, s->has_time, false, s->time, 0 };
 	if (!(task.name = tc_pool_strndup(&t->pool, name, strnlen(name, (size_t)room))))
