@@ -16,6 +16,8 @@
 #   tpg   perf record -g -e sched:sched_switch -a -- sleep 0.1: tracepoint
 #         samples with call chains
 #   pipe  tp's events in pipe mode (perf record -o - >FILE)
+#   lost  sched, irq and timer events with -a through one-page buffers
+#         (-m 1): LOST records, discarded-events messages
 # Then, with BIN and build/sanitize/tracecat when it is built:
 #   - print: exit 0, as many events as `perf script -F time
 #     --show-task-events --show-mmap-events` lines (samples, COMM, FORK,
@@ -27,7 +29,7 @@
 #     a file; with
 #     Perfetto's trace processor (tests/perfetto/tp-query, when its cache
 #     is there), as many sched rows as sched_switch events;
-#   - script of tp, many and pipe, plain, with --ns, --show-task-events,
+#   - script of tp, many, pipe and lost, plain, with --ns, --show-task-events,
 #     --show-mmap-events and all three: byte for byte `perf script` with
 #     the same options;
 #     of cc and tpg: exit 1 and one line (call chains and samples of
@@ -70,6 +72,7 @@ record many -e 'sched:*' -e 'irq:*' -e 'timer:*' -e kmem:kmalloc -e kmem:kfree -
 	-e raw_syscalls:sys_exit -a -- sleep 0.2 && recorded+=(many)
 record cc -g -e cpu-clock -- "$work/busy" && recorded+=(cc)
 record tpg -g -e sched:sched_switch -a -- sleep 0.1 && recorded+=(tpg)
+record lost -m 1 -e 'sched:*' -e 'irq:*' -e 'timer:*' -a -- sleep 0.3 && recorded+=(lost)
 if perf record -q -o - -e sched:sched_switch -e sched:sched_wakeup -a -- sleep 0.2 >"$work/pipe.data" 2>"$work/record.out"; then
 	recorded+=(pipe)
 else
