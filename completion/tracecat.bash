@@ -96,7 +96,7 @@ _tracecat_value()
 	print:-c | print:--color)
 		_tracecat_choice "$value" never auto always ;;
 	print:-i | print:--input-format)
-		_tracecat_choice "$value" ctf trace.dat uftrace lttng-legacy ;;
+		_tracecat_choice "$value" ctf trace.dat uftrace lttng-legacy perf.data ;;
 	*:--compat)
 		# every peer's known releases (src/core/compat.c)
 		_tracecat_list "$value" babeltrace2=2.0 babeltrace2=2.1 trace-cmd=3.1 trace-cmd=3.3 trace-cmd=3.4 uftrace=0.13 uftrace=0.17 uftrace=0.19 ;;
