@@ -18,10 +18,9 @@ WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes -Wno-
 # libzstd and zlib inflate trace.dat sections; libtraceevent renders ftrace
 # print formats as trace-cmd does; json-c parses CTF 2 metadata; libelf
 # reads symbols from binaries for uftrace directories without .sym files.
-# `make WITH_TRACEEVENT=0` builds everything but `report` and `script`
-# (report*.c, printfmt.c and src/perf/script.c, the only users of
-# libtraceevent) for a machine without it; tc_report() and
-# tc_perf_script() then say they are not there (no_report.c, no_script.c).
+# `make WITH_TRACEEVENT=0` builds everything but `report` (report*.c and
+# printfmt.c, the only users of libtraceevent) for a machine without it;
+# tc_report() then says it is not there (no_report.c).
 WITH_TRACEEVENT ?= 1
 ifeq ($(WITH_TRACEEVENT),0)
 DEPS    := libzstd zlib json-c libelf
@@ -40,12 +39,14 @@ MAJOR   := $(firstword $(subst ., ,$(VERSION)))
 SONAME  := libtracecat.so.$(MAJOR)
 
 LIB_SRC := $(sort $(wildcard src/core/*.c src/ctf/*.c src/tracedat/*.c src/uftrace/*.c src/lttng_legacy/*.c src/text/*.c src/perfetto/*.c src/perf/*.c))
-REPORT_SRC := $(filter src/tracedat/report% src/tracedat/printfmt.c src/perf/script.c,$(LIB_SRC))
+REPORT_SRC := $(filter src/tracedat/report% src/tracedat/printfmt.c,$(LIB_SRC))
 ifeq ($(WITH_TRACEEVENT),0)
-LIB_SRC := $(filter-out $(REPORT_SRC),$(LIB_SRC))
+LIB_SRC := $(filter-out $(REPORT_SRC) src/perf/script.c,$(LIB_SRC))
 else
 LIB_SRC := $(filter-out src/tracedat/no_report.c src/perf/no_script.c,$(LIB_SRC))
 endif
+# `script` (src/perf/script.c) uses libtraceevent as `report` does: without
+# it, no_script.c says tc_perf_script() is not there.
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 
 BUILD   := build
