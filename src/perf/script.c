@@ -346,18 +346,19 @@ static int print_task(script *s, const perf_record *r, const perf_sample *smp, c
 {
 	const perf_file *f = &s->f;
 	perf_sample start = *smp;
+	bool task = r->type == PERF_REC_FORK || r->type == PERF_REC_EXIT;
+	int32_t tid = task_s32(s, r, task ? 16 : 12);
 	if (!start.attr && f->attr_count > 1)
 		return 0;   /* perf finds no attribute: it prints nothing */
 	if (!start.attr || !start.attr->sample_id_all) {
 		/* the record's own pid and tid, time for FORK and EXIT */
 		start.attr = &f->attrs[0];
 		start.cpu = 0;
-		start.time = r->type == PERF_REC_FORK || r->type == PERF_REC_EXIT ? perf_u64(f, r->p + 24) : 0;
+		start.time = task ? perf_u64(f, r->p + 24) : 0;
 		start.pid = (uint32_t)task_s32(s, r, 8);
-		start.tid = (uint32_t)task_s32(s, r, r->type == PERF_REC_FORK || r->type == PERF_REC_EXIT ? 16 : 12);
+		start.tid = (uint32_t)tid;
 	}
-	int32_t tid = task_s32(s, r, r->type == PERF_REC_FORK || r->type == PERF_REC_EXIT ? 16 : 12);
-	int rc = put_start(s, &start, tid == -1 ? -1 : tid);
+	int rc = put_start(s, &start, tid);
 	if (rc < 0)
 		return rc;
 	switch (r->type) {
