@@ -20,7 +20,7 @@ _tracecat_values_replay='-d --data -f --output-fields --tid -D --depth -F --filt
 _tracecat_flags_convert='--force --ftrace-names --clock-gmt -h --help'
 _tracecat_values_convert='-o --output --format --ctf-version --packet-size -j --jobs -b --begin -e --end --timerange --events --cpu'
 _tracecat_flags_script='--ns --show-task-events --show-mmap-events -h --help'
-_tracecat_values_script='-i --input'
+_tracecat_values_script='-i --input -C --cpu'
 _tracecat_commands=(print info report script replay convert help)
 
 # The words of the line up to the cursor, with the words bash split at

@@ -1191,6 +1191,9 @@ typedef struct tc_script_options {
 	bool ns;             /* --ns: times with nine fractional digits */
 	bool show_task_events;   /* --show-task-events: COMM, FORK, EXIT lines */
 	bool show_mmap_events;   /* --show-mmap-events: MMAP, MMAP2 lines */
+	/* -C/--cpu: only the lines of these CPUs ("0,2-3"; NULL: all); a file
+	 * whose events do not record their CPU is refused, as perf refuses it */
+	const char *cpus;
 } tc_script_options;
 
 /*

@@ -216,6 +216,7 @@ static const command_help commands[] = {
 	  "  --ns                     times with nanoseconds\n"
 	  "  --show-task-events       the COMM, FORK and EXIT records too\n"
 	  "  --show-mmap-events       the MMAP and MMAP2 records too\n"
+	  "  -C, --cpu=LIST           only the lines of these CPUs (\"0,2-3\")\n"
 	  "  -h, --help               show this help\n" },
 	{ "help", "show the help of tracecat or of one command",
 	  "usage: tracecat help [COMMAND]\n"

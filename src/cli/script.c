@@ -5,7 +5,7 @@
  * the options it shares:
  *
  *   tracecat script [--ns] [--show-task-events] [--show-mmap-events]
- *                   [-i FILE] [FILE]
+ *                   [-C LIST] [-i FILE] [FILE]
  *
  * FILE defaults to perf.data, as in perf.  Exit status: 0; 1 when the file
  * is damaged, unreadable or holds what script does not print yet (after
@@ -26,6 +26,7 @@ int cli_script(int argc, char **argv)
 		{ "show-task-events", no_argument, NULL, OPT_TASK },
 		{ "show-mmap-events", no_argument, NULL, OPT_MMAP },
 		{ "input", required_argument, NULL, 'i' },
+		{ "cpu", required_argument, NULL, 'C' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -34,7 +35,7 @@ int cli_script(int argc, char **argv)
 	int c;
 	opterr = 0;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+:i:h", longs, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "+:i:C:h", longs, NULL)) != -1) {
 		switch (c) {
 		case OPT_NS:
 			o.ns = true;
@@ -47,6 +48,9 @@ int cli_script(int argc, char **argv)
 			break;
 		case 'i':
 			input = optarg;
+			break;
+		case 'C':
+			o.cpus = optarg;
 			break;
 		case 'h':
 			cli_help("script", stdout);

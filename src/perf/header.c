@@ -424,6 +424,7 @@ int perf_open(perf_file *f, const char *path)
 		return tc_fail(TC_EFORMAT, path, (int64_t)f->size, "the file ends inside its header");
 	uint64_t header_size = perf_u64(f, f->map + 8);
 	if (header_size == PIPE_HEADER_SIZE) {
+		f->pipe = true;
 		f->data_offset = PIPE_HEADER_SIZE;
 		f->data_end = f->size;
 		int rc = read_pipe_header(f);

@@ -116,6 +116,7 @@ typedef struct perf_file {
 	const uint8_t *map;
 	uint64_t size;
 	bool swap;                  /* the writer's byte order is not ours */
+	bool pipe;                  /* pipe mode: a 16-byte header, then records */
 	bool big_endian;
 	uint64_t data_offset, data_end;
 	perf_attr *attrs;

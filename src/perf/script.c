@@ -75,6 +75,8 @@ typedef struct script {
 	 * 5): the start-of-line columns, once the first attribute of the
 	 * type has dropped those its sample_type lacks */
 	uint8_t columns[6];
+	bool *cpus;                  /* -C: the CPUs shown, NULL: all */
+	size_t cpu_limit;
 	FILE *out;
 	tc_buf text;
 } script;
@@ -302,9 +304,17 @@ static int put_start(script *s, const perf_sample *smp, int64_t thread)
 	return rc;
 }
 
+/* Whether -C leaves out the lines of SMP's CPU (perf's filter_cpu()). */
+static bool cpu_hidden(const script *s, const perf_sample *smp)
+{
+	return s->cpus && (smp->cpu >= s->cpu_limit || !s->cpus[smp->cpu]);
+}
+
 static int print_sample(script *s, const perf_record *r, const perf_sample *smp)
 {
 	const perf_attr *a = smp->attr;
+	if (cpu_hidden(s, smp))
+		return 0;
 	if (a->type != PERF_TYPE_TRACEPOINT)
 		return tc_fail(TC_EUNSUPPORTED, s->f.path, (int64_t)r->offset,
 		               "script: samples of %s, which need symbols, are not printed yet (only tracepoints)", a->name);
@@ -358,6 +368,8 @@ static int print_task(script *s, const perf_record *r, const perf_sample *smp, c
 		start.pid = (uint32_t)task_s32(s, r, 8);
 		start.tid = (uint32_t)tid;
 	}
+	if (cpu_hidden(s, &start))
+		return 0;
 	int rc = put_start(s, &start, tid);
 	if (rc < 0)
 		return rc;
@@ -419,6 +431,32 @@ static int task_record(script *s, const perf_record *r, const perf_sample *smp)
 	return rc == 0 && show ? print_task(s, r, smp, str, str_len) : rc;
 }
 
+/* -C: the CPUs, once every attribute type's first attribute is known to
+ * record them and each CPU is below the recording's CPU count (perf's
+ * perf_session__cpu_bitmap(), which runs before pipe mode's features are
+ * read: every CPU is too large there). */
+static int setup_cpus(script *s)
+{
+	if (!s->o->cpus)
+		return 0;
+	bool seen[TYPES] = { false };
+	for (size_t i = 0; i < s->f.attr_count; i++) {
+		const perf_attr *a = &s->f.attrs[i];
+		if (a->type < TYPES && !seen[a->type] && !(a->sample_type & PERF_S_CPU))
+			return tc_fail(TC_EINVAL, s->f.path, -1, "File does not contain CPU events. Remove -C option to proceed.");
+		if (a->type < TYPES)
+			seen[a->type] = true;
+	}
+	if (!(s->cpus = calloc(TC_CPU_LIST_MAX, sizeof *s->cpus)))
+		return tc_fail_nomem();
+	int rc = tc_cpu_list_add(s->cpus, &s->cpu_limit, s->o->cpus);
+	uint32_t nr = s->f.pipe ? 0 : s->f.nr_cpus_available;
+	for (size_t cpu = nr; rc == 0 && cpu < s->cpu_limit; cpu++)
+		if (s->cpus[cpu])
+			rc = tc_fail(TC_EINVAL, s->f.path, -1, "Requested CPU %zu too large. Consider raising MAX_NR_CPUS", cpu);
+	return rc;
+}
+
 static int run(script *s, const char *path)
 {
 	/* The path as the system sees it first, so that a missing file or a
@@ -433,7 +471,7 @@ static int run(script *s, const char *path)
 	if (s->f.has_tracing_data &&
 	    ((rc = tracedat_open_tracing_data(&s->td, path, s->f.tracing_offset, s->f.tracing_size)) < 0 || (rc = setup_tep(s)) < 0))
 		return rc;
-	if ((rc = setup_events(s)) < 0 || (rc = set_comm(s, 0, "swapper", 7)) < 0)
+	if ((rc = setup_events(s)) < 0 || (rc = set_comm(s, 0, "swapper", 7)) < 0 || (rc = setup_cpus(s)) < 0)
 		return rc;
 	perf_order order;
 	perf_order_init(&order, &s->f, PERF_ANY_KEY);
@@ -475,6 +513,7 @@ int tc_perf_script(FILE *out, const char *path, const tc_script_options *opts)
 	free(s.plans);
 	free(s.events);
 	free(s.threads);
+	free(s.cpus);
 	pf_strings_free(s.printk);
 	pf_kallsyms_free(s.kallsyms);
 	if (s.tep)

@@ -30,8 +30,9 @@
 #     Perfetto's trace processor (tests/perfetto/tp-query, when its cache
 #     is there), as many sched rows as sched_switch events;
 #   - script of tp, many, pipe and lost, plain, with --ns, --show-task-events,
-#     --show-mmap-events and all three: byte for byte `perf script` with
-#     the same options;
+#     --show-mmap-events, all three, and -C: byte for byte `perf script`
+#     with the same options, or refused (exit 1, one line) where perf
+#     refuses;
 #     of cc and tpg: exit 1 and one line (call chains and samples of
 #     cpu-clock need symbols, not resolved yet);
 #   - damaged files: tp cut at several offsets (in the header, the
@@ -141,7 +142,8 @@ done
 # script against perf script, byte for byte.
 for name in "${recorded[@]}"; do
 	f=$work/$name.data
-	for opts in "" --ns --show-task-events --show-mmap-events "--ns --show-task-events --show-mmap-events"; do
+	for opts in "" --ns --show-task-events --show-mmap-events "--ns --show-task-events --show-mmap-events" \
+		"-C 1 --show-task-events --show-mmap-events" "-C 0-1" "-C 0"; do
 		# perf's warnings go to stderr, its text to stdout
 		# shellcheck disable=SC2086 # the options are words
 		perf script $opts -i "$f" >"$work/perf.out" 2>/dev/null
@@ -152,13 +154,21 @@ for name in "${recorded[@]}"; do
 			"$b" script $opts "$f" >"$work/tc.out" 2>"$work/tc.err"
 			rc=$?
 			label="$prefix/script-$name$(echo "$opts" | tr -d ' ' | sed 's/--/-/g')$t"
-			if [ "$name" = cc ] || [ "$name" = tpg ]; then
+			if [ $prc -ne 0 ]; then
+				# perf refuses too (-C of a file without CPUs; -C in
+				# pipe mode, where perf knows no CPU count yet)
+				if [ $rc -eq 1 ] && [ "$(wc -l <"$work/tc.err")" -eq 1 ]; then
+					echo "PASS $label (both refuse: $(oneline <"$work/tc.err"))"
+				else
+					echo "FAIL $label: perf refuses, tracecat exits $rc: $(oneline <"$work/tc.err")"
+				fi
+			elif [ "$name" = cc ] || [ "$name" = tpg ]; then
 				if [ $rc -eq 1 ] && [ "$(wc -l <"$work/tc.err")" -eq 1 ] && grep -q 'need symbols' "$work/tc.err"; then
 					echo "PASS $label (refused: $(oneline <"$work/tc.err"))"
 				else
 					echo "FAIL $label: exit $rc: $(oneline <"$work/tc.err")"
 				fi
-			elif [ $prc -ne 0 ] || [ $rc -ne 0 ]; then
+			elif [ $rc -ne 0 ]; then
 				echo "FAIL $label: exit $rc, perf's $prc: $(oneline <"$work/tc.err")"
 			elif ! cmp -s "$work/perf.out" "$work/tc.out"; then
 				echo "FAIL $label: differs from perf script: $(diff "$work/perf.out" "$work/tc.out" | head -n 3 | oneline)"
