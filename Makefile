@@ -45,6 +45,10 @@ LIB_SRC := $(filter-out $(REPORT_SRC),$(LIB_SRC))
 else
 LIB_SRC := $(filter-out src/tracedat/no_report.c,$(LIB_SRC))
 endif
+# perf.data (src/perf): `script` (script.c) uses libtraceevent as `report`
+# does; without it, no_script.c says tc_perf_script() is not there.
+PERF_SRC := $(sort $(wildcard src/perf/*.c))
+LIB_SRC += $(filter-out src/perf/$(if $(filter 0,$(WITH_TRACEEVENT)),script,no_script).c,$(PERF_SRC))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 
 BUILD   := build

@@ -19,7 +19,9 @@ _tracecat_flags_replay='--no-args --no-merge --flat --column-view --task-newline
 _tracecat_values_replay='-d --data -f --output-fields --tid -D --depth -F --filter -N --notrace -H --hide -C --caller-filter -T --trigger --match --demangle -t --time-filter -Z --size-filter -r --time-range --column-offset --color -E --Event --compat'
 _tracecat_flags_convert='--force --ftrace-names --clock-gmt -h --help'
 _tracecat_values_convert='-o --output --format --ctf-version --packet-size -j --jobs -b --begin -e --end --timerange --events --cpu'
-_tracecat_commands=(print info report replay convert help)
+_tracecat_flags_script='--ns --show-task-events --show-mmap-events -h --help'
+_tracecat_values_script='-i --input -C --cpu'
+_tracecat_commands=(print info report script replay convert help)
 
 # The words of the line up to the cursor, with the words bash split at
 # COMP_WORDBREAKS characters ("--names=a,b", "trace:vpid") joined again:
@@ -94,7 +96,7 @@ _tracecat_value()
 	print:-c | print:--color)
 		_tracecat_choice "$value" never auto always ;;
 	print:-i | print:--input-format)
-		_tracecat_choice "$value" ctf trace.dat uftrace lttng-legacy ;;
+		_tracecat_choice "$value" ctf trace.dat uftrace lttng-legacy perf.data ;;
 	*:--compat)
 		# every peer's known releases (src/core/compat.c)
 		_tracecat_list "$value" babeltrace2=2.0 babeltrace2=2.1 trace-cmd=3.1 trace-cmd=3.3 trace-cmd=3.4 uftrace=0.13 uftrace=0.17 uftrace=0.19 ;;
@@ -110,7 +112,7 @@ _tracecat_value()
 		_tracecat_choice "$value" auto yes no ;;
 	replay:-f | replay:--output-fields)
 		_tracecat_list "$value" duration tid addr time delta elapsed task module all none ;;
-	report:-i | convert:-o | convert:--output)
+	report:-i | script:-i | script:--input | convert:-o | convert:--output)
 		_tracecat_paths -f "$value"; return 1 ;;
 	replay:-d | replay:--data)
 		_tracecat_paths -d "$value"; return 1 ;;

@@ -3,8 +3,8 @@
  * tracecat.h - the public interface of libtracecat.
  *
  * libtracecat reads trace files of several formats (CTF 1.8, trace-cmd's
- * trace.dat, uftrace record directories, legacy LTTng 0.x traces) into one
- * event model, merges the streams of one or several traces by time,
+ * trace.dat, uftrace record directories, legacy LTTng 0.x traces, perf's
+ * perf.data) into one event model, merges the streams of one or several traces by time,
  * renders events as text (babeltrace2's format; uftrace's replay view),
  * and writes any of them as CTF 1.8, or as a Perfetto or Chrome JSON
  * timeline.  This header is the whole public API and its manual;
@@ -492,11 +492,12 @@ typedef enum tc_input_format {
 	TC_INPUT_CTF,
 	TC_INPUT_TRACE_DAT,
 	TC_INPUT_UFTRACE,
-	TC_INPUT_LTTNG_LEGACY
+	TC_INPUT_LTTNG_LEGACY,
+	TC_INPUT_PERF                /* perf record's perf.data */
 } tc_input_format;
 
 /* FORMAT's short name, for display: "ctf", "trace.dat", "uftrace",
- * "lttng-legacy" or "other". */
+ * "lttng-legacy", "perf.data" or "other". */
 TC_API const char *tc_input_format_name(tc_input_format format);
 
 /* Who recorded a trace's events. */
@@ -648,12 +649,13 @@ typedef struct tc_open_options {
 typedef struct tc_input tc_input;
 
 /*
- * Opens PATH: a trace.dat file, or a directory and every trace below it,
- * of every format, as if each had been opened on its own: CTF traces
- * (every folder with a "metadata" file is a trace, as babeltrace2
- * discovers them), uftrace record directories, trace.dat files (found by
- * their magic, whatever their name); or, when it holds none of these, a
- * legacy LTTng trace directory (its metadata files are read whole here).
+ * Opens PATH: a trace.dat or perf.data file, or a directory and every
+ * trace below it, of every format, as if each had been opened on its own:
+ * CTF traces (every folder with a "metadata" file is a trace, as
+ * babeltrace2 discovers them), uftrace record directories, trace.dat and
+ * perf.data files (found by their magic, whatever their name); or, when
+ * it holds none of these, a legacy LTTng trace directory (its metadata
+ * files are read whole here).
  * A trace below PATH keeps its place in tc_trace.dir_in_input.  Metadata
  * is parsed; stream files are opened lazily.  A file or folder below PATH
  * that cannot be opened or listed is an error.  OPTS may be NULL.
@@ -710,7 +712,8 @@ TC_API tc_trace *tc_input_trace(const tc_input *in, size_t i);
  * (tc_input_next(), tc_input_stream_next(), a muxer and its worker
  * threads), a packet, page or chunk at a time: CTF packets, trace.dat
  * pages (compressed data: the chunks as stored), uftrace task files a few
- * thousand records at a time and perf files whole, legacy LTTng blocks.
+ * thousand records at a time and perf files whole, legacy LTTng blocks;
+ * a perf.data file is counted whole when it is opened (it is mapped).
  * Read to the end, the count is the size of the files, but for files no
  * reader looks at (a CTF index, a file beside the traces of a folder).
  * Safe to call from any thread while others read the streams; never
@@ -1219,6 +1222,35 @@ TC_API int tc_report(FILE *out, const char *path, const tc_report_options *opts)
 /* Whether this library was built with libtraceevent, and so has
  * tc_report(). */
 TC_API bool tc_report_available(void);
+
+/* ------------------------------------------------------------------------
+ * perf script
+ */
+
+typedef struct tc_script_options {
+	bool ns;             /* --ns: times with nine fractional digits */
+	bool show_task_events;   /* --show-task-events: COMM, FORK, EXIT lines */
+	bool show_mmap_events;   /* --show-mmap-events: MMAP, MMAP2 lines */
+	/* -C/--cpu: only the lines of these CPUs ("0,2-3"; NULL: all); a file
+	 * whose events do not record their CPU is refused, as perf refuses it */
+	const char *cpus;
+} tc_script_options;
+
+/*
+ * Writes to OUT what `perf script -i PATH` of perf 6.1 (Debian 12) prints
+ * for the perf.data file PATH, byte for byte, by its default fields, for
+ * recordings of tracepoints (`perf record -e SYSTEM:EVENT`): comm, tid,
+ * CPU, time, event name and the event's text by its print format (the
+ * plans `report` uses).  OPTS may be NULL.  Returns 0, or a negative
+ * TC_E* code with the error recorded: TC_EUNSUPPORTED at the first sample
+ * of another kind of event or with a call chain (their symbols are not
+ * resolved yet),
+ * TC_ENOTFOUND when PATH is not a perf.data file, TC_EFORMAT for a
+ * damaged one (the text of the records before the damage is written
+ * first), TC_EIO when OUT refuses the text; TC_EUNSUPPORTED, and nothing
+ * written, from a library built without libtraceevent.
+ */
+TC_API int tc_perf_script(FILE *out, const char *path, const tc_script_options *opts);
 
 #ifdef __cplusplus
 }

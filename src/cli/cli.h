@@ -18,6 +18,7 @@
 int cli_print(int argc, char **argv);
 int cli_info(int argc, char **argv);
 int cli_report_command(int argc, char **argv);
+int cli_script(int argc, char **argv);
 
 /* Prints ERR (or the library's last error) as "tracecat: PATH: at byte N: MSG". */
 void cli_report(const tc_error *err);

@@ -206,6 +206,18 @@ static const command_help commands[] = {
 	  "  --cpu=LIST               only these CPUs (\"0,2-3\")\n"
 	  "  -h, --help               show this help\n"
 	  "  --                       every argument after it is an INPUT\n" },
+	{ "script", "print a perf.data file as perf script does",
+	  "usage: tracecat script [OPTIONS] [FILE]\n"
+	  "Print a perf.data file exactly as `perf script` of perf 6.1 does, by its\n"
+	  "default fields, for recordings of tracepoints.  FILE defaults to perf.data.\n"
+	  "\n"
+	  "Options (perf script's):\n"
+	  "  -i, --input=FILE         the perf.data file to read\n"
+	  "  --ns                     times with nanoseconds\n"
+	  "  --show-task-events       the COMM, FORK and EXIT records too\n"
+	  "  --show-mmap-events       the MMAP and MMAP2 records too\n"
+	  "  -C, --cpu=LIST           only the lines of these CPUs (\"0,2-3\")\n"
+	  "  -h, --help               show this help\n" },
 	{ "help", "show the help of tracecat or of one command",
 	  "usage: tracecat help [COMMAND]\n"
 	  "Show the list of commands, or every option of COMMAND: the same as\n"

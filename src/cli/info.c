@@ -104,6 +104,8 @@ static void print_format(const tc_trace *t)
 		printf("  format: CTF 1.8\n");
 	else if (t->format == TC_INPUT_TRACE_DAT && (e = tc_trace_env(t, "trace_dat_version")) && e->is_int)
 		printf("  format: trace.dat version %" PRId64 "\n", e->int_value);
+	else if (t->format == TC_INPUT_PERF && (e = tc_trace_env(t, "tracer_version")) && !e->is_int)
+		printf("  format: perf.data (perf %s)\n", e->str_value);
 	else if (t->format == TC_INPUT_UFTRACE && (e = tc_trace_env(t, "source_tracer_version")) && !e->is_int)
 		printf("  format: uftrace record directory (uftrace %s)\n", e->str_value);
 	else if (t->format == TC_INPUT_UFTRACE)

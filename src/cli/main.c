@@ -62,8 +62,8 @@ void cli_free_inputs(tc_input **inputs, int count)
 	free(inputs);
 }
 
-/* Which command reads the trace at PATH ("print", "report" or "replay"),
- * or NULL when PATH holds none. */
+/* Which command reads the trace at PATH ("print", "report", "replay" or
+ * "script"), or NULL when PATH holds none. */
 static const char *command_reading(const char *path)
 {
 	tc_input *in;
@@ -71,7 +71,8 @@ static const char *command_reading(const char *path)
 		return NULL;
 	const tc_trace *t = tc_input_trace(in, 0);
 	tc_input_format format = t ? t->format : TC_INPUT_OTHER;
-	const char *cmd = format == TC_INPUT_TRACE_DAT ? "report" : format == TC_INPUT_UFTRACE ? "replay" : "print";
+	const char *cmd = format == TC_INPUT_TRACE_DAT ? "report" : format == TC_INPUT_UFTRACE ? "replay"
+	                : format == TC_INPUT_PERF ? "script" : "print";
 	tc_input_free(in);
 	return cmd;
 }
@@ -109,7 +110,7 @@ void cli_report_open_error(const char *command, const char *path)
 	tc_error err = *tc_error_last();
 	char target[PATH_MAX];
 	/* print, info and convert read every format: only the path was wrong. */
-	bool any_format = strcmp(command, "report") != 0 && strcmp(command, "replay") != 0;
+	bool any_format = strcmp(command, "report") != 0 && strcmp(command, "replay") != 0 && strcmp(command, "script") != 0;
 	const char *right = err.code == TC_ENOTFOUND ? command_for(path, !any_format, target, sizeof target) : NULL;
 	if (right && any_format)
 		right = command;
@@ -191,6 +192,8 @@ static int run(int argc, char **argv)
 		return cli_convert(argc - 1, argv + 1);
 	if (!strcmp(cmd, "report"))
 		return cli_report_command(argc - 1, argv + 1);
+	if (!strcmp(cmd, "script"))
+		return cli_script(argc - 1, argv + 1);
 	/* `tracecat PATH...` is print's shorthand; a word that is neither a
 	 * command nor a path (nor an option) is a mistyped command. */
 	struct stat st;

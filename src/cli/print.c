@@ -101,14 +101,14 @@ static int check_input_format(const char *format, tc_input **inputs, int count)
 
 static int input_format_value(const char *v)
 {
-	static const char *const known[] = { "ctf", "trace.dat", "uftrace", "lttng-legacy" };
+	static const char *const known[] = { "ctf", "trace.dat", "uftrace", "lttng-legacy", "perf.data" };
 	for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
 		if (!strcmp(v, known[i]))
 			return 0;
 	if (!strcmp(v, "lttng-live"))
 		return cli_usage_error("print", "--input-format lttng-live: tracecat does not connect to LTTng live "
 		                       "sessions; print the session's trace folder instead");
-	return cli_usage_error("print", "unknown --input-format \"%s\" (known: ctf, trace.dat, uftrace, lttng-legacy)", v);
+	return cli_usage_error("print", "unknown --input-format \"%s\" (known: ctf, trace.dat, uftrace, lttng-legacy, perf.data)", v);
 }
 
 /* -v/--verbose: babeltrace2 turns its log level to INFO, a flood of

@@ -206,6 +206,16 @@ bool tc_clock_set_offset_ns(tc_clock *clk, __int128 ns);
 /* The packet context { cpu_id } of readers with a stream per CPU, in POOL. */
 tc_field_class *tc_cpu_packet_context(tc_pool *pool);
 
+/* ---- CPU lists ---- */
+
+/* CPUs a list names are below this. */
+#define TC_CPU_LIST_MAX 65536
+
+/* Sets CPUS[c] (TC_CPU_LIST_MAX of them) for every CPU c of LIST, "0,2-3",
+ * and raises *LIMIT above the highest: 0, or TC_EINVAL recorded for a
+ * malformed list (filter.c; `--cpu`, `script -C`). */
+int tc_cpu_list_add(bool *cpus, size_t *limit, const char *list);
+
 /* ---- UUIDs ---- */
 
 bool tc_uuid_parse(const char *text, uint8_t out[16]);

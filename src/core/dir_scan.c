@@ -14,8 +14,8 @@
  *      other folder to the legacy LTTng reader (which takes one holding
  *      tracefiles, NAME_CPU, with its subfolders:
  *      doc/formats/lttng-legacy.md §2), and every
- *      regular file outside those to the trace.dat reader, which takes
- *      it by its magic whatever its name.  Each takes what is its own and
+ *      regular file outside those to the perf.data and trace.dat readers,
+ *      which take it by its magic whatever its name.  Each takes what is its own and
  *      answers TC_ENOTFOUND for the rest.
  *
  * A trace found below the folder keeps its place in it (dir_in_input), so
@@ -73,15 +73,17 @@ static int entry_type(const char *dir, const char *name, bool follow, mode_t *ty
 	return 0;
 }
 
-/* A regular file to the trace.dat reader, which would take one it cannot
- * open for no trace at all. */
+/* A regular file to the perf.data and trace.dat readers, which would take
+ * one they cannot open for no trace at all. */
 static int offer_file(tc_input *in, const char *path, const char *rel, const tc_open_options *opts)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return tc_fail_open(path);
 	close(fd);
-	int rc = open_below(in, &tc_format_tracedat, path, rel, opts);
+	int rc = open_below(in, &tc_format_perf, path, rel, opts);
+	if (rc == TC_ENOTFOUND)
+		rc = open_below(in, &tc_format_tracedat, path, rel, opts);
 	return rc == TC_ENOTFOUND ? 0 : rc;
 }
 

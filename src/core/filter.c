@@ -208,29 +208,32 @@ int tc_filter_add_events(tc_filter *f, const char *list)
 	return 0;
 }
 
-#define MAX_CPU 65536
-
 int tc_filter_add_cpus(tc_filter *f, const char *list)
 {
-	const char *p = list;
-	if (!f->cpus && !(f->cpus = calloc(MAX_CPU, sizeof *f->cpus)))
+	if (!f->cpus && !(f->cpus = calloc(TC_CPU_LIST_MAX, sizeof *f->cpus)))
 		return tc_fail_nomem();
+	return tc_cpu_list_add(f->cpus, &f->cpu_limit, list);
+}
+
+int tc_cpu_list_add(bool *cpus, size_t *limit, const char *list)
+{
+	const char *p = list;
 	while (*p) {
 		char *end;
 		long lo = strtol(p, &end, 10), hi = lo;
-		if (end == p || lo < 0 || lo >= MAX_CPU)
+		if (end == p || lo < 0 || lo >= TC_CPU_LIST_MAX)
 			goto bad;
 		p = end;
 		if (*p == '-') {
 			hi = strtol(p + 1, &end, 10);
-			if (end == p + 1 || hi < lo || hi >= MAX_CPU)
+			if (end == p + 1 || hi < lo || hi >= TC_CPU_LIST_MAX)
 				goto bad;
 			p = end;
 		}
 		for (long c = lo; c <= hi; c++)
-			f->cpus[c] = true;
-		if ((size_t)hi + 1 > f->cpu_limit)
-			f->cpu_limit = (size_t)hi + 1;
+			cpus[c] = true;
+		if ((size_t)hi + 1 > *limit)
+			*limit = (size_t)hi + 1;
 		if (*p == ',')
 			p++;
 		else if (*p)

@@ -19,6 +19,7 @@ extern const tc_format tc_format_ctf;
 extern const tc_format tc_format_tracedat;
 extern const tc_format tc_format_uftrace;
 extern const tc_format tc_format_lttng_legacy;
+extern const tc_format tc_format_perf;
 
 /* Opens into IN every trace below the folder PATH, of every format
  * (dir_scan.c): 0, TC_ENOTFOUND when there is none, or an error. */

@@ -52,15 +52,15 @@ int tc_input_open(tc_input **out, const char *path, const tc_open_options *opts)
 	if (!opts)
 		opts = &no_opts;
 	in->babeltrace2 = (opts->compat ? *opts->compat : tc_compat_default()).babeltrace2;
-	/* Of the formats, only trace.dat is a single file. */
+	/* Of the formats, only trace.dat and perf.data are single files. */
 	if (kind == TC_PATH_DIR)
 		rc = tc_open_dir(in, path, opts);
-	else if (kind == TC_PATH_FILE)
+	else if (kind == TC_PATH_FILE && (rc = tc_format_perf.open(in, path, opts)) == TC_ENOTFOUND)
 		rc = tc_format_tracedat.open(in, path, opts);
 	if (rc == TC_ENOTFOUND && kind == TC_PATH_DIR)
 		tc_fail(TC_ENOTFOUND, path, -1, "no trace in this directory or below it (expected a CTF trace, a uftrace record directory or a legacy LTTng trace)");
 	else if (rc == TC_ENOTFOUND && kind == TC_PATH_FILE)
-		tc_fail(TC_ENOTFOUND, path, -1, "not a trace file (expected a trace.dat file, or a directory holding a CTF, uftrace or legacy LTTng trace)");
+		tc_fail(TC_ENOTFOUND, path, -1, "not a trace file (expected a trace.dat or perf.data file, or a directory holding a CTF, uftrace or legacy LTTng trace)");
 	size_t readers_size = (in->iter_count ? in->iter_count : 1) * sizeof *in->readers;
 	if (rc == 0 && !(in->readers = aligned_alloc(64, readers_size)))
 		rc = tc_fail_nomem();
@@ -243,6 +243,7 @@ const char *tc_input_format_name(tc_input_format format)
 	case TC_INPUT_TRACE_DAT: return "trace.dat";
 	case TC_INPUT_UFTRACE: return "uftrace";
 	case TC_INPUT_LTTNG_LEGACY: return "lttng-legacy";
+	case TC_INPUT_PERF: return "perf.data";
 	default: return "other";
 	}
 }

@@ -1218,6 +1218,81 @@ int tracedat_open(tracedat_file **out, const char *path)
 	return 0;
 }
 
+/* perf's tracing data (tools/perf/util/trace-event-info.c): the magic, a
+ * version "0.5" or "0.6", endianness, long size and page size, then the
+ * metadata exactly as a v6 trace.dat file lays it out (§3), the saved
+ * cmdlines only from 0.6 on; no CPU data follow (doc/formats/perf.md
+ * says how perf.data holds them). */
+static int read_tracing_data(builder *b, reader *r)
+{
+	tracedat_meta *m = &b->f->meta;
+	uint8_t h[MAGIC_LEN], after[6];
+	char *version;
+	int rc;
+	if ((rc = r_read(r, h, sizeof h, "tracing data magic")) < 0)
+		return rc;
+	if (memcmp(h, MAGIC, MAGIC_LEN) != 0)
+		return tc_fail(TC_EFORMAT, b->path, (int64_t)r->pos - MAGIC_LEN, "tracing data does not start with its magic");
+	if ((rc = r_cstr(r, &version, "tracing data version")) < 0 || (rc = r_read(r, after, sizeof after, "tracing data header")) < 0)
+		return rc;
+	if (strcmp(version, "0.5") != 0 && strcmp(version, "0.6") != 0)
+		return tc_fail(TC_EUNSUPPORTED, b->path, (int64_t)r->pos - 6 - (int64_t)strlen(version) - 1,
+		               "tracing data version \"%s\" is not supported (only 0.5 and 0.6)", version);
+	if (after[0] > 1 || (after[1] != 4 && after[1] != 8))
+		return tc_fail(TC_EFORMAT, b->path, (int64_t)r->pos - 6, "tracing data: endian flag %u, long size %u", after[0], after[1]);
+	m->version = 6;
+	m->big_endian = after[0] == 1;
+	m->file_long_size = after[1];
+	m->page_size = (uint32_t)tracedat_read_uint(b->f, after + 2, 4);
+	if ((rc = read_header_info(b, r)) < 0 || (rc = read_ftrace_formats(b, r)) < 0 || (rc = read_event_formats(b, r)) < 0 ||
+	    (rc = read_sized_text(r, 4, &m->kallsyms, "kallsyms")) < 0 ||
+	    (rc = read_sized_text(r, 4, &m->printk_formats, "printk formats")) < 0)
+		return rc;
+	if (strcmp(version, "0.6") == 0 && (rc = read_sized_text(r, 8, &m->cmdlines, "saved cmdlines")) < 0)
+		return rc;
+	return 0;
+}
+
+int tracedat_open_tracing_data(tracedat_file **out, const char *path, uint64_t offset, uint64_t size)
+{
+	tracedat_file *f = calloc(1, sizeof *f);
+	if (!f)
+		return tc_fail_nomem();
+	tc_pool_init(&f->pool);
+	f->fd = -1;
+	tracedat_meta *m = &f->meta;
+	static const tracedat_blob empty = { "", 0, -1, false };
+	m->header_page = m->header_event = m->kallsyms = m->printk_formats = m->cmdlines = empty;
+	m->compression = "none";
+	m->compression_version = m->trace_clock_option = m->trace_clock = m->uname = m->tracer_version = "";
+	builder b = { .f = f, .path = path, .v6_last_buffer = -1 };
+	struct stat st;
+	int rc = 0;
+	if (!(m->path = tc_pool_strdup(&f->pool, path)))
+		rc = TC_ENOMEM;
+	else if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		rc = tc_fail(TC_EIO, path, -1, "cannot open: %s", strerror(errno));
+	else if (fstat(f->fd, &st) < 0)
+		rc = tc_fail(TC_EIO, path, -1, "cannot stat: %s", strerror(errno));
+	reader r = { f, NULL, offset, offset + size, 0, false, -1 };
+	if (rc == 0) {
+		m->file_size = (uint64_t)st.st_size;
+		if (offset > m->file_size || size > m->file_size - offset)
+			rc = tc_fail(TC_EFORMAT, path, (int64_t)offset, "tracing data of %" PRIu64 " bytes runs past the end of the file", size);
+	}
+	if (rc == 0)
+		rc = read_tracing_data(&b, &r);
+	if (rc == 0)
+		rc = publish(&b);
+	builder_free(&b);
+	if (rc < 0) {
+		tracedat_close(f);
+		return rc;
+	}
+	*out = f;
+	return 0;
+}
+
 void tracedat_close(tracedat_file *f)
 {
 	if (!f)

@@ -169,6 +169,18 @@ void td_symbols_free(td_trace *t);
 /* Parses every format of T's file into T's plans and common fields. */
 int td_build_classes(td_trace *t);
 
+/*
+ * Decoding one ftrace record REC (common_type onward, at least
+ * PLAN->min_size bytes) along PLAN, for the trace.dat streams and for
+ * perf.data's RAW samples (src/perf): td_record_slots() says how many
+ * fields SLOTS must have room for; td_decode_record() then fills CONTEXT
+ * with the common fields and, when PLAN has a payload, PAYLOAD with the
+ * others, their members in SLOTS.  It cannot fail.
+ */
+size_t td_record_slots(const td_trace *t, const td_event_plan *plan, const tracedat_record *rec);
+void td_decode_record(const td_trace *t, const td_event_plan *plan, const tracedat_record *rec, tc_field *context,
+                      tc_field *payload, tc_field *slots);
+
 /* Adds to IN the iterator of one stream. */
 int td_stream_iter_add(tc_input *in, td_trace *t, td_stream_class *sc, tc_stream *stream);
 

@@ -158,6 +158,24 @@ static void decode_struct(const td_trace *t, const tc_field_class *cls, const td
 		decode_field(t, &plans[i], rec, &members[i], next_slot);
 }
 
+size_t td_record_slots(const td_trace *t, const td_event_plan *plan, const tracedat_record *rec)
+{
+	size_t need = t->common_count + plan->field_count;
+	for (size_t i = 0; i < plan->field_count; i++) {
+		uint32_t start;
+		need += element_count(t, &plan->fields[i], rec, &start);
+	}
+	return need;
+}
+
+void td_decode_record(const td_trace *t, const td_event_plan *plan, const tracedat_record *rec, tc_field *context,
+                      tc_field *payload, tc_field *slots)
+{
+	decode_struct(t, t->common, t->common_fields, t->common_count, rec, context, &slots);
+	if (plan->payload)
+		decode_struct(t, plan->payload, plan->fields, plan->field_count, rec, payload, &slots);
+}
+
 static int ensure_slots(td_iter *it, size_t need)
 {
 	if (need <= it->slot_cap)
@@ -211,17 +229,10 @@ static int decode_event(td_iter *it, const tracedat_record *rec, tc_message *m)
 	}
 	it->last_plan = plan;
 	/* Every slot the event needs, then the decoding, which cannot fail. */
-	size_t need = 2 + t->common_count + plan->field_count;
-	for (size_t i = 0; i < plan->field_count; i++) {
-		uint32_t start;
-		need += element_count(t, &plan->fields[i], rec, &start);
-	}
-	if (ensure_slots(it, need) < 0)
+	if (ensure_slots(it, 2 + td_record_slots(t, plan, rec)) < 0)
 		return TC_ENOMEM;
-	tc_field *context = &it->slots[0], *payload = &it->slots[1], *next = &it->slots[2];
-	decode_struct(t, t->common, t->common_fields, t->common_count, rec, context, &next);
-	if (plan->payload)
-		decode_struct(t, plan->payload, plan->fields, plan->field_count, rec, payload, &next);
+	tc_field *context = &it->slots[0], *payload = &it->slots[1];
+	td_decode_record(t, plan, rec, context, payload, &it->slots[2]);
 	memset(m, 0, sizeof *m);
 	m->kind = TC_MSG_EVENT;
 	m->stream = it->base.stream;

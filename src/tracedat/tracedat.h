@@ -183,6 +183,14 @@ typedef struct tracedat_meta {
 int tracedat_open(tracedat_file **out, const char *path);
 void tracedat_close(tracedat_file *f);
 
+/*
+ * Opens the SIZE bytes at OFFSET of PATH as perf's tracing data (a
+ * perf.data file's HEADER_TRACING_DATA feature section): the same
+ * metadata as a v6 file's (formats, kallsyms, printk formats, cmdlines),
+ * no buffers.  Errors as tracedat_open()'s, at their byte in PATH.
+ */
+int tracedat_open_tracing_data(tracedat_file **out, const char *path, uint64_t offset, uint64_t size);
+
 const tracedat_meta *tracedat_meta_of(const tracedat_file *f);
 
 /* True if the first bytes of PATH are the trace.dat magic (0x17 0x08 0x44

@@ -31,6 +31,9 @@ fuzz_lttng_legacy)
 	for d in tests/fixtures/lttng-legacy/*/; do
 		python3 tests/fuzz/lttng_legacy_seed.py "$d" "$corpus/seed-$(basename "$d")"
 	done;;
+fuzz_perf)
+	# (no perf.data fixture yet: the regression inputs, small crafted files)
+	for s in tests/fuzz/regressions/fuzz_perf/*; do cp "$s" "$corpus/seed-$(basename "$s")"; done;;
 fuzz_uftrace)
 	for d in tests/fixtures/uftrace/*/; do
 		python3 tests/fuzz/uftrace_seed.py "$d" "$corpus/seed-$(basename "$d")"

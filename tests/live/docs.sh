@@ -21,7 +21,7 @@ root=$(pwd)
 case $bin in /*) ;; *) bin=$root/$bin ;; esac
 man=$root/doc/tracecat.1
 comp=$root/completion/tracecat.bash
-commands="print info report replay convert help"
+commands="print info report script replay convert help"
 
 work=$(mktemp -d "${TMPDIR:-/tmp}/tc-docs.XXXXXX")
 trap 'rm -rf "$work"' EXIT
