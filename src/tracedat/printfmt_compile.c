@@ -43,9 +43,11 @@ static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
 	         ? ((pl)->name##s[(pl)->n_##name##s] = (value), (uint32_t)(pl)->n_##name##s++)            \
 	         : ((pl)->nomem = true, NONE))
 
+/* The text grows 16 bytes ahead of what it holds: the printer copies a
+ * short piece as 16 bytes at once (put_text()). */
 static uint32_t add_text(pf_plan *pl, const char *s, size_t n)
 {
-	if (!grow((void **)&pl->text, &pl->cap_text, pl->text_len + n + 1, 1)) {
+	if (!grow((void **)&pl->text, &pl->cap_text, pl->text_len + n + 16, 1)) {
 		pl->nomem = true;
 		return 0;
 	}

@@ -51,6 +51,21 @@ static inline void put(pf_ctx *c, const char *s, size_t n)
 	}
 }
 
+/* N bytes from S, which has 16 bytes to read even when N is less (a
+ * piece of the plan's text, add_text(); a char[16] comm): a copy of
+ * constant size instead of a call. */
+static inline void put16(pf_ctx *c, const char *s, size_t n)
+{
+	char *d = room(c, n + 16);
+	if (d) {
+		if (TC_LIKELY(n <= 16))
+			memcpy(d, s, 16);
+		else
+			memcpy(d, s, n);
+		c->out->len += n;
+	}
+}
+
 static inline void putc1(pf_ctx *c, char ch)
 {
 	char *d = room(c, 1);
@@ -62,11 +77,9 @@ static inline void putc1(pf_ctx *c, char ch)
 
 static void fill(pf_ctx *c, char ch, size_t n)
 {
-	char *d = room(c, n);
-	if (d) {
-		memset(d, ch, n);
-		c->out->len += n;
-	}
+	char *d = room(c, n + 16);
+	if (d)
+		c->out->len = (size_t)(tc_fmt_fill(d, ch, n) - c->out->data);
 }
 
 /* tep_read_number(). */
@@ -276,49 +289,52 @@ static void put_int(pf_ctx *c, const pf_spec *sp, int star, uint64_t v)
 			prefix = "+", plen = 1;
 		}
 	}
-	char digits[32];
+	/* The digits are counted first and written in place. */
+	bool hex = sp->conv == 'x' || sp->conv == 'X', oct = sp->conv == 'o';
+	unsigned bitlen = 64u - (unsigned)__builtin_clzll(u | 1u);
 	size_t nd = 0;
-	if (!(prec == 0 && u == 0)) {
-		if (sp->conv == 'x' || sp->conv == 'X')
-			nd = tc_fmt_hex(digits, u, sp->conv == 'x');
-		else if (sp->conv == 'o')
-			nd = tc_fmt_oct(digits, u);
-		else
-			nd = tc_fmt_u64(digits, u);
-	}
+	if (!(prec == 0 && u == 0))
+		nd = hex ? (bitlen + 3) / 4 : oct ? (bitlen + 2) / 3 : tc_fmt_dec_len(u);
 	if (sp->alt) {
-		if (sp->conv == 'o') {
-			if ((nd == 0 || digits[0] != '0') && prec < (int)nd + 1)
+		/* (an octal number's first digit is '0' only for 0) */
+		if (oct) {
+			if ((nd == 0 || u != 0) && prec < (int)nd + 1)
 				prec = (int)nd + 1;
-		} else if ((sp->conv == 'x' || sp->conv == 'X') && u) {
+		} else if (hex && u) {
 			prefix = sp->conv == 'x' ? "0x" : "0X", plen = 2;
 		}
 	}
 	size_t zeros = prec > (int)nd ? (size_t)prec - nd : 0;
 	size_t total = plen + zeros + nd;
 	size_t pad = width > 0 && (size_t)width > total ? (size_t)width - total : 0;
-	char *d = room(c, total + pad);
+	/* (16 bytes past the end for tc_fmt_fill(), which covers tc_fmt_hex()'s
+	 * eight) */
+	char *d = room(c, total + pad + 16);
 	if (!d)
 		return;
 	char *o = d;
 	if (!sp->left) {
 		/* The '0' flag counts only without a precision. */
-		if (sp->zero && !has_prec) {
+		if (sp->zero && !has_prec)
 			zeros += pad;
-		} else {
-			memset(o, ' ', pad);
-			o += pad;
-		}
+		else
+			o = tc_fmt_fill(o, ' ', pad);
 		pad = 0;
 	}
-	memcpy(o, prefix, plen);
-	o += plen;
-	memset(o, '0', zeros);
-	o += zeros;
-	memcpy(o, digits, nd);
-	o += nd;
-	memset(o, ' ', pad);
-	o += pad;
+	for (size_t i = 0; i < plen; i++)
+		*o++ = prefix[i];
+	o = tc_fmt_fill(o, '0', zeros);
+	if (nd) {
+		if (hex)
+			tc_fmt_hex(o, u, sp->conv == 'x');
+		else if (oct)
+			tc_fmt_oct(o, u);
+		else
+			tc_fmt_u64(o, u);
+		o += nd;
+	}
+	if (pad)
+		o = tc_fmt_fill(o, ' ', pad);
 	c->out->len += (size_t)(o - d);
 }
 
@@ -772,7 +788,7 @@ static void print_item(pf_ctx *c, const pf_item *it)
 	int star;
 	switch (it->kind) {
 	case I_TEXT:
-		put(c, pl->text + it->text, it->len);
+		put16(c, pl->text + it->text, it->len);
 		return;
 	case I_NUM:
 		if (star_value(c, it, &star))
@@ -1012,7 +1028,10 @@ static bool put_comm(pf_ctx *c, int slot, uint64_t pid, uint8_t *known)
 		c->bail = true;
 		return false;
 	}
-	put(c, comm, n);
+	if (f->size >= 16)
+		put16(c, comm, n);
+	else
+		put(c, comm, n);
 	putc1(c, ':');
 	int p = (int)pid;
 	bool mapped = known && p > 0 && p < (1 << 22);
@@ -1028,7 +1047,7 @@ static bool put_comm(pf_ctx *c, int slot, uint64_t pid, uint8_t *known)
 }
 
 /* "%lld" of a handler's number as read (zero-extended). */
-static const pf_spec handler_lld = { .conv = 'd', .bits = 64, .width = -1, .prec = -1 };
+static const pf_spec handler_lld = { .conv = 'd', .bits = 64, .plain = true, .width = -1, .prec = -1 };
 
 /* "COMM:PID [PRIO]" of the task in slots PID_SLOT, COMM_SLOT and
  * PRIO_SLOT, the comm where the event has one; true as put_comm(). */
@@ -1113,7 +1132,7 @@ int pf_print_handler(const pf_plan *pl, tc_buf *out, const void *data, int size,
 		if (pl->hf[i].size && !inside(&c, (uint64_t)pl->hf[i].off, (uint64_t)pl->hf[i].size))
 			return finish(&c, mark);
 	/* the plugin's "%d" of a number cast to int, and its "%03llu" */
-	pf_spec d = { .conv = 'd', .bits = 32, .width = -1, .prec = -1 };
+	pf_spec d = { .conv = 'd', .bits = 32, .plain = true, .width = -1, .prec = -1 };
 	pf_spec cpu = { .conv = 'u', .bits = 64, .width = 3, .prec = -1, .zero = true };
 	bool learnt = false;
 	if (pl->handler == H_KMEM) {

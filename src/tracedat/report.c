@@ -137,30 +137,23 @@ void rp_printf(rp *r, const char *fmt, ...)
 }
 
 /* printf's %-5d / %03d / %5llu style at O (room for WIDTH + 21 bytes):
- * WIDTH, left or zero padded; returns the end. */
+ * WIDTH, left or zero padded; returns the end.  The digits are counted
+ * first and written in place; a padding is there only when the number is
+ * shorter than WIDTH, so tc_fmt_fill()'s 16 bytes stay in the room. */
 static char *put_int_at(char *o, int64_t v, int width, char pad, bool left)
 {
-	char digits[24];
 	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-	size_t nd = tc_fmt_u64(digits, u);
-	size_t n = nd + (v < 0);
+	size_t n = tc_fmt_dec_len(u) + (v < 0);
 	size_t padn = (size_t)width > n ? (size_t)width - n : 0;
-	if (!left && pad == ' ') {
-		memset(o, ' ', padn);
-		o += padn;
-	}
+	if (padn && !left && pad == ' ')
+		o = tc_fmt_fill(o, ' ', padn);
 	if (v < 0)
 		*o++ = '-';
-	if (!left && pad == '0') {
-		memset(o, '0', padn);
-		o += padn;
-	}
-	memcpy(o, digits, nd);
-	o += nd;
-	if (left) {
-		memset(o, ' ', padn);
-		o += padn;
-	}
+	if (padn && !left && pad == '0')
+		o = tc_fmt_fill(o, '0', padn);
+	o += tc_fmt_u64(o, u);
+	if (padn && left)
+		o = tc_fmt_fill(o, ' ', padn);
 	return o;
 }
 
@@ -1005,10 +998,8 @@ static char *put_task_at(const rp *r, char *o, struct tep_record *rec, const cha
 	size_t width = r->o->latency ? 8 : 16;
 	if (r->o->latency && comm_len > 8)
 		comm_len = 8;
-	if (comm_len < width) {
-		memset(o, ' ', width - comm_len);
-		o += width - comm_len;
-	}
+	if (comm_len < width)
+		o = tc_fmt_fill(o, ' ', width - comm_len);
 	memcpy(o, comm, comm_len);
 	o += comm_len;
 	*o++ = '-';
@@ -1045,10 +1036,8 @@ static void rp_columns(rp *r, struct tep_record *rec, const char *comm, size_t c
 	o += name_len;
 	*o++ = ':';
 	*o++ = ' ';
-	if (name_len < 20) {
-		memset(o, ' ', 20 - name_len);
-		o += 20 - name_len;
-	}
+	if (name_len < 20)
+		o = tc_fmt_fill(o, ' ', 20 - name_len);
 	r->text.len = (size_t)(o - r->text.data);
 }
 
