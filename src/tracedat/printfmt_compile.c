@@ -469,6 +469,8 @@ static bool parse_spec(const char *text, int ls, pf_spec *sp)
 	sp->bits = ls <= -2 ? 8 : ls == -1 ? 16 : ls == 0 ? 32 : 64;
 	sp->plain = strchr("diuxX", sp->conv) && !sp->left && !sp->plus && !sp->alt && !sp->zero && sp->width < 0 &&
 	            sp->prec < 0 && !sp->star_width && !sp->star_prec;
+	sp->padded = strchr("diuxX", sp->conv) && !sp->left && !sp->plus && !sp->alt && sp->width > 0 && sp->width <= 32 &&
+	             sp->prec < 0 && !sp->star_width && !sp->star_prec;
 	/* A length on %c or %s means a wide character or string. */
 	return sp->conv != 's' || ls == 0;
 }

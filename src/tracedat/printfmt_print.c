@@ -140,9 +140,23 @@ static void locate(const pf_ctx *c, const pf_src *s, uint32_t *off, uint32_t *le
 		*off += (uint32_t)(s->off + s->size);
 }
 
-static uint64_t eval(pf_ctx *c, uint32_t i)
+static uint64_t eval_expr(pf_ctx *c, const pf_expr *e);
+
+/* eval_num_arg(): most arguments are a field as it is, read here
+ * without the call. */
+static inline uint64_t eval(pf_ctx *c, uint32_t i)
 {
 	const pf_expr *e = &c->pl->exprs[i];
+	if (TC_LIKELY(e->kind == E_FIELD)) {
+		if (!inside(c, (uint64_t)e->src.off, (uint64_t)e->src.size))
+			return 0;
+		return rd(c, (uint32_t)e->src.off, e->src.size);
+	}
+	return eval_expr(c, e);
+}
+
+static uint64_t eval_expr(pf_ctx *c, const pf_expr *e)
+{
 	switch (e->kind) {
 	case E_CONST:
 		return e->k;
@@ -256,6 +270,35 @@ static void put_int(pf_ctx *c, const pf_spec *sp, int star, uint64_t v)
 			n += tc_fmt_u64(d + n, u);
 		}
 		c->out->len += n;
+		return;
+	}
+	if (TC_LIKELY(sp->padded)) {
+		/* "%08lx", "%5d": the digits counted, the padding (or the
+		 * zeros after a sign) before them, all in place. */
+		char *d = room(c, 32 + 24 + 16);
+		if (!d)
+			return;
+		unsigned shift = 64 - sp->bits;
+		uint64_t u = v << shift >> shift;
+		bool hex = sp->conv == 'x' || sp->conv == 'X', neg = false;
+		if ((sp->conv == 'd' || sp->conv == 'i') && (int64_t)(u << shift) < 0) {
+			neg = true;
+			u = (uint64_t)0 - (uint64_t)((int64_t)(u << shift) >> shift);
+		}
+		size_t nd = hex ? (64u - (unsigned)__builtin_clzll(u | 1u) + 3u) / 4u : tc_fmt_dec_len(u);
+		size_t w = (size_t)sp->width, pad = w > nd + neg ? w - nd - neg : 0;
+		char *o = d;
+		if (!sp->zero)
+			o = tc_fmt_fill(o, ' ', pad);
+		if (neg)
+			*o++ = '-';
+		if (sp->zero)
+			o = tc_fmt_fill(o, '0', pad);
+		if (hex)
+			tc_fmt_hex(o, u, sp->conv == 'x');
+		else
+			tc_fmt_u64(o, u);
+		c->out->len += (size_t)(o + nd - d);
 		return;
 	}
 	int width = sp->star_width ? star : sp->width;
@@ -1133,7 +1176,7 @@ int pf_print_handler(const pf_plan *pl, tc_buf *out, const void *data, int size,
 			return finish(&c, mark);
 	/* the plugin's "%d" of a number cast to int, and its "%03llu" */
 	pf_spec d = { .conv = 'd', .bits = 32, .plain = true, .width = -1, .prec = -1 };
-	pf_spec cpu = { .conv = 'u', .bits = 64, .width = 3, .prec = -1, .zero = true };
+	pf_spec cpu = { .conv = 'u', .bits = 64, .width = 3, .prec = -1, .zero = true, .padded = true };
 	bool learnt = false;
 	if (pl->handler == H_KMEM) {
 		print_kmem(&c);

@@ -163,22 +163,41 @@ static int func_range_cmp(const void *a, const void *b)
 	return key->addr < f->addr ? -1 : 1;
 }
 
-static bool ks_space(char c)
+/* The characters a line is cut at: sscanf()'s spaces, and its end (the
+ * newline, or the NUL after the last line).  Everything above ' ' is
+ * neither: one comparison for most characters. */
+enum { KS_OTHER, KS_SPACE, KS_END };
+
+static inline int ks_class(char c)
 {
-	return c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r';
+	if ((unsigned char)c > ' ')
+		return KS_OTHER;
+	if (c == ' ' || c == '\t' || c == '\v' || c == '\f' || c == '\r')
+		return KS_SPACE;
+	return c == '\n' || c == '\0' ? KS_END : KS_OTHER;
 }
 
 static int ks_hex(char c)
 {
-	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+	unsigned d = (unsigned)(unsigned char)c - '0', l = ((unsigned)(unsigned char)c | 0x20u) - 'a';
+	return d < 10 ? (int)d : l < 6 ? (int)l + 10 : -1;
+}
+
+static void ks_reverse(pf_func *a, size_t n)
+{
+	for (size_t i = 0, j = n; i + 1 < j; i++, j--) {
+		pf_func t = a[i];
+		a[i] = a[j - 1];
+		a[j - 1] = t;
+	}
 }
 
 int pf_kallsyms_parse(const char *text, pf_kallsyms **out)
 {
 	*out = NULL;
 	size_t len = strlen(text), lines = 1;
-	for (size_t i = 0; i < len; i++)
-		lines += text[i] == '\n';
+	for (const char *nl = text; (nl = memchr(nl, '\n', len - (size_t)(nl - text))) != NULL; nl++)
+		lines++;
 	pf_kallsyms *ks = calloc(1, sizeof *ks);
 	if (!ks || !(ks->text = malloc(len + 1)) || !(ks->map = malloc((lines + 1) * sizeof *ks->map))) {
 		pf_kallsyms_free(ks);
@@ -189,60 +208,78 @@ int pf_kallsyms_parse(const char *text, pf_kallsyms **out)
 	 * tep_parse_kallsyms(), for the plain form the kernel writes:
 	 * "ADDR TYPE NAME" and maybe "\t[MODULE]".  Anything else (a sign,
 	 * a 0x, a line cut short, where libtraceevent warns and stops) is
-	 * left to libtraceevent: 0. */
+	 * left to libtraceevent: 0.  The text has no NUL before its end, so
+	 * a line ends at the first KS_END. */
 	for (char *p = ks->text, *end = ks->text + len; p < end;) {
-		char *nl = memchr(p, '\n', (size_t)(end - p));
-		char *le = nl ? nl : end;
-		if (p == le) {   /* strtok_r() skips empty lines */
-			p = le + 1;
+		if (*p == '\n') {   /* strtok_r() skips empty lines */
+			p++;
 			continue;
 		}
 		char *q = p;
-		while (q < le && ks_space(*q))
+		while (ks_class(*q) == KS_SPACE)
 			q++;
-		if (q == le)
+		if (ks_class(*q) == KS_END)
 			goto inexact;
 		unsigned long long addr = 0;
 		int digits = 0;
-		for (int h; digits < 16 && q < le && (h = ks_hex(*q)) >= 0; q++, digits++)
+		for (int h; digits < 16 && (h = ks_hex(*q)) >= 0; q++, digits++)
 			addr = addr << 4 | (unsigned)h;
-		if (!digits || q == le || !ks_space(*q) || (digits == 1 && (*q == 'x' || *q == 'X')))
+		/* (also "0x": sscanf() would read the 0 and stop at the x) */
+		if (!digits || ks_class(*q) != KS_SPACE)
 			goto inexact;
-		while (q < le && ks_space(*q))
+		while (ks_class(*q) == KS_SPACE)
 			q++;
-		if (q == le)
+		if (ks_class(*q) == KS_END)
 			goto inexact;
 		char type = *q++;
-		while (q < le && ks_space(*q))
+		while (ks_class(*q) == KS_SPACE)
 			q++;
 		char *func = q;
-		while (q < le && !ks_space(*q))
+		while (ks_class(*q) == KS_OTHER)
 			q++;
 		if (q == func)
 			goto inexact;
-		char *func_end = q, *mod = NULL;
-		if (q + 1 < le && q[0] == '\t' && q[1] == '[') {
+		char *func_end = q, *mod = NULL, *m_end = NULL;
+		if (q[0] == '\t' && q[1] == '[') {
 			char *m = q + 2;
-			if (m == le || ks_space(*m))
+			if (ks_class(*m) != KS_OTHER)
 				goto inexact;
-			char *m_end = m;
-			while (m_end < le && !ks_space(*m_end))
+			m_end = m;
+			while (ks_class(*m_end) == KS_OTHER)
 				m_end++;
-			m_end[-1] = '\0';   /* the last character, its ']' */
 			mod = m;
+			q = m_end;
 		}
+		/* (the line's end before the NULs below can land on it) */
+		char *le = *q == '\n' ? q : memchr(q, '\n', (size_t)(end - q));
+		if (!le)
+			le = end;
+		if (mod)
+			m_end[-1] = '\0';   /* the last character, its ']' */
 		*func_end = '\0';
 		if (func[0] != '$' && type != 'A' && type != 'a')
 			ks->map[ks->count++] = (pf_func){ .addr = addr, .func = func, .mod = mod };
 		p = le + 1;
 	}
-	/* The order of libtraceevent's list: the last registered first. */
-	for (size_t i = 0, j = ks->count; i + 1 < j; i++, j--) {
-		pf_func t = ks->map[i];
-		ks->map[i] = ks->map[j - 1];
-		ks->map[j - 1] = t;
+	/* The order of libtraceevent's list is the reverse of the file's (the
+	 * last registered first), which it sorts by address with glibc's
+	 * qsort(), a merge sort, stable: equal addresses stay last-first.
+	 * The kernel writes kallsyms in address order (modules aside): then
+	 * that is the file's order with each run of equal addresses
+	 * reversed, without the sort. */
+	bool sorted = true;
+	for (size_t i = 1; i < ks->count && sorted; i++)
+		sorted = ks->map[i - 1].addr <= ks->map[i].addr;
+	if (sorted) {
+		for (size_t i = 0, j; i < ks->count; i = j) {
+			for (j = i + 1; j < ks->count && ks->map[j].addr == ks->map[i].addr; j++)
+				;
+			ks_reverse(ks->map + i, j - i);
+		}
+	} else {
+		ks_reverse(ks->map, ks->count);
+		qsort(ks->map, ks->count, sizeof *ks->map, func_cmp);
 	}
-	qsort(ks->map, ks->count, sizeof *ks->map, func_cmp);
 	ks->map[ks->count] = (pf_func){ 0 };
 	*out = ks;
 	return 1;

@@ -803,9 +803,16 @@ static const pf_plan *rp_plan(rp *r, struct tep_event *ev)
 	pf_plan *pl = r->plans[ev->id];
 	if (!pl) {
 		const char *why;
-		if (pf_names_symbols(ev))
-			rp_need_symbols(r);
 		pl = pf_compile(r->tep, ev, r->printk, r->kallsyms, r->tc34, &why);
+		/* A name the format computes with compiles only with kallsyms
+		 * (megabytes to read): the plan is tried without first, a
+		 * name it met leaving it unsupported.  (pf_names_symbols()
+		 * also counts strings such as "true", which need none.) */
+		if (pl && pf_unsupported(pl) && !r->symbols_parsed && pf_names_symbols(ev)) {
+			pf_free(pl);
+			rp_need_symbols(r);
+			pl = pf_compile(r->tep, ev, r->printk, r->kallsyms, r->tc34, &why);
+		}
 		if (pl && pf_uses_symbols(pl))
 			rp_need_symbols(r);
 		r->plans[ev->id] = pl ? pl : RP_NO_PLAN;
