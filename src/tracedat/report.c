@@ -742,9 +742,11 @@ static size_t rp_name_len(const rp *r, const struct tep_event *ev)
 	return ev->id >= 0 && ev->id <= 0xffff && r->ev_by_id[ev->id].ev == ev ? r->ev_by_id[ev->id].name_len : strlen(ev->name);
 }
 
-/* tep_data_comm_from_pid() and its length, remembered until
+static char *put_comm_pid_at(const rp *r, char *o, const char *comm, size_t comm_len, int pid);
+
+/* tep_data_comm_from_pid(), its length and its column, remembered until
  * libtraceevent learns comms. */
-static const char *rp_comm(rp *r, int pid, size_t *len)
+static const struct rp_comm *rp_comm(rp *r, int pid)
 {
 	struct rp_comm *c = &r->comms[(unsigned)pid & (RP_COMMS - 1)];
 	if (!c->comm || c->pid != pid || c->gen != r->comm_gen) {
@@ -752,9 +754,12 @@ static const char *rp_comm(rp *r, int pid, size_t *len)
 		c->len = strlen(c->comm);
 		c->pid = pid;
 		c->gen = r->comm_gen;
+		/* (16 + 1 + 11 bytes at most, and tc_fmt_fill()'s 16) */
+		c->col_len = 0;
+		if (!r->o->latency && c->len <= 16)
+			c->col_len = (uint8_t)(put_comm_pid_at(r, c->col, c->comm, c->len, pid) - c->col);
 	}
-	*len = c->len;
-	return c->comm;
+	return c;
 }
 
 /* ------------------------------------------------------------------------
@@ -995,12 +1000,9 @@ static char *put_ts_diff_at(rp *r, char *o, uint64_t ns)
 	return o;
 }
 
-/* The task and CPU columns at O (room for 48 bytes plus COMM_LEN):
- * "%16s-%-5d [%03d]" and, for trace-cmd 3.4, the latency column after a
- * space (none for -R's); with -l, "%8.8s-%-5d %3d" and the latency column
- * right after it (both releases).  Returns the end. */
-static char *put_task_at(const rp *r, char *o, struct tep_record *rec, const char *comm, size_t comm_len, int pid,
-                         int cpu)
+/* The task column at O (room for 40 bytes plus COMM_LEN):
+ * "%16s-%-5d", with -l "%8.8s-%-5d".  Returns the end. */
+static char *put_comm_pid_at(const rp *r, char *o, const char *comm, size_t comm_len, int pid)
 {
 	size_t width = r->o->latency ? 8 : 16;
 	if (r->o->latency && comm_len > 8)
@@ -1010,7 +1012,15 @@ static char *put_task_at(const rp *r, char *o, struct tep_record *rec, const cha
 	memcpy(o, comm, comm_len);
 	o += comm_len;
 	*o++ = '-';
-	o = put_int_at(o, pid, 5, ' ', true);
+	return put_int_at(o, pid, 5, ' ', true);
+}
+
+/* The CPU column after the task's at O (room for 48 bytes): " [%03d]"
+ * and, for trace-cmd 3.4, the latency column after a space (none for
+ * -R's); with -l, " %3d" and the latency column right after it (both
+ * releases).  Returns the end. */
+static char *put_cpu_at(const rp *r, char *o, struct tep_record *rec, int cpu)
+{
 	*o++ = ' ';
 	if (r->o->latency)
 		return put_latency_at(r, put_int_at(o, cpu, 3, ' ', false), rec);
@@ -1025,17 +1035,56 @@ static char *put_task_at(const rp *r, char *o, struct tep_record *rec, const cha
 	return o;
 }
 
+/* The task and CPU columns at O (room for 88 bytes plus COMM_LEN). */
+static char *put_task_at(const rp *r, char *o, struct tep_record *rec, const char *comm, size_t comm_len, int pid,
+                         int cpu)
+{
+	return put_cpu_at(r, put_comm_pid_at(r, o, comm, comm_len, pid), rec, cpu);
+}
+
+/* rp_put_time_at() for the lines, the seconds and point made once a
+ * second (room for 48 bytes). */
+static char *rp_time_at(rp *r, char *o, uint64_t ns)
+{
+	if (!r->usecs)
+		return rp_put_time_at(r, o, ns);
+	bool nsec = r->o->nsec;
+	uint64_t t = nsec ? ns : (ns + 500) / 1000;
+	uint64_t p10 = nsec ? 1000000000u : 1000000u;
+	uint64_t secs = t / p10;
+	if (secs != r->time_head.secs || !r->time_head.len) {
+		char *h = r->time_head.text;
+		*h++ = ' ';
+		h = put_int_at(h, (int64_t)secs, 5, ' ', false);
+		*h++ = '.';
+		r->time_head.len = (uint8_t)(h - r->time_head.text);
+		r->time_head.secs = secs;
+	}
+	memcpy(o, r->time_head.text, sizeof r->time_head.text);
+	o += r->time_head.len;
+	tc_fmt_dec_fixed(o, t - secs * p10, nsec ? 9 : 6);
+	o += nsec ? 9 : 6;
+	*o++ = ':';
+	return o;
+}
+
 /* The columns before the event text: the task and CPU (put_task_at()),
  * the time, --ts-diff's column and trace-cmd's print_event_name() (" NAME: "
  * padded to 20). */
-static void rp_columns(rp *r, struct tep_record *rec, const char *comm, size_t comm_len, int pid, int cpu, uint64_t ns,
+static void rp_columns(rp *r, struct tep_record *rec, const struct rp_comm *c, int cpu, uint64_t ns,
                        const char *name, size_t name_len)
 {
-	if (!rp_reserve(r, 16 + comm_len + 32 + 32 + 24 + 48 + 32 + name_len + 24))
+	if (!rp_reserve(r, 16 + c->len + 40 + 48 + 48 + 32 + name_len + 24))
 		return;
 	char *o = r->text.data + r->text.len;
-	o = put_task_at(r, o, rec, comm, comm_len, pid, cpu);
-	o = rp_put_time_at(r, o, ns);
+	if (c->col_len) {
+		memcpy(o, c->col, sizeof c->col);
+		o += c->col_len;
+	} else {
+		o = put_comm_pid_at(r, o, c->comm, c->len, c->pid);
+	}
+	o = put_cpu_at(r, o, rec, cpu);
+	o = rp_time_at(r, o, ns);
 	if (r->o->ts_diff)
 		o = put_ts_diff_at(r, o, ns);
 	*o++ = ' ';
@@ -1126,10 +1175,7 @@ static void rp_line(rp *r, rp_src *s)
 	size_t info_start;
 	bool may_nul = true;     /* whether the text may hold a NUL */
 	if (TC_LIKELY(ev != NULL)) {
-		int pid = rp_pid(r, &rec);
-		size_t comm_len;
-		const char *comm = rp_comm(r, pid, &comm_len);
-		rp_columns(r, &rec, comm, comm_len, pid, rec.cpu, rec.ts, ev->name, rp_name_len(r, ev));
+		rp_columns(r, &rec, rp_comm(r, rp_pid(r, &rec)), rec.cpu, rec.ts, ev->name, rp_name_len(r, ev));
 		info_start = r->text.len;
 		int done = rp_print_native(r, ev, &rec);
 		if (done < 0) {
