@@ -220,7 +220,7 @@ static uint64_t eval_expr(pf_ctx *c, const pf_expr *e)
 
 /* The '*' argument: printf's int.  libtraceevent passes a negative one
  * to printf in the wrong place; such records are left to it. */
-static bool star_value(pf_ctx *c, const pf_item *it, int *v)
+static inline bool star_value(pf_ctx *c, const pf_item *it, int *v)
 {
 	*v = -1;
 	if (it->star == NONE)
@@ -248,9 +248,12 @@ static void put_str(pf_ctx *c, const pf_spec *sp, int star, const char *s, size_
 		fill(c, ' ', pad);
 }
 
+static void put_int_general(pf_ctx *c, const pf_spec *sp, int star, uint64_t v);
+
 /* printf's integer conversions, V being what libtraceevent passes (the
- * value cast to the conversion's length). */
-static void put_int(pf_ctx *c, const pf_spec *sp, int star, uint64_t v)
+ * value cast to the conversion's length): the common cases inline, the
+ * others out of line, whose registers the callers then do not pay for. */
+static inline void put_int(pf_ctx *c, const pf_spec *sp, int star, uint64_t v)
 {
 	if (TC_LIKELY(sp->plain)) {
 		/* The common case without the padding arithmetic. */
@@ -301,6 +304,11 @@ static void put_int(pf_ctx *c, const pf_spec *sp, int star, uint64_t v)
 		c->out->len += (size_t)(o + nd - d);
 		return;
 	}
+	put_int_general(c, sp, star, v);
+}
+
+__attribute__((noinline)) static void put_int_general(pf_ctx *c, const pf_spec *sp, int star, uint64_t v)
+{
 	int width = sp->star_width ? star : sp->width;
 	int prec = sp->star_prec ? star : sp->prec;
 	bool has_prec = prec >= 0;
@@ -825,7 +833,7 @@ static void print_uuid(pf_ctx *c, const pf_item *it)
 	c->out->len += (size_t)(o - d);
 }
 
-static void print_item(pf_ctx *c, const pf_item *it)
+__attribute__((noinline)) static void print_item(pf_ctx *c, const pf_item *it)
 {
 	const pf_plan *pl = c->pl;
 	int star;
@@ -1040,8 +1048,15 @@ int pf_print(const pf_plan *pl, tc_buf *out, const void *data, int size)
 		print_fields(&c);
 		return finish(&c, mark);
 	}
-	for (size_t i = 0; i < pl->n_items; i++)
-		print_item(&c, &pl->items[i]);
+	/* Text and numbers, most of the items, without print_item()'s call. */
+	for (const pf_item *it = pl->items, *end = it + pl->n_items; it < end; it++) {
+		if (it->kind == I_TEXT)
+			put16(&c, pl->text + it->text, it->len);
+		else if (it->kind == I_NUM && it->star == NONE)
+			put_int(&c, &it->sp, -1, eval(&c, it->arg));
+		else
+			print_item(&c, it);
+	}
 	return finish(&c, mark);
 }
 

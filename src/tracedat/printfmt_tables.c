@@ -153,16 +153,6 @@ static int func_cmp(const void *a, const void *b)
 	return x->addr < y->addr ? -1 : x->addr > y->addr;
 }
 
-/* func_bcmp(): the entry whose range (up to the next entry) holds the
- * address. */
-static int func_range_cmp(const void *a, const void *b)
-{
-	const pf_func *key = a, *f = b;
-	if (key->addr == f->addr || (key->addr > f->addr && key->addr < f[1].addr))
-		return 0;
-	return key->addr < f->addr ? -1 : 1;
-}
-
 /* The characters a line is cut at: sscanf()'s spaces, and its end (the
  * newline, or the NUL after the last line).  Everything above ' ' is
  * neither: one comparison for most characters. */
@@ -312,8 +302,23 @@ void pf_kallsyms_free(pf_kallsyms *ks)
 char *pf_kallsyms_resolve(void *priv, unsigned long long *addrp, char **modp)
 {
 	pf_kallsyms *ks = priv;
-	pf_func key = { .addr = *addrp };
-	const pf_func *f = ks->count ? bsearch(&key, ks->map, ks->count, sizeof key, func_range_cmp) : NULL;
+	unsigned long long key = *addrp;
+	/* glibc's bsearch() with libtraceevent's func_bcmp() (the entry
+	 * whose range, up to the next entry, holds the address), written
+	 * out: the same probes, so among aliases the same entry. */
+	const pf_func *f = NULL;
+	for (size_t l = 0, u = ks->count; l < u;) {
+		size_t i = (l + u) / 2;
+		const pf_func *m = &ks->map[i];
+		if (key == m->addr || (key > m->addr && key < m[1].addr)) {
+			f = m;
+			break;
+		}
+		if (key < m->addr)
+			u = i;
+		else
+			l = i + 1;
+	}
 	if (!f)
 		return NULL;
 	*addrp = f->addr;
