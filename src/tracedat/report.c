@@ -877,12 +877,11 @@ static int rp_print_handler(rp *r, struct tep_event *ev, const pf_plan *pl, stru
 
 /* The event text of REC without libtraceevent, as tep_print_event()'s
  * print_event_info() chooses it: the fields for -R and for events marked
- * so, the handler's text or the print format.  1 when written, 0 when
- * libtraceevent must print it, < 0. */
-static int rp_print_native(rp *r, struct tep_event *ev, struct tep_record *rec)
+ * so, the handler's text or the print format, by EV's plan PL (rp_plan(),
+ * NULL for none).  1 when written, 0 when libtraceevent must print it, < 0. */
+static int rp_print_native(rp *r, struct tep_event *ev, const pf_plan *pl, struct tep_record *rec)
 {
 	bool fields = r->o->raw || (ev->flags & TEP_EVENT_FL_PRINTRAW);
-	const pf_plan *pl = rp_plan(r, ev);
 	if (!pl)
 		return 0;
 	if (fields)
@@ -1025,7 +1024,14 @@ static char *put_cpu_at(const rp *r, char *o, struct tep_record *rec, int cpu)
 	if (r->o->latency)
 		return put_latency_at(r, put_int_at(o, cpu, 3, ' ', false), rec);
 	*o++ = '[';
-	o = put_int_at(o, cpu, 3, '0', false);
+	if (cpu >= 0 && cpu < 1000) {
+		o[0] = (char)('0' + cpu / 100);
+		o[1] = (char)('0' + cpu / 10 % 10);
+		o[2] = (char)('0' + cpu % 10);
+		o += 3;
+	} else {
+		o = put_int_at(o, cpu, 3, '0', false);
+	}
 	*o++ = ']';
 	if (r->tc34) {
 		if (!r->o->raw)
@@ -1177,13 +1183,14 @@ static void rp_line(rp *r, rp_src *s)
 	if (TC_LIKELY(ev != NULL)) {
 		rp_columns(r, &rec, rp_comm(r, rp_pid(r, &rec)), rec.cpu, rec.ts, ev->name, rp_name_len(r, ev));
 		info_start = r->text.len;
-		int done = rp_print_native(r, ev, &rec);
+		const pf_plan *pl = rp_plan(r, ev);
+		int done = rp_print_native(r, ev, pl, &rec);
 		if (done < 0) {
 			r->write_error = done;
 			return;
 		}
 		/* (a plan's text holds one only from a %c: pf_may_write_nul()) */
-		may_nul = !done || pf_may_write_nul(rp_plan(r, ev));
+		may_nul = !done || pf_may_write_nul(pl);
 		if (!done) {
 			/* pf_names_symbols() walks the print args: not on every
 			 * such record once the names are parsed anyway */
