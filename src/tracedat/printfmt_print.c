@@ -31,6 +31,11 @@ typedef struct pf_ctx {
 	bool nomem;
 	bool register_comms;     /* pf_print_handler()'s */
 	bool fields;             /* pf_print_fields(): the -R text */
+	/* The record's last kernel address looked up (find_symbol()) */
+	bool sym_known, sym_found;
+	uint64_t sym_addr;
+	const char *sym_name;
+	unsigned long long sym_start;
 } pf_ctx;
 
 static inline char *room(pf_ctx *c, size_t n)
@@ -655,14 +660,32 @@ static void print_sarg(pf_ctx *c, uint32_t si, const pf_spec *sp, int star)
 	}
 }
 
+/* tep_find_function_info() of V: the function's name and start, true
+ * when found.  A record often names one address twice (the kmem
+ * plugin's call site, then the format's %pS of it): the last answer is
+ * kept. */
+static bool find_symbol(pf_ctx *c, uint64_t v, const char **name, unsigned long long *start)
+{
+	if (!c->sym_known || c->sym_addr != v) {
+		unsigned long fsize = 0;
+		c->sym_name = NULL;
+		c->sym_start = 0;
+		c->sym_found = tep_find_function_info(c->pl->tep, v, &c->sym_name, &c->sym_start, &fsize) && c->sym_name;
+		c->sym_addr = v;
+		c->sym_known = true;
+	}
+	*name = c->sym_name;
+	*start = c->sym_start;
+	return c->sym_found;
+}
+
 /* print_function(): "name", "name+0x1f", or the address. */
 static void print_symbol(pf_ctx *c, const pf_item *it)
 {
 	uint64_t v = eval(c, it->arg);
-	const char *name = NULL;
-	unsigned long long start = 0;
-	unsigned long fsize = 0;
-	bool found = tep_find_function_info(c->pl->tep, v, &name, &start, &fsize) && name;
+	const char *name;
+	unsigned long long start;
+	bool found = find_symbol(c, v, &name, &start);
 	if (found) {
 		put(c, name, strlen(name));
 		if (it->ext[0] == 'F' || it->ext[0] == 'S') {
@@ -1148,13 +1171,14 @@ static void print_kmem(pf_ctx *c)
 	const pf_plan *pl = c->pl;
 	if (pl->hf[HF_CALL_SITE].size) {
 		unsigned long long v = hval(c, HF_CALL_SITE);
-		const char *func = tep_find_function(pl->tep, v);
-		if (func) {
+		const char *func;
+		unsigned long long start;
+		if (find_symbol(c, v, &func, &start)) {
 			pf_spec x = { .conv = 'x', .bits = 32, .plain = true, .width = -1, .prec = -1 };
 			putc1(c, '(');
 			put(c, func, strlen(func));
 			put(c, "+0x", 3);
-			put_int(c, &x, -1, v - tep_find_function_address(pl->tep, v));
+			put_int(c, &x, -1, v - start);
 			put(c, ") ", 2);
 		}
 	}
