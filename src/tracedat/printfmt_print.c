@@ -258,7 +258,7 @@ static void put_int_general(pf_ctx *c, const pf_spec *sp, int star, uint64_t v);
 /* printf's integer conversions, V being what libtraceevent passes (the
  * value cast to the conversion's length): the common cases inline, the
  * others out of line, whose registers the callers then do not pay for. */
-static inline void put_int(pf_ctx *c, const pf_spec *sp, int star, uint64_t v)
+__attribute__((always_inline)) static inline void put_int(pf_ctx *c, const pf_spec *sp, int star, uint64_t v)
 {
 	if (TC_LIKELY(sp->plain)) {
 		/* The common case without the padding arithmetic. */
