@@ -173,6 +173,60 @@ static int ks_hex(char c)
 	return d < 10 ? (int)d : l < 6 ? (int)l + 10 : -1;
 }
 
+/* Bytes of X strictly between M and N (M, N < 128): 0x80 in each such
+ * byte (the bit-twiddling "hasbetween", exact per byte). */
+static inline uint64_t ks_between(uint64_t x, unsigned m, unsigned n)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101), low7 = ones * 127;
+	return (ones * (127 + n) - (x & low7)) & ~x & ((x & low7) + ones * (127 - m)) & ones * 128;
+}
+
+/* The 8 hexadecimal digits at S as a number; false if one is not a
+ * digit.  Eight at once: the kernel writes every address with 16. */
+static inline bool ks_hex8(const char *s, uint32_t *out)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101);
+	uint64_t x;
+	memcpy(&x, s, 8);
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+	x = __builtin_bswap64(x);
+#endif
+	uint64_t ok = ks_between(x, '0' - 1, '9' + 1) | ks_between(x, 'a' - 1, 'f' + 1) | ks_between(x, 'A' - 1, 'F' + 1);
+	if (ok != ones * 128)
+		return false;
+	/* each byte its digit's value ('a' and 'A' have bit 6: + 9), then
+	 * the first byte (the highest digit) moved to the top */
+	uint64_t n = (x & ones * 15) + ((x >> 6) & ones) * 9;
+	n = ((n << 4) | (n >> 8)) & UINT64_C(0x00FF00FF00FF00FF);
+	n = ((n << 8) | (n >> 16)) & UINT64_C(0x0000FFFF0000FFFF);
+	*out = (uint32_t)((n << 16) | (n >> 32));
+	return true;
+}
+
+/* The first character at or after Q that is not KS_OTHER: a name's end.
+ * Eight at a time, a byte below '!' marking where to look closer (the
+ * text has 16 bytes to read past its end). */
+static inline char *ks_skip_other(char *q)
+{
+	const uint64_t ones = UINT64_C(0x0101010101010101);
+	for (;;) {
+		uint64_t x;
+		memcpy(&x, q, 8);
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+		x = __builtin_bswap64(x);
+#endif
+		uint64_t low = (x - ones * '!') & ~x & ones * 128;
+		if (!low) {
+			q += 8;
+			continue;
+		}
+		q += __builtin_ctzll(low) / 8;
+		if (ks_class(*q) != KS_OTHER)
+			return q;
+		q++;
+	}
+}
+
 static void ks_reverse(pf_func *a, size_t n)
 {
 	for (size_t i = 0, j = n; i + 1 < j; i++, j--) {
@@ -189,7 +243,7 @@ int pf_kallsyms_parse(const char *text, pf_kallsyms **out)
 	for (const char *nl = text; (nl = memchr(nl, '\n', len - (size_t)(nl - text))) != NULL; nl++)
 		lines++;
 	pf_kallsyms *ks = calloc(1, sizeof *ks);
-	if (!ks || !(ks->text = malloc(len + 1)) || !(ks->map = malloc((lines + 1) * sizeof *ks->map))) {
+	if (!ks || !(ks->text = calloc(len + 1 + 16, 1)) || !(ks->map = malloc((lines + 1) * sizeof *ks->map))) {
 		pf_kallsyms_free(ks);
 		return tc_fail_nomem();
 	}
@@ -212,6 +266,13 @@ int pf_kallsyms_parse(const char *text, pf_kallsyms **out)
 			goto inexact;
 		unsigned long long addr = 0;
 		int digits = 0;
+		uint32_t hi, lo;
+		/* (the text has 16 bytes to read past the end) */
+		if (ks_hex8(q, &hi) && ks_hex8(q + 8, &lo)) {
+			addr = (unsigned long long)hi << 32 | lo;
+			digits = 16;
+			q += 16;
+		}
 		for (int h; digits < 16 && (h = ks_hex(*q)) >= 0; q++, digits++)
 			addr = addr << 4 | (unsigned)h;
 		/* (also "0x": sscanf() would read the 0 and stop at the x) */
@@ -225,8 +286,7 @@ int pf_kallsyms_parse(const char *text, pf_kallsyms **out)
 		while (ks_class(*q) == KS_SPACE)
 			q++;
 		char *func = q;
-		while (ks_class(*q) == KS_OTHER)
-			q++;
+		q = ks_skip_other(q);
 		if (q == func)
 			goto inexact;
 		char *func_end = q, *mod = NULL, *m_end = NULL;
