@@ -571,9 +571,11 @@ static void heap_up(rp *r, size_t i)
 uint64_t rp_time(rp *r, const rp_handle *hd, const tracedat_record *rec)
 {
 	const tracedat_meta *m = r->m;
-	if (hd->time_shift)
+	if (hd->time_shift && m->has_time_shift)
 		return tracedat_report_ns(r->f, rec->cpu, rec->ts);
-	/* Instances: TSC2NSEC and the offsets, but no TIME_SHIFT. */
+	/* Instances, and the top buffer of a file without TIME_SHIFT (where
+	 * tracedat_report_ns() comes to the same, in three calls): TSC2NSEC
+	 * and the offsets. */
 	uint64_t ts = rec->ts;
 	if (m->has_tsc2nsec && m->tsc2nsec_mult) {
 		uint64_t lo = (uint32_t)ts, hi = ts >> 32;
@@ -1242,7 +1244,8 @@ static void rp_line(rp *r, rp_src *s)
 		r->text.len = (size_t)(nul - r->text.data);
 	if (r->wakeup)
 		rp_wakeup_record(r, &rec);
-	rp_putc(r, '\n');
+	if (rp_reserve(r, 1))
+		r->text.data[r->text.len++] = '\n';
 	if (r->text.len >= RP_FLUSH_AT)
 		rp_flush(r);
 }
