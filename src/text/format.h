@@ -197,6 +197,18 @@ static inline size_t tc_fmt_u64(char *dst, uint64_t v)
 	return tc_fmt_u64_wide(dst, v);
 }
 
+/* N copies of C at DST for a padding; returns the end.  Paddings are
+ * short: any N up to 16 is one store of constant size rather than a call,
+ * so the caller leaves room for 16 bytes past the end. */
+static inline char *tc_fmt_fill(char *dst, char c, size_t n)
+{
+	if (n <= 16)
+		memset(dst, c, 16);
+	else
+		memset(dst, c, n);
+	return dst + n;
+}
+
 /* printf("%" PRId64) */
 static inline size_t tc_fmt_i64(char *dst, int64_t v)
 {

@@ -43,9 +43,11 @@ static bool grow(void **arr, size_t *cap, size_t need, size_t elem)
 	         ? ((pl)->name##s[(pl)->n_##name##s] = (value), (uint32_t)(pl)->n_##name##s++)            \
 	         : ((pl)->nomem = true, NONE))
 
+/* The text grows 16 bytes ahead of what it holds: the printer copies a
+ * short piece as 16 bytes at once (put_text()). */
 static uint32_t add_text(pf_plan *pl, const char *s, size_t n)
 {
-	if (!grow((void **)&pl->text, &pl->cap_text, pl->text_len + n + 1, 1)) {
+	if (!grow((void **)&pl->text, &pl->cap_text, pl->text_len + n + 16, 1)) {
 		pl->nomem = true;
 		return 0;
 	}
@@ -467,6 +469,8 @@ static bool parse_spec(const char *text, int ls, pf_spec *sp)
 	sp->bits = ls <= -2 ? 8 : ls == -1 ? 16 : ls == 0 ? 32 : 64;
 	sp->plain = strchr("diuxX", sp->conv) && !sp->left && !sp->plus && !sp->alt && !sp->zero && sp->width < 0 &&
 	            sp->prec < 0 && !sp->star_width && !sp->star_prec;
+	sp->padded = strchr("diuxX", sp->conv) && !sp->left && !sp->plus && !sp->alt && sp->width > 0 && sp->width <= 32 &&
+	             sp->prec < 0 && !sp->star_width && !sp->star_prec;
 	/* A length on %c or %s means a wide character or string. */
 	return sp->conv != 's' || ls == 0;
 }

@@ -48,6 +48,7 @@ typedef struct pf_spec {
 	bool left, plus, alt, zero;
 	bool star_width, star_prec;  /* '*': from the item's star argument */
 	bool plain;              /* %d %i %u %x %X with no flag, width or precision */
+	bool padded;             /* the same with a width of 1 to 32, maybe the '0' flag */
 	int32_t width, prec;     /* -1: none */
 } pf_spec;
 

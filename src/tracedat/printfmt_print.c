@@ -31,6 +31,11 @@ typedef struct pf_ctx {
 	bool nomem;
 	bool register_comms;     /* pf_print_handler()'s */
 	bool fields;             /* pf_print_fields(): the -R text */
+	/* The record's last kernel address looked up (find_symbol()) */
+	bool sym_known, sym_found;
+	uint64_t sym_addr;
+	const char *sym_name;
+	unsigned long long sym_start;
 } pf_ctx;
 
 static inline char *room(pf_ctx *c, size_t n)
@@ -51,6 +56,21 @@ static inline void put(pf_ctx *c, const char *s, size_t n)
 	}
 }
 
+/* N bytes from S, which has 16 bytes to read even when N is less (a
+ * piece of the plan's text, add_text(); a char[16] comm): a copy of
+ * constant size instead of a call. */
+static inline void put16(pf_ctx *c, const char *s, size_t n)
+{
+	char *d = room(c, n + 16);
+	if (d) {
+		if (TC_LIKELY(n <= 16))
+			memcpy(d, s, 16);
+		else
+			memcpy(d, s, n);
+		c->out->len += n;
+	}
+}
+
 static inline void putc1(pf_ctx *c, char ch)
 {
 	char *d = room(c, 1);
@@ -62,11 +82,9 @@ static inline void putc1(pf_ctx *c, char ch)
 
 static void fill(pf_ctx *c, char ch, size_t n)
 {
-	char *d = room(c, n);
-	if (d) {
-		memset(d, ch, n);
-		c->out->len += n;
-	}
+	char *d = room(c, n + 16);
+	if (d)
+		c->out->len = (size_t)(tc_fmt_fill(d, ch, n) - c->out->data);
 }
 
 /* tep_read_number(). */
@@ -127,9 +145,23 @@ static void locate(const pf_ctx *c, const pf_src *s, uint32_t *off, uint32_t *le
 		*off += (uint32_t)(s->off + s->size);
 }
 
-static uint64_t eval(pf_ctx *c, uint32_t i)
+static uint64_t eval_expr(pf_ctx *c, const pf_expr *e);
+
+/* eval_num_arg(): most arguments are a field as it is, read here
+ * without the call. */
+static inline uint64_t eval(pf_ctx *c, uint32_t i)
 {
 	const pf_expr *e = &c->pl->exprs[i];
+	if (TC_LIKELY(e->kind == E_FIELD)) {
+		if (!inside(c, (uint64_t)e->src.off, (uint64_t)e->src.size))
+			return 0;
+		return rd(c, (uint32_t)e->src.off, e->src.size);
+	}
+	return eval_expr(c, e);
+}
+
+static uint64_t eval_expr(pf_ctx *c, const pf_expr *e)
+{
 	switch (e->kind) {
 	case E_CONST:
 		return e->k;
@@ -193,7 +225,7 @@ static uint64_t eval(pf_ctx *c, uint32_t i)
 
 /* The '*' argument: printf's int.  libtraceevent passes a negative one
  * to printf in the wrong place; such records are left to it. */
-static bool star_value(pf_ctx *c, const pf_item *it, int *v)
+static inline bool star_value(pf_ctx *c, const pf_item *it, int *v)
 {
 	*v = -1;
 	if (it->star == NONE)
@@ -221,9 +253,12 @@ static void put_str(pf_ctx *c, const pf_spec *sp, int star, const char *s, size_
 		fill(c, ' ', pad);
 }
 
+static void put_int_general(pf_ctx *c, const pf_spec *sp, int star, uint64_t v);
+
 /* printf's integer conversions, V being what libtraceevent passes (the
- * value cast to the conversion's length). */
-static void put_int(pf_ctx *c, const pf_spec *sp, int star, uint64_t v)
+ * value cast to the conversion's length): the common cases inline, the
+ * others out of line, whose registers the callers then do not pay for. */
+__attribute__((always_inline)) static inline void put_int(pf_ctx *c, const pf_spec *sp, int star, uint64_t v)
 {
 	if (TC_LIKELY(sp->plain)) {
 		/* The common case without the padding arithmetic. */
@@ -245,6 +280,40 @@ static void put_int(pf_ctx *c, const pf_spec *sp, int star, uint64_t v)
 		c->out->len += n;
 		return;
 	}
+	if (TC_LIKELY(sp->padded)) {
+		/* "%08lx", "%5d": the digits counted, the padding (or the
+		 * zeros after a sign) before them, all in place. */
+		char *d = room(c, 32 + 24 + 16);
+		if (!d)
+			return;
+		unsigned shift = 64 - sp->bits;
+		uint64_t u = v << shift >> shift;
+		bool hex = sp->conv == 'x' || sp->conv == 'X', neg = false;
+		if ((sp->conv == 'd' || sp->conv == 'i') && (int64_t)(u << shift) < 0) {
+			neg = true;
+			u = (uint64_t)0 - (uint64_t)((int64_t)(u << shift) >> shift);
+		}
+		size_t nd = hex ? (64u - (unsigned)__builtin_clzll(u | 1u) + 3u) / 4u : tc_fmt_dec_len(u);
+		size_t w = (size_t)sp->width, pad = w > nd + neg ? w - nd - neg : 0;
+		char *o = d;
+		if (!sp->zero)
+			o = tc_fmt_fill(o, ' ', pad);
+		if (neg)
+			*o++ = '-';
+		if (sp->zero)
+			o = tc_fmt_fill(o, '0', pad);
+		if (hex)
+			tc_fmt_hex(o, u, sp->conv == 'x');
+		else
+			tc_fmt_u64(o, u);
+		c->out->len += (size_t)(o + nd - d);
+		return;
+	}
+	put_int_general(c, sp, star, v);
+}
+
+__attribute__((noinline)) static void put_int_general(pf_ctx *c, const pf_spec *sp, int star, uint64_t v)
+{
 	int width = sp->star_width ? star : sp->width;
 	int prec = sp->star_prec ? star : sp->prec;
 	bool has_prec = prec >= 0;
@@ -276,49 +345,52 @@ static void put_int(pf_ctx *c, const pf_spec *sp, int star, uint64_t v)
 			prefix = "+", plen = 1;
 		}
 	}
-	char digits[32];
+	/* The digits are counted first and written in place. */
+	bool hex = sp->conv == 'x' || sp->conv == 'X', oct = sp->conv == 'o';
+	unsigned bitlen = 64u - (unsigned)__builtin_clzll(u | 1u);
 	size_t nd = 0;
-	if (!(prec == 0 && u == 0)) {
-		if (sp->conv == 'x' || sp->conv == 'X')
-			nd = tc_fmt_hex(digits, u, sp->conv == 'x');
-		else if (sp->conv == 'o')
-			nd = tc_fmt_oct(digits, u);
-		else
-			nd = tc_fmt_u64(digits, u);
-	}
+	if (!(prec == 0 && u == 0))
+		nd = hex ? (bitlen + 3) / 4 : oct ? (bitlen + 2) / 3 : tc_fmt_dec_len(u);
 	if (sp->alt) {
-		if (sp->conv == 'o') {
-			if ((nd == 0 || digits[0] != '0') && prec < (int)nd + 1)
+		/* (an octal number's first digit is '0' only for 0) */
+		if (oct) {
+			if ((nd == 0 || u != 0) && prec < (int)nd + 1)
 				prec = (int)nd + 1;
-		} else if ((sp->conv == 'x' || sp->conv == 'X') && u) {
+		} else if (hex && u) {
 			prefix = sp->conv == 'x' ? "0x" : "0X", plen = 2;
 		}
 	}
 	size_t zeros = prec > (int)nd ? (size_t)prec - nd : 0;
 	size_t total = plen + zeros + nd;
 	size_t pad = width > 0 && (size_t)width > total ? (size_t)width - total : 0;
-	char *d = room(c, total + pad);
+	/* (16 bytes past the end for tc_fmt_fill(), which covers tc_fmt_hex()'s
+	 * eight) */
+	char *d = room(c, total + pad + 16);
 	if (!d)
 		return;
 	char *o = d;
 	if (!sp->left) {
 		/* The '0' flag counts only without a precision. */
-		if (sp->zero && !has_prec) {
+		if (sp->zero && !has_prec)
 			zeros += pad;
-		} else {
-			memset(o, ' ', pad);
-			o += pad;
-		}
+		else
+			o = tc_fmt_fill(o, ' ', pad);
 		pad = 0;
 	}
-	memcpy(o, prefix, plen);
-	o += plen;
-	memset(o, '0', zeros);
-	o += zeros;
-	memcpy(o, digits, nd);
-	o += nd;
-	memset(o, ' ', pad);
-	o += pad;
+	for (size_t i = 0; i < plen; i++)
+		*o++ = prefix[i];
+	o = tc_fmt_fill(o, '0', zeros);
+	if (nd) {
+		if (hex)
+			tc_fmt_hex(o, u, sp->conv == 'x');
+		else if (oct)
+			tc_fmt_oct(o, u);
+		else
+			tc_fmt_u64(o, u);
+		o += nd;
+	}
+	if (pad)
+		o = tc_fmt_fill(o, ' ', pad);
 	c->out->len += (size_t)(o - d);
 }
 
@@ -588,14 +660,32 @@ static void print_sarg(pf_ctx *c, uint32_t si, const pf_spec *sp, int star)
 	}
 }
 
+/* tep_find_function_info() of V: the function's name and start, true
+ * when found.  A record often names one address twice (the kmem
+ * plugin's call site, then the format's %pS of it): the last answer is
+ * kept. */
+static bool find_symbol(pf_ctx *c, uint64_t v, const char **name, unsigned long long *start)
+{
+	if (!c->sym_known || c->sym_addr != v) {
+		unsigned long fsize = 0;
+		c->sym_name = NULL;
+		c->sym_start = 0;
+		c->sym_found = tep_find_function_info(c->pl->tep, v, &c->sym_name, &c->sym_start, &fsize) && c->sym_name;
+		c->sym_addr = v;
+		c->sym_known = true;
+	}
+	*name = c->sym_name;
+	*start = c->sym_start;
+	return c->sym_found;
+}
+
 /* print_function(): "name", "name+0x1f", or the address. */
 static void print_symbol(pf_ctx *c, const pf_item *it)
 {
 	uint64_t v = eval(c, it->arg);
-	const char *name = NULL;
-	unsigned long long start = 0;
-	unsigned long fsize = 0;
-	bool found = tep_find_function_info(c->pl->tep, v, &name, &start, &fsize) && name;
+	const char *name;
+	unsigned long long start;
+	bool found = find_symbol(c, v, &name, &start);
 	if (found) {
 		put(c, name, strlen(name));
 		if (it->ext[0] == 'F' || it->ext[0] == 'S') {
@@ -766,13 +856,13 @@ static void print_uuid(pf_ctx *c, const pf_item *it)
 	c->out->len += (size_t)(o - d);
 }
 
-static void print_item(pf_ctx *c, const pf_item *it)
+__attribute__((noinline)) static void print_item(pf_ctx *c, const pf_item *it)
 {
 	const pf_plan *pl = c->pl;
 	int star;
 	switch (it->kind) {
 	case I_TEXT:
-		put(c, pl->text + it->text, it->len);
+		put16(c, pl->text + it->text, it->len);
 		return;
 	case I_NUM:
 		if (star_value(c, it, &star))
@@ -981,8 +1071,15 @@ int pf_print(const pf_plan *pl, tc_buf *out, const void *data, int size)
 		print_fields(&c);
 		return finish(&c, mark);
 	}
-	for (size_t i = 0; i < pl->n_items; i++)
-		print_item(&c, &pl->items[i]);
+	/* Text and numbers, most of the items, without print_item()'s call. */
+	for (const pf_item *it = pl->items, *end = it + pl->n_items; it < end; it++) {
+		if (it->kind == I_TEXT)
+			put16(&c, pl->text + it->text, it->len);
+		else if (it->kind == I_NUM && it->star == NONE)
+			put_int(&c, &it->sp, -1, eval(&c, it->arg));
+		else
+			print_item(&c, it);
+	}
 	return finish(&c, mark);
 }
 
@@ -1012,7 +1109,10 @@ static bool put_comm(pf_ctx *c, int slot, uint64_t pid, uint8_t *known)
 		c->bail = true;
 		return false;
 	}
-	put(c, comm, n);
+	if (f->size >= 16)
+		put16(c, comm, n);
+	else
+		put(c, comm, n);
 	putc1(c, ':');
 	int p = (int)pid;
 	bool mapped = known && p > 0 && p < (1 << 22);
@@ -1028,7 +1128,7 @@ static bool put_comm(pf_ctx *c, int slot, uint64_t pid, uint8_t *known)
 }
 
 /* "%lld" of a handler's number as read (zero-extended). */
-static const pf_spec handler_lld = { .conv = 'd', .bits = 64, .width = -1, .prec = -1 };
+static const pf_spec handler_lld = { .conv = 'd', .bits = 64, .plain = true, .width = -1, .prec = -1 };
 
 /* "COMM:PID [PRIO]" of the task in slots PID_SLOT, COMM_SLOT and
  * PRIO_SLOT, the comm where the event has one; true as put_comm(). */
@@ -1071,13 +1171,14 @@ static void print_kmem(pf_ctx *c)
 	const pf_plan *pl = c->pl;
 	if (pl->hf[HF_CALL_SITE].size) {
 		unsigned long long v = hval(c, HF_CALL_SITE);
-		const char *func = tep_find_function(pl->tep, v);
-		if (func) {
+		const char *func;
+		unsigned long long start;
+		if (find_symbol(c, v, &func, &start)) {
 			pf_spec x = { .conv = 'x', .bits = 32, .plain = true, .width = -1, .prec = -1 };
 			putc1(c, '(');
 			put(c, func, strlen(func));
 			put(c, "+0x", 3);
-			put_int(c, &x, -1, v - tep_find_function_address(pl->tep, v));
+			put_int(c, &x, -1, v - start);
 			put(c, ") ", 2);
 		}
 	}
@@ -1113,8 +1214,8 @@ int pf_print_handler(const pf_plan *pl, tc_buf *out, const void *data, int size,
 		if (pl->hf[i].size && !inside(&c, (uint64_t)pl->hf[i].off, (uint64_t)pl->hf[i].size))
 			return finish(&c, mark);
 	/* the plugin's "%d" of a number cast to int, and its "%03llu" */
-	pf_spec d = { .conv = 'd', .bits = 32, .width = -1, .prec = -1 };
-	pf_spec cpu = { .conv = 'u', .bits = 64, .width = 3, .prec = -1, .zero = true };
+	pf_spec d = { .conv = 'd', .bits = 32, .plain = true, .width = -1, .prec = -1 };
+	pf_spec cpu = { .conv = 'u', .bits = 64, .width = 3, .prec = -1, .zero = true, .padded = true };
 	bool learnt = false;
 	if (pl->handler == H_KMEM) {
 		print_kmem(&c);

@@ -137,30 +137,23 @@ void rp_printf(rp *r, const char *fmt, ...)
 }
 
 /* printf's %-5d / %03d / %5llu style at O (room for WIDTH + 21 bytes):
- * WIDTH, left or zero padded; returns the end. */
+ * WIDTH, left or zero padded; returns the end.  The digits are counted
+ * first and written in place; a padding is there only when the number is
+ * shorter than WIDTH, so tc_fmt_fill()'s 16 bytes stay in the room. */
 static char *put_int_at(char *o, int64_t v, int width, char pad, bool left)
 {
-	char digits[24];
 	uint64_t u = v < 0 ? (uint64_t)0 - (uint64_t)v : (uint64_t)v;
-	size_t nd = tc_fmt_u64(digits, u);
-	size_t n = nd + (v < 0);
+	size_t n = tc_fmt_dec_len(u) + (v < 0);
 	size_t padn = (size_t)width > n ? (size_t)width - n : 0;
-	if (!left && pad == ' ') {
-		memset(o, ' ', padn);
-		o += padn;
-	}
+	if (padn && !left && pad == ' ')
+		o = tc_fmt_fill(o, ' ', padn);
 	if (v < 0)
 		*o++ = '-';
-	if (!left && pad == '0') {
-		memset(o, '0', padn);
-		o += padn;
-	}
-	memcpy(o, digits, nd);
-	o += nd;
-	if (left) {
-		memset(o, ' ', padn);
-		o += padn;
-	}
+	if (padn && !left && pad == '0')
+		o = tc_fmt_fill(o, '0', padn);
+	o += tc_fmt_u64(o, u);
+	if (padn && left)
+		o = tc_fmt_fill(o, ' ', padn);
 	return o;
 }
 
@@ -578,9 +571,11 @@ static void heap_up(rp *r, size_t i)
 uint64_t rp_time(rp *r, const rp_handle *hd, const tracedat_record *rec)
 {
 	const tracedat_meta *m = r->m;
-	if (hd->time_shift)
+	if (hd->time_shift && m->has_time_shift)
 		return tracedat_report_ns(r->f, rec->cpu, rec->ts);
-	/* Instances: TSC2NSEC and the offsets, but no TIME_SHIFT. */
+	/* Instances, and the top buffer of a file without TIME_SHIFT (where
+	 * tracedat_report_ns() comes to the same, in three calls): TSC2NSEC
+	 * and the offsets. */
 	uint64_t ts = rec->ts;
 	if (m->has_tsc2nsec && m->tsc2nsec_mult) {
 		uint64_t lo = (uint32_t)ts, hi = ts >> 32;
@@ -749,9 +744,11 @@ static size_t rp_name_len(const rp *r, const struct tep_event *ev)
 	return ev->id >= 0 && ev->id <= 0xffff && r->ev_by_id[ev->id].ev == ev ? r->ev_by_id[ev->id].name_len : strlen(ev->name);
 }
 
-/* tep_data_comm_from_pid() and its length, remembered until
+static char *put_comm_pid_at(const rp *r, char *o, const char *comm, size_t comm_len, int pid);
+
+/* tep_data_comm_from_pid(), its length and its column, remembered until
  * libtraceevent learns comms. */
-static const char *rp_comm(rp *r, int pid, size_t *len)
+static const struct rp_comm *rp_comm(rp *r, int pid)
 {
 	struct rp_comm *c = &r->comms[(unsigned)pid & (RP_COMMS - 1)];
 	if (!c->comm || c->pid != pid || c->gen != r->comm_gen) {
@@ -759,9 +756,12 @@ static const char *rp_comm(rp *r, int pid, size_t *len)
 		c->len = strlen(c->comm);
 		c->pid = pid;
 		c->gen = r->comm_gen;
+		/* (16 + 1 + 11 bytes at most, and tc_fmt_fill()'s 16) */
+		c->col_len = 0;
+		if (!r->o->latency && c->len <= 16)
+			c->col_len = (uint8_t)(put_comm_pid_at(r, c->col, c->comm, c->len, pid) - c->col);
 	}
-	*len = c->len;
-	return c->comm;
+	return c;
 }
 
 /* ------------------------------------------------------------------------
@@ -810,9 +810,16 @@ static const pf_plan *rp_plan(rp *r, struct tep_event *ev)
 	pf_plan *pl = r->plans[ev->id];
 	if (!pl) {
 		const char *why;
-		if (pf_names_symbols(ev))
-			rp_need_symbols(r);
 		pl = pf_compile(r->tep, ev, r->printk, r->kallsyms, r->tc34, &why);
+		/* A name the format computes with compiles only with kallsyms
+		 * (megabytes to read): the plan is tried without first, a
+		 * name it met leaving it unsupported.  (pf_names_symbols()
+		 * also counts strings such as "true", which need none.) */
+		if (pl && pf_unsupported(pl) && !r->symbols_parsed && pf_names_symbols(ev)) {
+			pf_free(pl);
+			rp_need_symbols(r);
+			pl = pf_compile(r->tep, ev, r->printk, r->kallsyms, r->tc34, &why);
+		}
 		if (pl && pf_uses_symbols(pl))
 			rp_need_symbols(r);
 		r->plans[ev->id] = pl ? pl : RP_NO_PLAN;
@@ -872,12 +879,11 @@ static int rp_print_handler(rp *r, struct tep_event *ev, const pf_plan *pl, stru
 
 /* The event text of REC without libtraceevent, as tep_print_event()'s
  * print_event_info() chooses it: the fields for -R and for events marked
- * so, the handler's text or the print format.  1 when written, 0 when
- * libtraceevent must print it, < 0. */
-static int rp_print_native(rp *r, struct tep_event *ev, struct tep_record *rec)
+ * so, the handler's text or the print format, by EV's plan PL (rp_plan(),
+ * NULL for none).  1 when written, 0 when libtraceevent must print it, < 0. */
+static int rp_print_native(rp *r, struct tep_event *ev, const pf_plan *pl, struct tep_record *rec)
 {
 	bool fields = r->o->raw || (ev->flags & TEP_EVENT_FL_PRINTRAW);
-	const pf_plan *pl = rp_plan(r, ev);
 	if (!pl)
 		return 0;
 	if (fields)
@@ -995,29 +1001,39 @@ static char *put_ts_diff_at(rp *r, char *o, uint64_t ns)
 	return o;
 }
 
-/* The task and CPU columns at O (room for 48 bytes plus COMM_LEN):
- * "%16s-%-5d [%03d]" and, for trace-cmd 3.4, the latency column after a
- * space (none for -R's); with -l, "%8.8s-%-5d %3d" and the latency column
- * right after it (both releases).  Returns the end. */
-static char *put_task_at(const rp *r, char *o, struct tep_record *rec, const char *comm, size_t comm_len, int pid,
-                         int cpu)
+/* The task column at O (room for 40 bytes plus COMM_LEN):
+ * "%16s-%-5d", with -l "%8.8s-%-5d".  Returns the end. */
+static char *put_comm_pid_at(const rp *r, char *o, const char *comm, size_t comm_len, int pid)
 {
 	size_t width = r->o->latency ? 8 : 16;
 	if (r->o->latency && comm_len > 8)
 		comm_len = 8;
-	if (comm_len < width) {
-		memset(o, ' ', width - comm_len);
-		o += width - comm_len;
-	}
+	if (comm_len < width)
+		o = tc_fmt_fill(o, ' ', width - comm_len);
 	memcpy(o, comm, comm_len);
 	o += comm_len;
 	*o++ = '-';
-	o = put_int_at(o, pid, 5, ' ', true);
+	return put_int_at(o, pid, 5, ' ', true);
+}
+
+/* The CPU column after the task's at O (room for 48 bytes): " [%03d]"
+ * and, for trace-cmd 3.4, the latency column after a space (none for
+ * -R's); with -l, " %3d" and the latency column right after it (both
+ * releases).  Returns the end. */
+static char *put_cpu_at(const rp *r, char *o, struct tep_record *rec, int cpu)
+{
 	*o++ = ' ';
 	if (r->o->latency)
 		return put_latency_at(r, put_int_at(o, cpu, 3, ' ', false), rec);
 	*o++ = '[';
-	o = put_int_at(o, cpu, 3, '0', false);
+	if (cpu >= 0 && cpu < 1000) {
+		o[0] = (char)('0' + cpu / 100);
+		o[1] = (char)('0' + cpu / 10 % 10);
+		o[2] = (char)('0' + cpu % 10);
+		o += 3;
+	} else {
+		o = put_int_at(o, cpu, 3, '0', false);
+	}
 	*o++ = ']';
 	if (r->tc34) {
 		if (!r->o->raw)
@@ -1027,17 +1043,56 @@ static char *put_task_at(const rp *r, char *o, struct tep_record *rec, const cha
 	return o;
 }
 
+/* The task and CPU columns at O (room for 88 bytes plus COMM_LEN). */
+static char *put_task_at(const rp *r, char *o, struct tep_record *rec, const char *comm, size_t comm_len, int pid,
+                         int cpu)
+{
+	return put_cpu_at(r, put_comm_pid_at(r, o, comm, comm_len, pid), rec, cpu);
+}
+
+/* rp_put_time_at() for the lines, the seconds and point made once a
+ * second (room for 48 bytes). */
+static char *rp_time_at(rp *r, char *o, uint64_t ns)
+{
+	if (!r->usecs)
+		return rp_put_time_at(r, o, ns);
+	bool nsec = r->o->nsec;
+	uint64_t t = nsec ? ns : (ns + 500) / 1000;
+	uint64_t p10 = nsec ? 1000000000u : 1000000u;
+	uint64_t secs = t / p10;
+	if (secs != r->time_head.secs || !r->time_head.len) {
+		char *h = r->time_head.text;
+		*h++ = ' ';
+		h = put_int_at(h, (int64_t)secs, 5, ' ', false);
+		*h++ = '.';
+		r->time_head.len = (uint8_t)(h - r->time_head.text);
+		r->time_head.secs = secs;
+	}
+	memcpy(o, r->time_head.text, sizeof r->time_head.text);
+	o += r->time_head.len;
+	tc_fmt_dec_fixed(o, t - secs * p10, nsec ? 9 : 6);
+	o += nsec ? 9 : 6;
+	*o++ = ':';
+	return o;
+}
+
 /* The columns before the event text: the task and CPU (put_task_at()),
  * the time, --ts-diff's column and trace-cmd's print_event_name() (" NAME: "
  * padded to 20). */
-static void rp_columns(rp *r, struct tep_record *rec, const char *comm, size_t comm_len, int pid, int cpu, uint64_t ns,
+static void rp_columns(rp *r, struct tep_record *rec, const struct rp_comm *c, int cpu, uint64_t ns,
                        const char *name, size_t name_len)
 {
-	if (!rp_reserve(r, 16 + comm_len + 32 + 32 + 24 + 48 + 32 + name_len + 24))
+	if (!rp_reserve(r, 16 + c->len + 40 + 48 + 48 + 32 + name_len + 24))
 		return;
 	char *o = r->text.data + r->text.len;
-	o = put_task_at(r, o, rec, comm, comm_len, pid, cpu);
-	o = rp_put_time_at(r, o, ns);
+	if (c->col_len) {
+		memcpy(o, c->col, sizeof c->col);
+		o += c->col_len;
+	} else {
+		o = put_comm_pid_at(r, o, c->comm, c->len, c->pid);
+	}
+	o = put_cpu_at(r, o, rec, cpu);
+	o = rp_time_at(r, o, ns);
 	if (r->o->ts_diff)
 		o = put_ts_diff_at(r, o, ns);
 	*o++ = ' ';
@@ -1045,10 +1100,8 @@ static void rp_columns(rp *r, struct tep_record *rec, const char *comm, size_t c
 	o += name_len;
 	*o++ = ':';
 	*o++ = ' ';
-	if (name_len < 20) {
-		memset(o, ' ', 20 - name_len);
-		o += 20 - name_len;
-	}
+	if (name_len < 20)
+		o = tc_fmt_fill(o, ' ', 20 - name_len);
 	r->text.len = (size_t)(o - r->text.data);
 }
 
@@ -1130,18 +1183,16 @@ static void rp_line(rp *r, rp_src *s)
 	size_t info_start;
 	bool may_nul = true;     /* whether the text may hold a NUL */
 	if (TC_LIKELY(ev != NULL)) {
-		int pid = rp_pid(r, &rec);
-		size_t comm_len;
-		const char *comm = rp_comm(r, pid, &comm_len);
-		rp_columns(r, &rec, comm, comm_len, pid, rec.cpu, rec.ts, ev->name, rp_name_len(r, ev));
+		rp_columns(r, &rec, rp_comm(r, rp_pid(r, &rec)), rec.cpu, rec.ts, ev->name, rp_name_len(r, ev));
 		info_start = r->text.len;
-		int done = rp_print_native(r, ev, &rec);
+		const pf_plan *pl = rp_plan(r, ev);
+		int done = rp_print_native(r, ev, pl, &rec);
 		if (done < 0) {
 			r->write_error = done;
 			return;
 		}
 		/* (a plan's text holds one only from a %c: pf_may_write_nul()) */
-		may_nul = !done || pf_may_write_nul(rp_plan(r, ev));
+		may_nul = !done || pf_may_write_nul(pl);
 		if (!done) {
 			/* pf_names_symbols() walks the print args: not on every
 			 * such record once the names are parsed anyway */
@@ -1193,7 +1244,8 @@ static void rp_line(rp *r, rp_src *s)
 		r->text.len = (size_t)(nul - r->text.data);
 	if (r->wakeup)
 		rp_wakeup_record(r, &rec);
-	rp_putc(r, '\n');
+	if (rp_reserve(r, 1))
+		r->text.data[r->text.len++] = '\n';
 	if (r->text.len >= RP_FLUSH_AT)
 		rp_flush(r);
 }

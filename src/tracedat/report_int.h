@@ -77,6 +77,9 @@ typedef struct rp {
 	 * and 1.8's X (interrupt state not supported): trace_cmd >= 3.4 */
 	bool lazy_l;
 	uint64_t last_ts;        /* --ts-diff: the previous line's time */
+	/* The time column's seconds and point (" %5llu."), made again when
+	 * the second changes */
+	struct { uint64_t secs; char text[32]; uint8_t len; } time_head;
 	bool swap;               /* the file's byte order is not ours */
 	pf_plan **plans;         /* by event id: native formatting plans */
 	pf_strings *printk;      /* the plans' printk formats */
@@ -91,7 +94,9 @@ typedef struct rp {
 	/* Caches of libtraceevent look-ups: events by id, comms by pid
 	 * (valid until libtraceevent prints an event: plugins add comms). */
 	struct rp_event { struct tep_event *ev; size_t name_len; } *ev_by_id;
-	struct rp_comm { int pid; unsigned gen; const char *comm; size_t len; } *comms;
+	/* (COL: the line's "%16s-%-5d" of the comm and pid, COL_LEN 0 when
+	 * not made: -l's column, or a comm too long for it) */
+	struct rp_comm { int pid; unsigned gen; const char *comm; size_t len; char col[40]; uint8_t col_len; } *comms;
 	unsigned comm_gen;
 	int type_off, type_size, pid_off, pid_size;
 	bool *slot_shown;        /* --cpu */

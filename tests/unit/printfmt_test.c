@@ -347,6 +347,37 @@ static void check_kallsyms_sample(void)
 	check_kallsyms("printfmt/kallsyms-sample", text, addrs, n);
 }
 
+/* The same in address order, as the kernel writes it, which
+ * pf_kallsyms_parse() takes without sorting: runs of aliases (the last in
+ * the file is the name libtraceevent gives), one at the very start and
+ * one at the end; a name with a control character in it (not a space to
+ * sscanf()) and an address in capitals, which the parser's eight-bytes-
+ * at-once scans must read as sscanf() does. */
+static void check_kallsyms_sorted_sample(void)
+{
+	static const char text[] =
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81000000 T _text\n"
+		"ffffffff81000100 T first\n"
+		"ffffffff81000100 t first_alias\n"
+		"ffffffff81000100 T first_alias2\n"
+		"ffffffff81000180 t between\n"
+		"ffffffff81000200 T second\n"
+		"ffffffff81000200 W second_alias\n"
+		"ffffffff81000280 t name\001with_a_control_character\n"
+		"FFFFFFFF81000300 T upper_case_address\n"
+		"ffffffffc0000000 t mod_func\t[some_mod]\n"
+		"ffffffffc0000000 t mod_alias\t[some_mod]\n";
+	uint64_t addrs[64];
+	size_t n = 0;
+	static const uint64_t base[] = { 0xffffffff81000000, 0xffffffff81000100, 0xffffffff81000180, 0xffffffff81000200,
+		                         0xffffffff81000280, 0xffffffff81000300, 0xffffffffc0000000 };
+	for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
+		for (int d = -2; d <= 3; d++)
+			addrs[n++] = base[i] + (uint64_t)(int64_t)d;
+	check_kallsyms("printfmt/kallsyms-sorted", text, addrs, n);
+}
+
 /* ------------------------------------------------------------------------
  * Formats written here: what libtraceevent does in corners no kernel
  * format of a given machine may reach
@@ -667,6 +698,7 @@ int main(void)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	check_fixtures("tests/fixtures/tracedat");
 	check_kallsyms_sample();
+	check_kallsyms_sorted_sample();
 	check_synthetic();
 	check_tracefs();
 	free(symbols);
