@@ -34,6 +34,8 @@ build=(gcc make pkg-config libzstd-dev zlib1g-dev libtraceevent-dev libjson-c-de
 #   binutils (nm), util-linux (setpriv, unshare, taskset), file
 #   bsdutils         script: a terminal for convert-safety.sh's progress line
 #   time             /usr/bin/time: peak memory in tests/live/ctf2-memory.sh
+#   linux-perf       tests/live/perf.sh records perf.data and compares with
+#                    perf script
 #   protobuf-compiler, python3-protobuf   tests/live/perfetto.sh decodes Perfetto
 #                    output with Perfetto's schema, tests/third_party/perfetto
 #   nodejs, npm      tests/live/perfetto.sh runs Perfetto's trace processor
@@ -44,7 +46,7 @@ build=(gcc make pkg-config libzstd-dev zlib1g-dev libtraceevent-dev libjson-c-de
 # (timeout, stdbuf, cmp, diff, awk, find, sed come with every Debian system.)
 tests=(python3 procps trace-cmd babeltrace2 babeltrace lttng-tools liblttng-ust-dev uftrace
 	clang libclang-rt-dev groff-base mandoc bash-completion debootstrap binutils util-linux bsdutils file time
-	protobuf-compiler python3-protobuf nodejs)
+	protobuf-compiler python3-protobuf nodejs linux-perf)
 command -v npm >/dev/null || tests+=(npm)
 
 case ${1:-} in
