@@ -127,58 +127,52 @@ static inline bool is_plain(char c)
 	return (unsigned char)c >= 0x20 && (unsigned char)c < 0x80 && c != '"' && c != '\\';
 }
 
-/* S as the contents of a JSON string. */
-static void put_escaped(pb_buf *o, const char *s, size_t len)
+/* S as a JSON string, in one pass straight into the buffer: argument
+ * texts are full of quotes, and a copy per run of plain bytes cost more
+ * than the bytes. */
+static void put_string(pb_buf *o, const char *s, size_t len)
 {
-	size_t i = 0;
-	while (i < len) {
-		size_t run = i;
-		while (run < len && is_plain(s[run]))
-			run++;
-		pb_raw(o, s + i, run - i);
-		i = run;
-		if (i == len)
-			break;
+	/* a byte takes at most six ("\u001f", "\ufffd") */
+	if (len > SIZE_MAX / 8 || !pb_room(o, len * 6 + 2)) {
+		o->failed = true;
+		return;
+	}
+	uint8_t *p = o->data + o->len;
+	*p++ = '"';
+	for (size_t i = 0; i < len;) {
 		unsigned char b = (unsigned char)s[i];
+		if (is_plain((char)b)) {
+			*p++ = b;
+			i++;
+			continue;
+		}
 		if (b >= 0x80) {
 			size_t n = tl_utf8_char(s + i, len - i);
 			if (n)
-				pb_raw(o, s + i, n);
+				memcpy(p, s + i, n);
 			else
-				PUT(o, "\\ufffd");
+				memcpy(p, "\\ufffd", 6);
+			p += n ? n : 6;
 			i += n ? n : 1;
 			continue;
 		}
-		char esc[6] = { '\\', 'u', '0', '0', tc_fmt_hex_digits[b >> 4], tc_fmt_hex_digits[b & 15] };
+		*p++ = '\\';
 		switch (b) {
-		case '"': PUT(o, "\\\""); break;
-		case '\\': PUT(o, "\\\\"); break;
-		case '\n': PUT(o, "\\n"); break;
-		case '\t': PUT(o, "\\t"); break;
-		case '\r': PUT(o, "\\r"); break;
-		default: pb_raw(o, esc, 6); break;
+		case '"': *p++ = '"'; break;
+		case '\\': *p++ = '\\'; break;
+		case '\n': *p++ = 'n'; break;
+		case '\t': *p++ = 't'; break;
+		case '\r': *p++ = 'r'; break;
+		default:
+			memcpy(p, "u00", 3);
+			p[3] = (uint8_t)tc_fmt_hex_digits[b >> 4];
+			p[4] = (uint8_t)tc_fmt_hex_digits[b & 15];
+			p += 5;
 		}
 		i++;
 	}
-}
-
-static void put_string(pb_buf *o, const char *s, size_t len)
-{
-	/* most strings (function names) need no escape: one copy */
-	size_t plain = 0;
-	while (plain < len && is_plain(s[plain]))
-		plain++;
-	if (plain == len && pb_room(o, len + 2)) {
-		uint8_t *p = o->data + o->len;
-		p[0] = '"';
-		memcpy(p + 1, s, len);
-		p[len + 1] = '"';
-		o->len += len + 2;
-		return;
-	}
-	PUT(o, "\"");
-	put_escaped(o, s, len);
-	PUT(o, "\"");
+	*p++ = '"';
+	o->len = (size_t)(p - o->data);
 }
 
 static void put_value(pb_buf *o, const tc_trace *trace, const tc_field *f);
