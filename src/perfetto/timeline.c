@@ -253,9 +253,14 @@ size_t tl_utf8_char(const char *s, size_t len)
 size_t tl_utf8_prefix(const char *s, size_t len)
 {
 	size_t i = 0, n;
-	while (i < len && (n = tl_utf8_char(s + i, len - i)) > 0)
+	for (;;) {
+		/* nearly all text is ASCII: no call per byte */
+		while (i < len && !((unsigned char)s[i] & 0x80))
+			i++;
+		if (i == len || !(n = tl_utf8_char(s + i, len - i)))
+			return i;
 		i += n;
-	return i;
+	}
 }
 
 void tl_put_utf8(pb_buf *out, const char *s, size_t len)
