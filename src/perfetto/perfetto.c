@@ -409,7 +409,7 @@ static void put_utf8_field(pb_buf *b, uint32_t field, const char *s, size_t len)
 }
 
 /* Describes T (and its process) if not done yet or renamed since. */
-static void describe(tl_ctx *c, pf_writer *w, tl_track *t)
+static void describe_track(tl_ctx *c, pf_writer *w, tl_track *t)
 {
 	bool thread = t->tid >= 0;
 	int64_t pid = t->pid >= 0 ? t->pid : t->tid;
@@ -450,6 +450,15 @@ static void describe(tl_ctx *c, pf_writer *w, tl_track *t)
 	}
 	pb_close(&c->out, d);
 	pb_close(&c->out, p);
+}
+
+/* describe_track() when there is something to do: every event asks,
+ * and nearly always of a thread described, in a process described. */
+static inline void describe(tl_ctx *c, pf_writer *w, tl_track *t)
+{
+	tl_track *main = t->tid < 0 ? NULL : t->pid < 0 ? t : tl_process_of(c, t);
+	if (!t->uuid || t->renamed || (main && (!main->process_uuid || main->process_renamed)))
+		describe_track(c, w, t);
 }
 
 /* ---- streams ---- */
@@ -1107,11 +1116,13 @@ static void clear_sequence(tl_ctx *c, pf_stream *s)
 	strtab_reset(&s->annotation_names);
 }
 
-/* A TrackEvent packet: w->scratch holds the TrackEvent's fields after
- * type and track, w->interned the new interned entries.  One room check
- * for the whole packet, written straight into the output: it is one per
- * function entry and exit. */
-static void emit_track_event(tl_ctx *c, pf_writer *w, pf_stream *s, uint64_t at, int type, const tl_track *t)
+/* A TrackEvent packet: NAME_IID its interned name (0: none),
+ * w->scratch holds the TrackEvent's fields after type, track and name,
+ * w->interned the new interned entries.  One room check for the whole
+ * packet, written straight into the output: it is one per function
+ * entry and exit. */
+static void emit_track_event(tl_ctx *c, pf_writer *w, pf_stream *s, uint64_t at, int type, const tl_track *t,
+                             uint64_t name_iid)
 {
 	pb_buf *b = &c->out;
 	/* the tags, varints and lengths around the two buffers: 70 bytes at most */
@@ -1130,7 +1141,10 @@ static void emit_track_event(tl_ctx *c, pf_writer *w, pf_stream *s, uint64_t at,
 	size_t event = b->len + n++;
 	n += pb_put_uint(p + n, TE_TYPE, (uint64_t)type);
 	n += pb_put_uint(p + n, TE_TRACK, t->uuid);
-	memcpy(p + n, w->scratch.data, w->scratch.len);
+	if (name_iid)
+		n += pb_put_uint(p + n, TE_NAME_IID, name_iid);
+	if (w->scratch.len)
+		memcpy(p + n, w->scratch.data, w->scratch.len);
 	b->len += n + w->scratch.len;
 	pb_close(b, event);
 	pb_close(b, packet);
@@ -1171,15 +1185,14 @@ static int write_slice(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t
 	if (what == TL_SLICE_UNENDED)
 		return 0;    /* the importer shows a slice without end as such */
 	w->scratch.len = w->interned.len = 0;
-	if (what == TL_SLICE_BEGIN)
-		pb_uint(&w->scratch, TE_NAME_IID, intern(w, e->s, true, name, len, &failed));
+	uint64_t name_iid = what == TL_SLICE_BEGIN ? intern(w, e->s, true, name, len, &failed) : 0;
 	const tc_field *extra = what == TL_SLICE_BEGIN ? tl_member(e->msg->payload, e->cls->func_args)
 	                        : what == TL_SLICE_END ? tl_member(e->msg->payload, e->cls->func_retval) : NULL;
 	if (extra)
 		put_annotation(w, e->s, &w->scratch, what == TL_SLICE_BEGIN ? "args" : "retval", extra, &failed);
 	if (failed || w->scratch.failed || w->interned.failed)
 		return tc_fail_nomem();
-	emit_track_event(c, w, e->s, stamp(e->s, ts), what == TL_SLICE_BEGIN ? TE_BEGIN : TE_END, t);
+	emit_track_event(c, w, e->s, stamp(e->s, ts), what == TL_SLICE_BEGIN ? TE_BEGIN : TE_END, t, name_iid);
 	return 0;
 }
 
@@ -1196,14 +1209,15 @@ static int write_user(tl_ctx *c, pf_writer *w, pf_stream *s, const tc_message *m
 		return tl_call(c, cls, msg, t, ts, write_slice, &(call_event){ w, s, cls, msg });
 	w->scratch.len = w->interned.len = 0;
 	pb_buf *b = &w->scratch;
+	uint64_t name_iid;
 	if (!cls) {
 		static const char text[] = "discarded events";
-		pb_uint(b, TE_NAME_IID, intern(w, s, true, text, sizeof text - 1, &failed));
+		name_iid = intern(w, s, true, text, sizeof text - 1, &failed);
 		tc_field count = { .cls = &(tc_field_class){ .kind = TC_FIELD_INT, .size = 64, .base = 10 } };
 		count.v.u = msg->count;
 		put_annotation(w, s, b, "count", &count, &failed);
 	} else {
-		pb_uint(b, TE_NAME_IID, intern(w, s, true, cls->ec->name, strlen(cls->ec->name), &failed));
+		name_iid = intern(w, s, true, cls->ec->name, strlen(cls->ec->name), &failed);
 		const tc_field_class *payload = cls->ec->payload;
 		for (size_t i = 0; msg->payload && payload && payload->kind == TC_FIELD_STRUCT &&
 		                   i < msg->payload->v.compound.count && i < payload->member_count; i++)
@@ -1211,7 +1225,7 @@ static int write_user(tl_ctx *c, pf_writer *w, pf_stream *s, const tc_message *m
 	}
 	if (failed || b->failed || w->interned.failed)
 		return tc_fail_nomem();
-	emit_track_event(c, w, s, stamp(s, ts), TE_INSTANT, t);
+	emit_track_event(c, w, s, stamp(s, ts), TE_INSTANT, t, name_iid);
 	return 0;
 }
 

@@ -221,6 +221,9 @@ static int64_t trace_time(const tl_clock *k, const tc_message *msg)
 	if (!k || !msg->has_time)
 		return 0;
 	uint64_t freq = k->clk->freq;
+	/* the usual case, nanoseconds of the trace clock itself */
+	if (freq == NS_PER_S && k->delta_ns == 0)
+		return msg->cycles > INT64_MAX ? INT64_MAX : (int64_t)msg->cycles;
 	__int128 ns = freq == NS_PER_S ? (__int128)msg->cycles : (__int128)msg->cycles * NS_PER_S / freq;
 	ns += k->delta_ns;
 	return ns < 0 ? 0 : ns > INT64_MAX ? INT64_MAX : (int64_t)ns;
