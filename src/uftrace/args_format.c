@@ -239,11 +239,19 @@ static int print_string(tc_buf *out, const uint8_t *p, size_t slen, bool std_str
 		while (high < n && !(p[high] & 0x80))
 			high++;
 		rc = tc_buf_append(out, "\"", 1);
-		if (rc == 0 && high + 1 < n)
+		if (rc == 0 && high + 1 < n) {
 			rc = tc_buf_append(out, p, n);
-		else
-			for (size_t i = 0; i < n && rc == 0; i++)
-				rc = print_escaped(out, p[i]);
+		} else {
+			/* the runs between escapes in one copy each (no NUL
+			 * before N: strnlen) */
+			for (size_t i = 0, run; i < n && rc == 0; i = run + 1) {
+				for (run = i; run < n && p[run] != '\b' && p[run] != '\n';)
+					run++;
+				rc = tc_buf_append(out, p + i, run - i);
+				if (rc == 0 && run < n)
+					rc = print_escaped(out, p[run]);
+			}
+		}
 		if (rc == 0)
 			rc = tc_buf_append(out, "\"", 1);
 	}
