@@ -435,8 +435,11 @@ static int write_slice(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t
 		put_string(text, name, len);
 		f->split = (uint32_t)(text->len - f->text);
 		const tc_field *args = what == TL_SLICE_BEGIN ? tl_member(e->msg->payload, e->cls->func_args) : NULL;
-		if (args)
-			put_member(text, e->msg->stream->trace, true, "args", args);
+		/* the keys of calls are known: no escaping at every call */
+		if (args) {
+			PUT(text, "\"args\":");
+			put_value(text, e->msg->stream->trace, args);
+		}
 		return text->failed ? tc_fail_nomem() : 0;
 	}
 	const char *text = (const char *)t->call_text.data + f->text;
@@ -452,8 +455,13 @@ static int write_slice(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t
 	if (retval || text_len > f->split) {
 		PUT(o, ",\"args\":{");
 		pb_raw(o, text + f->split, text_len - f->split);
-		if (retval)
-			put_member(o, e->msg->stream->trace, text_len == f->split, "retval", retval);
+		if (retval) {
+			if (text_len == f->split)
+				PUT(o, "\"retval\":");
+			else
+				PUT(o, ",\"retval\":");
+			put_value(o, e->msg->stream->trace, retval);
+		}
 		PUT(o, "}");
 	}
 	PUT(o, "}");
