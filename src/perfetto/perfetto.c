@@ -1125,7 +1125,7 @@ static void emit_track_event(tl_ctx *c, pf_writer *w, pf_stream *s, uint64_t at,
                              uint64_t name_iid)
 {
 	pb_buf *b = &c->out;
-	/* the tags, varints and lengths around the two buffers: 70 bytes at most */
+	/* the tags, varints and lengths around the two buffers: 81 bytes at most */
 	if (!pb_room(b, 120 + w->interned.len + w->scratch.len))
 		return;
 	uint8_t *p = b->data + b->len;
