@@ -127,58 +127,70 @@ static inline bool is_plain(char c)
 	return (unsigned char)c >= 0x20 && (unsigned char)c < 0x80 && c != '"' && c != '\\';
 }
 
-/* S as the contents of a JSON string. */
-static void put_escaped(pb_buf *o, const char *s, size_t len)
+/* Whether the eight bytes of X all stand for themselves (is_plain): no
+ * byte below 0x20 or from 0x80 up, no quote, no backslash.  The tests
+ * for a byte below N and for a zero byte of "Bit Twiddling Hacks"
+ * (Sean Eron Anderson, "Determine if a word has a byte less than n"). */
+static inline bool is_plain8(uint64_t x)
 {
-	size_t i = 0;
-	while (i < len) {
-		size_t run = i;
-		while (run < len && is_plain(s[run]))
-			run++;
-		pb_raw(o, s + i, run - i);
-		i = run;
-		if (i == len)
-			break;
+	const uint64_t ones = 0x0101010101010101u, highs = ones * 0x80;
+	uint64_t quote = x ^ ones * '"', backslash = x ^ ones * '\\';
+	return !((((x - ones * 0x20) & ~x) | ((quote - ones) & ~quote) | ((backslash - ones) & ~backslash) | x) & highs);
+}
+
+/* S as a JSON string, in one pass straight into the buffer, eight plain
+ * bytes at a time: argument texts are full of quotes, and a copy per run
+ * of plain bytes cost more than the bytes. */
+static void put_string(pb_buf *o, const char *s, size_t len)
+{
+	/* a byte takes at most six ("\u001f", "\ufffd") */
+	if (len > SIZE_MAX / 8 || !pb_room(o, len * 6 + 2)) {
+		o->failed = true;
+		return;
+	}
+	uint8_t *p = o->data + o->len;
+	*p++ = '"';
+	for (size_t i = 0; i < len;) {
+		uint64_t word;
+		if (len - i >= 8 && (memcpy(&word, s + i, 8), is_plain8(word))) {
+			memcpy(p, &word, 8);
+			p += 8;
+			i += 8;
+			continue;
+		}
 		unsigned char b = (unsigned char)s[i];
+		if (is_plain((char)b)) {
+			*p++ = b;
+			i++;
+			continue;
+		}
 		if (b >= 0x80) {
 			size_t n = tl_utf8_char(s + i, len - i);
 			if (n)
-				pb_raw(o, s + i, n);
+				memcpy(p, s + i, n);
 			else
-				PUT(o, "\\ufffd");
+				memcpy(p, "\\ufffd", 6);
+			p += n ? n : 6;
 			i += n ? n : 1;
 			continue;
 		}
-		char esc[6] = { '\\', 'u', '0', '0', tc_fmt_hex_digits[b >> 4], tc_fmt_hex_digits[b & 15] };
+		*p++ = '\\';
 		switch (b) {
-		case '"': PUT(o, "\\\""); break;
-		case '\\': PUT(o, "\\\\"); break;
-		case '\n': PUT(o, "\\n"); break;
-		case '\t': PUT(o, "\\t"); break;
-		case '\r': PUT(o, "\\r"); break;
-		default: pb_raw(o, esc, 6); break;
+		case '"': *p++ = '"'; break;
+		case '\\': *p++ = '\\'; break;
+		case '\n': *p++ = 'n'; break;
+		case '\t': *p++ = 't'; break;
+		case '\r': *p++ = 'r'; break;
+		default:
+			memcpy(p, "u00", 3);
+			p[3] = (uint8_t)tc_fmt_hex_digits[b >> 4];
+			p[4] = (uint8_t)tc_fmt_hex_digits[b & 15];
+			p += 5;
 		}
 		i++;
 	}
-}
-
-static void put_string(pb_buf *o, const char *s, size_t len)
-{
-	/* most strings (function names) need no escape: one copy */
-	size_t plain = 0;
-	while (plain < len && is_plain(s[plain]))
-		plain++;
-	if (plain == len && pb_room(o, len + 2)) {
-		uint8_t *p = o->data + o->len;
-		p[0] = '"';
-		memcpy(p + 1, s, len);
-		p[len + 1] = '"';
-		o->len += len + 2;
-		return;
-	}
-	PUT(o, "\"");
-	put_escaped(o, s, len);
-	PUT(o, "\"");
+	*p++ = '"';
+	o->len = (size_t)(p - o->data);
 }
 
 static void put_value(pb_buf *o, const tc_trace *trace, const tc_field *f);
@@ -423,8 +435,11 @@ static int write_slice(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t
 		put_string(text, name, len);
 		f->split = (uint32_t)(text->len - f->text);
 		const tc_field *args = what == TL_SLICE_BEGIN ? tl_member(e->msg->payload, e->cls->func_args) : NULL;
-		if (args)
-			put_member(text, e->msg->stream->trace, true, "args", args);
+		/* the keys of calls are known: no escaping at every call */
+		if (args) {
+			PUT(text, "\"args\":");
+			put_value(text, e->msg->stream->trace, args);
+		}
 		return text->failed ? tc_fail_nomem() : 0;
 	}
 	const char *text = (const char *)t->call_text.data + f->text;
@@ -440,8 +455,13 @@ static int write_slice(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t
 	if (retval || text_len > f->split) {
 		PUT(o, ",\"args\":{");
 		pb_raw(o, text + f->split, text_len - f->split);
-		if (retval)
-			put_member(o, e->msg->stream->trace, text_len == f->split, "retval", retval);
+		if (retval) {
+			if (text_len == f->split)
+				PUT(o, "\"retval\":");
+			else
+				PUT(o, ",\"retval\":");
+			put_value(o, e->msg->stream->trace, retval);
+		}
 		PUT(o, "}");
 	}
 	PUT(o, "}");

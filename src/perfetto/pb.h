@@ -65,14 +65,20 @@ static inline void pb_tag(pb_buf *b, uint32_t field, unsigned wire)
 	pb_varint(b, (uint64_t)field << 3 | wire);
 }
 
+/* An unsigned varint field at P, which has room for 20 bytes; returns
+ * the bytes written.  For a message of several fields written after one
+ * pb_room() for them all. */
+static inline size_t pb_put_uint(uint8_t *p, uint32_t field, uint64_t v)
+{
+	size_t n = pb_put_varint(p, (uint64_t)field << 3 | PB_VARINT);
+	return n + pb_put_varint(p + n, v);
+}
+
 /* An unsigned varint field (uint32, uint64, bool, enum). */
 static inline void pb_uint(pb_buf *b, uint32_t field, uint64_t v)
 {
-	if (pb_room(b, 20)) {
-		uint8_t *p = b->data + b->len;
-		size_t n = pb_put_varint(p, (uint64_t)field << 3 | PB_VARINT);
-		b->len += n + pb_put_varint(p + n, v);
-	}
+	if (pb_room(b, 20))
+		b->len += pb_put_uint(b->data + b->len, field, v);
 }
 
 /* A signed varint field (int32, int64): negatives take ten bytes, as in
@@ -95,17 +101,22 @@ static inline void pb_double(pb_buf *b, uint32_t field, double v)
 	}
 }
 
+/* A string or bytes field at P, which has room for 20 + LEN bytes;
+ * returns the bytes written. */
+static inline size_t pb_put_bytes(uint8_t *p, uint32_t field, const void *data, size_t len)
+{
+	size_t n = pb_put_varint(p, (uint64_t)field << 3 | PB_LEN);
+	n += pb_put_varint(p + n, len);
+	if (len)
+		memcpy(p + n, data, len);
+	return n + len;
+}
+
 /* A string or bytes field. */
 static inline void pb_bytes(pb_buf *b, uint32_t field, const void *data, size_t len)
 {
-	if (pb_room(b, 20 + len)) {
-		uint8_t *p = b->data + b->len;
-		size_t n = pb_put_varint(p, (uint64_t)field << 3 | PB_LEN);
-		n += pb_put_varint(p + n, len);
-		if (len)
-			memcpy(p + n, data, len);
-		b->len += n + len;
-	}
+	if (pb_room(b, 20 + len))
+		b->len += pb_put_bytes(b->data + b->len, field, data, len);
 }
 
 static inline void pb_str(pb_buf *b, uint32_t field, const char *s)

@@ -80,6 +80,11 @@ typedef struct strtab {
 	pb_buf bytes;              /* the strings, one after another */
 	struct slot { uint32_t off, len; uint64_t id; } *slots;
 	size_t cap, count;
+	/* the strings last looked up, by their address: function names
+	 * come from symbol tables, the same few pointers again and again.
+	 * A hit is checked against the table's bytes, so an address that
+	 * holds other text by now finds nothing. */
+	struct recent_id { const char *ptr; struct slot slot; } recent[16];
 } strtab;
 
 /* The last sched_switch on a CPU, as the importer will have it. */
@@ -122,6 +127,7 @@ typedef struct pf_writer {
 	pf_stream **streams;       /* chains by stream */
 	size_t stream_cap;
 	pf_stream **order;         /* in the order they came */
+	pf_stream *last_stream;    /* the stream of the message before */
 	size_t stream_count;
 	uint32_t next_seq;
 	uint64_t next_uuid;
@@ -146,6 +152,7 @@ static void strtab_reset(strtab *t)
 {
 	t->bytes.len = 0;
 	t->count = 0;
+	memset(t->recent, 0, sizeof t->recent);
 	if (t->slots)
 		memset(t->slots, 0xff, t->cap * sizeof *t->slots);
 }
@@ -177,19 +184,41 @@ static bool strtab_grow(strtab *t)
 	return true;
 }
 
+/* T's recent entry for the string at S. */
+static struct recent_id *strtab_recent(strtab *t, const char *s)
+{
+	return &t->recent[((uintptr_t)s >> 3 ^ (uintptr_t)s >> 7) % (sizeof t->recent / sizeof t->recent[0])];
+}
+
+/* Whether the LEN bytes at S were looked up lately: their id in *ID. */
+static inline bool strtab_recent_id(strtab *t, const char *s, size_t len, uint64_t *id)
+{
+	const struct recent_id *r = strtab_recent(t, s);
+	if (!s || r->ptr != s || r->slot.len != len || memcmp(t->bytes.data + r->slot.off, s, len) != 0)
+		return false;
+	*id = r->slot.id;
+	return true;
+}
+
 /* The id of S in T, adding it with id T->count + BASE when new (*ADDED);
  * 0 and *FAILED when out of memory. */
 static uint64_t strtab_id(strtab *t, const char *s, size_t len, uint64_t base, bool *added, bool *failed)
 {
 	*added = false;
+	uint64_t id;
+	if (strtab_recent_id(t, s, len, &id))
+		return id;
+	struct recent_id *r = strtab_recent(t, s);
 	uint64_t hash = str_hash(s, len);
 	if (t->cap) {
 		for (size_t h = hash & (t->cap - 1);; h = (h + 1) & (t->cap - 1)) {
 			struct slot *sl = &t->slots[h];
 			if (sl->off == UINT32_MAX)
 				break;
-			if (sl->len == len && memcmp(t->bytes.data + sl->off, s, len) == 0)
+			if (sl->len == len && memcmp(t->bytes.data + sl->off, s, len) == 0) {
+				*r = (struct recent_id){ s, *sl };
 				return sl->id;
+			}
 		}
 	}
 	if (((t->count + 1) * 2 > t->cap && !strtab_grow(t)) || t->bytes.len + len > UINT32_MAX) {
@@ -207,6 +236,7 @@ static uint64_t strtab_id(strtab *t, const char *s, size_t len, uint64_t base, b
 	}
 	t->count++;
 	*added = true;
+	*r = (struct recent_id){ s, t->slots[h] };
 	return t->slots[h].id;
 }
 
@@ -379,7 +409,7 @@ static void put_utf8_field(pb_buf *b, uint32_t field, const char *s, size_t len)
 }
 
 /* Describes T (and its process) if not done yet or renamed since. */
-static void describe(tl_ctx *c, pf_writer *w, tl_track *t)
+static void describe_track(tl_ctx *c, pf_writer *w, tl_track *t)
 {
 	bool thread = t->tid >= 0;
 	int64_t pid = t->pid >= 0 ? t->pid : t->tid;
@@ -422,9 +452,28 @@ static void describe(tl_ctx *c, pf_writer *w, tl_track *t)
 	pb_close(&c->out, p);
 }
 
+/* describe_track() when there is something to do: every event asks,
+ * and nearly always of a thread described, in a process described. */
+static inline void describe(tl_ctx *c, pf_writer *w, tl_track *t)
+{
+	tl_track *main = t->tid < 0 ? NULL : t->pid < 0 ? t : tl_process_of(c, t);
+	if (!t->uuid || t->renamed || (main && (!main->process_uuid || main->process_renamed)))
+		describe_track(c, w, t);
+}
+
 /* ---- streams ---- */
 
-static pf_stream *stream_of(pf_writer *w, const tc_stream *s)
+static pf_stream *stream_find(pf_writer *w, const tc_stream *s);
+
+/* The writer's stream of S: most messages are of the stream before. */
+static inline pf_stream *stream_of(pf_writer *w, const tc_stream *s)
+{
+	if (w->last_stream && w->last_stream->stream == s)
+		return w->last_stream;
+	return w->last_stream = stream_find(w, s);
+}
+
+static pf_stream *stream_find(pf_writer *w, const tc_stream *s)
 {
 	if (w->stream_cap)
 		for (pf_stream *p = w->streams[tc_ptr_hash(s, w->stream_cap)]; p; p = p->next)
@@ -935,6 +984,10 @@ static uint64_t intern(pf_writer *w, pf_stream *s, bool names, const char *str, 
 {
 	bool added;
 	strtab *t = names ? &s->names : &s->annotation_names;
+	uint64_t iid;
+	/* before the UTF-8 check: the table holds valid text only */
+	if (strtab_recent_id(t, str, len, &iid))
+		return iid;
 	size_t ok = tl_utf8_prefix(str, len);
 	pb_buf *fixed = NULL;
 	if (ok != len) {
@@ -945,7 +998,7 @@ static uint64_t intern(pf_writer *w, pf_stream *s, bool names, const char *str, 
 		str = (const char *)fixed->data;
 		len = fixed->len;
 	}
-	uint64_t iid = strtab_id(t, str, len, 1, &added, failed);
+	iid = strtab_id(t, str, len, 1, &added, failed);
 	if (added) {
 		size_t m = pb_open(&w->interned, names ? 2 : 3);
 		pb_uint(&w->interned, 1, iid);
@@ -1063,21 +1116,38 @@ static void clear_sequence(tl_ctx *c, pf_stream *s)
 	strtab_reset(&s->annotation_names);
 }
 
-/* A TrackEvent packet: w->scratch holds the TrackEvent's fields after
- * type and track, w->interned the new interned entries. */
-static void emit_track_event(tl_ctx *c, pf_writer *w, pf_stream *s, uint64_t at, int type, const tl_track *t)
+/* A TrackEvent packet: NAME_IID its interned name (0: none),
+ * w->scratch holds the TrackEvent's fields after type, track and name,
+ * w->interned the new interned entries.  One room check for the whole
+ * packet, written straight into the output: it is one per function
+ * entry and exit. */
+static void emit_track_event(tl_ctx *c, pf_writer *w, pf_stream *s, uint64_t at, int type, const tl_track *t,
+                             uint64_t name_iid)
 {
-	size_t p = open_packet(c, s->seq);
-	pb_uint(&c->out, TP_TIMESTAMP, at);
-	pb_uint(&c->out, TP_SEQ_FLAGS, SEQ_NEEDS_STATE);
+	pb_buf *b = &c->out;
+	/* the tags, varints and lengths around the two buffers: 81 bytes at most */
+	if (!pb_room(b, 120 + w->interned.len + w->scratch.len))
+		return;
+	uint8_t *p = b->data + b->len;
+	size_t n = 0;
+	p[n++] = 1 << 3 | PB_LEN;     /* Trace.packet */
+	size_t packet = b->len + n++;
+	n += pb_put_uint(p + n, TP_SEQ_ID, s->seq);
+	n += pb_put_uint(p + n, TP_TIMESTAMP, at);
+	n += pb_put_uint(p + n, TP_SEQ_FLAGS, SEQ_NEEDS_STATE);
 	if (w->interned.len)
-		pb_bytes(&c->out, TP_INTERNED, w->interned.data, w->interned.len);
-	size_t e = pb_open(&c->out, TP_TRACK_EVENT);
-	pb_uint(&c->out, TE_TYPE, (uint64_t)type);
-	pb_uint(&c->out, TE_TRACK, t->uuid);
-	pb_raw(&c->out, w->scratch.data, w->scratch.len);
-	pb_close(&c->out, e);
-	pb_close(&c->out, p);
+		n += pb_put_bytes(p + n, TP_INTERNED, w->interned.data, w->interned.len);
+	n += pb_put_varint(p + n, TP_TRACK_EVENT << 3 | PB_LEN);
+	size_t event = b->len + n++;
+	n += pb_put_uint(p + n, TE_TYPE, (uint64_t)type);
+	n += pb_put_uint(p + n, TE_TRACK, t->uuid);
+	if (name_iid)
+		n += pb_put_uint(p + n, TE_NAME_IID, name_iid);
+	if (w->scratch.len)
+		memcpy(p + n, w->scratch.data, w->scratch.len);
+	b->len += n + w->scratch.len;
+	pb_close(b, event);
+	pb_close(b, packet);
 }
 
 /* A call's begin on a sequence of its own, at BEGIN (trace clock). */
@@ -1115,15 +1185,14 @@ static int write_slice(tl_ctx *c, void *arg, tl_track *t, tl_slice what, int64_t
 	if (what == TL_SLICE_UNENDED)
 		return 0;    /* the importer shows a slice without end as such */
 	w->scratch.len = w->interned.len = 0;
-	if (what == TL_SLICE_BEGIN)
-		pb_uint(&w->scratch, TE_NAME_IID, intern(w, e->s, true, name, len, &failed));
+	uint64_t name_iid = what == TL_SLICE_BEGIN ? intern(w, e->s, true, name, len, &failed) : 0;
 	const tc_field *extra = what == TL_SLICE_BEGIN ? tl_member(e->msg->payload, e->cls->func_args)
 	                        : what == TL_SLICE_END ? tl_member(e->msg->payload, e->cls->func_retval) : NULL;
 	if (extra)
 		put_annotation(w, e->s, &w->scratch, what == TL_SLICE_BEGIN ? "args" : "retval", extra, &failed);
 	if (failed || w->scratch.failed || w->interned.failed)
 		return tc_fail_nomem();
-	emit_track_event(c, w, e->s, stamp(e->s, ts), what == TL_SLICE_BEGIN ? TE_BEGIN : TE_END, t);
+	emit_track_event(c, w, e->s, stamp(e->s, ts), what == TL_SLICE_BEGIN ? TE_BEGIN : TE_END, t, name_iid);
 	return 0;
 }
 
@@ -1140,14 +1209,15 @@ static int write_user(tl_ctx *c, pf_writer *w, pf_stream *s, const tc_message *m
 		return tl_call(c, cls, msg, t, ts, write_slice, &(call_event){ w, s, cls, msg });
 	w->scratch.len = w->interned.len = 0;
 	pb_buf *b = &w->scratch;
+	uint64_t name_iid;
 	if (!cls) {
 		static const char text[] = "discarded events";
-		pb_uint(b, TE_NAME_IID, intern(w, s, true, text, sizeof text - 1, &failed));
+		name_iid = intern(w, s, true, text, sizeof text - 1, &failed);
 		tc_field count = { .cls = &(tc_field_class){ .kind = TC_FIELD_INT, .size = 64, .base = 10 } };
 		count.v.u = msg->count;
 		put_annotation(w, s, b, "count", &count, &failed);
 	} else {
-		pb_uint(b, TE_NAME_IID, intern(w, s, true, cls->ec->name, strlen(cls->ec->name), &failed));
+		name_iid = intern(w, s, true, cls->ec->name, strlen(cls->ec->name), &failed);
 		const tc_field_class *payload = cls->ec->payload;
 		for (size_t i = 0; msg->payload && payload && payload->kind == TC_FIELD_STRUCT &&
 		                   i < msg->payload->v.compound.count && i < payload->member_count; i++)
@@ -1155,7 +1225,7 @@ static int write_user(tl_ctx *c, pf_writer *w, pf_stream *s, const tc_message *m
 	}
 	if (failed || b->failed || w->interned.failed)
 		return tc_fail_nomem();
-	emit_track_event(c, w, s, stamp(s, ts), TE_INSTANT, t);
+	emit_track_event(c, w, s, stamp(s, ts), TE_INSTANT, t, name_iid);
 	return 0;
 }
 

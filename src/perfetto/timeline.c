@@ -221,6 +221,9 @@ static int64_t trace_time(const tl_clock *k, const tc_message *msg)
 	if (!k || !msg->has_time)
 		return 0;
 	uint64_t freq = k->clk->freq;
+	/* the usual case, nanoseconds of the trace clock itself */
+	if (freq == NS_PER_S && k->delta_ns == 0)
+		return msg->cycles > INT64_MAX ? INT64_MAX : (int64_t)msg->cycles;
 	__int128 ns = freq == NS_PER_S ? (__int128)msg->cycles : (__int128)msg->cycles * NS_PER_S / freq;
 	ns += k->delta_ns;
 	return ns < 0 ? 0 : ns > INT64_MAX ? INT64_MAX : (int64_t)ns;
@@ -253,9 +256,17 @@ size_t tl_utf8_char(const char *s, size_t len)
 size_t tl_utf8_prefix(const char *s, size_t len)
 {
 	size_t i = 0, n;
-	while (i < len && (n = tl_utf8_char(s + i, len - i)) > 0)
+	for (;;) {
+		/* nearly all text is ASCII: eight bytes at a time, no call per byte */
+		uint64_t word;
+		while (len - i >= 8 && (memcpy(&word, s + i, 8), !(word & 0x8080808080808080u)))
+			i += 8;
+		while (i < len && !((unsigned char)s[i] & 0x80))
+			i++;
+		if (i == len || !(n = tl_utf8_char(s + i, len - i)))
+			return i;
 		i += n;
-	return i;
+	}
 }
 
 void tl_put_utf8(pb_buf *out, const char *s, size_t len)

@@ -9,6 +9,7 @@
  */
 #include "uftrace/args_int.h"
 #include "text/float_format.h"
+#include "text/format.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -42,11 +43,26 @@ static const enum_def *find_enum(const enum_set *set, const char *name)
 	return NULL;
 }
 
+/* printf's "%#" PRIx64: "0x" and the digits, "0" alone for 0.  Written
+ * by hand, as the decimals below: most payloads are a few integers, and
+ * printf's parsing cost more than the rest of a record. */
+static int print_hex(tc_buf *out, uint64_t u)
+{
+	char text[20] = "0x";
+	return u ? tc_buf_append(out, text, 2 + tc_fmt_hex(text + 2, u, true)) : tc_buf_append(out, "0", 1);
+}
+
+static int print_dec(tc_buf *out, int64_t v)
+{
+	char text[24];
+	return tc_buf_append(out, text, tc_fmt_i64(text, v));
+}
+
 static int print_small_or_hex(tc_buf *out, int64_t v)
 {
 	if (v < -SMALL_INT || v > SMALL_INT)
-		return tc_buf_printf(out, "%#" PRIx64, (uint64_t)v);
-	return tc_buf_printf(out, "%" PRId64, v);
+		return print_hex(out, (uint64_t)v);
+	return print_dec(out, v);
 }
 
 /* convert_enum_val(): an exact member, else members OR-ed from the largest
@@ -160,11 +176,13 @@ static int print_int(tc_buf *out, char conv, unsigned bytes, uint64_t raw)
 			uint64_t sign = UINT64_C(1) << (8 * bytes - 1);
 			v = (int64_t)(u ^ sign) - (int64_t)sign;
 		}
-		return tc_buf_printf(out, "%" PRId64, v);
+		return print_dec(out, v);
 	}
-	if (conv == 'u')
-		return tc_buf_printf(out, "%" PRIu64, u);
-	return u ? tc_buf_printf(out, "%#" PRIx64, u) : tc_buf_append(out, "0", 1);
+	if (conv == 'u') {
+		char text[24];
+		return tc_buf_append(out, text, tc_fmt_u64(text, u));
+	}
+	return print_hex(out, u);
 }
 
 /* d, i, u, x.  RAW holds SIZE bytes zero-extended, which is what replay
@@ -221,11 +239,19 @@ static int print_string(tc_buf *out, const uint8_t *p, size_t slen, bool std_str
 		while (high < n && !(p[high] & 0x80))
 			high++;
 		rc = tc_buf_append(out, "\"", 1);
-		if (rc == 0 && high + 1 < n)
+		if (rc == 0 && high + 1 < n) {
 			rc = tc_buf_append(out, p, n);
-		else
-			for (size_t i = 0; i < n && rc == 0; i++)
-				rc = print_escaped(out, p[i]);
+		} else {
+			/* the runs between escapes in one copy each (no NUL
+			 * before N: strnlen) */
+			for (size_t i = 0, run; i < n && rc == 0; i = run + 1) {
+				for (run = i; run < n && p[run] != '\b' && p[run] != '\n';)
+					run++;
+				rc = tc_buf_append(out, p + i, run - i);
+				if (rc == 0 && run < n)
+					rc = print_escaped(out, p[run]);
+			}
+		}
 		if (rc == 0)
 			rc = tc_buf_append(out, "\"", 1);
 	}
@@ -349,7 +375,7 @@ static int format_item(const fmt_ctx *c, const ua_item *it, const uint8_t *data,
 				rc = tc_buf_printf(out, "&%s", name);
 			return rc == 0 ? color_on(c, COLOR_RESET) : rc;
 		}
-		return raw ? tc_buf_printf(out, "%#" PRIx64, raw) : tc_buf_append(out, "0", 1);
+		return print_hex(out, raw);
 	}
 	case FMT_ENUM:
 		return format_enum(c, it, raw);

@@ -899,6 +899,7 @@ bool uft_resolve(uft_data *d, const uft_task *task, uint64_t time, uint64_t addr
 	uft_recent_slot *slot = recent ? &recent->slots[(addr >> 4 ^ addr >> 10) % n] : NULL;
 	if (slot && slot->sym && slot->session == s && slot->addr == addr) {
 		set_place(out, slot->sym, slot->module);
+		out->slot = slot;
 		return true;
 	}
 	if (ensure_maps(d, s) < 0)
@@ -945,8 +946,24 @@ bool uft_resolve(uft_data *d, const uft_task *task, uint64_t time, uint64_t addr
 		slot->addr = addr;
 		slot->sym = sym;
 		slot->module = m;
+		slot->known = 0;
+		out->slot = slot;
 	}
 	return true;
+}
+
+const ua_list *uft_place_items(uft_data *d, const uft_place *pl, bool retval)
+{
+	uft_recent_slot *slot = pl->slot;
+	if (slot && (slot->known >> retval & 1))
+		return slot->lists[retval];
+	const ua_list *l = ua_lookup(d->specs, &pl->fn, retval);
+	/* NULL may be a failure: asked again next time */
+	if (slot && l) {
+		slot->lists[retval] = l;
+		slot->known |= 1u << retval;
+	}
+	return l;
 }
 
 const char *uft_place_name(const uft_place *pl, uint64_t addr, char *buf, size_t size)

@@ -340,7 +340,7 @@ static int fill_message(um_iter *it, tc_batch *b, size_t i, const uft_record *r)
 	bool resolved = uft_resolve(t->d, r->task, r->time, r->addr, &pl, &it->recent);
 	const char *name = uft_place_name(resolved ? &pl : NULL, r->addr, st->payloads[i].name, sizeof st->payloads[i].name);
 	if (r->more && resolved) {
-		const ua_list *l = ua_lookup(t->d->specs, &pl.fn, !entry);
+		const ua_list *l = uft_place_items(t->d, &pl, !entry);
 		int rc = l ? ua_format(t->d->specs, l, r->payload, r->payload_len, &pl.fn, NULL, NULL, false, &it->text) : 0;
 		if (rc < 0)
 			return rc;

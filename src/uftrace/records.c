@@ -46,6 +46,7 @@ struct uft_task_reader {
 	unsigned reads;
 	atomic_uint_least64_t *bytes_read;  /* uft_task_reader_count_into() */
 	size_t counted;            /* of the bytes read, those added to it */
+	uft_recent recent;         /* functions whose payloads were sized lately */
 };
 
 /* Pages read long ago are given back as the reader goes, so memory stays
@@ -169,8 +170,8 @@ int uft_task_reader_next(uft_task_reader *r, uft_record *rec)
 	} else if (rec->type == UFT_ENTRY || rec->type == UFT_EXIT) {
 		uft_place pl;
 		const ua_list *l = NULL;
-		if (uft_resolve(r->d, r->task, rec->time, rec->addr, &pl, NULL))
-			l = ua_lookup(r->d->specs, &pl.fn, rec->type == UFT_EXIT);
+		if (uft_resolve(r->d, r->task, rec->time, rec->addr, &pl, &r->recent))
+			l = uft_place_items(r->d, &pl, rec->type == UFT_EXIT);
 		if (!l)
 			return tc_fail(TC_EFORMAT, r->path, (int64_t)r->pos - 16,
 			               "%s record of %s carries data, but no argument spec of the recording covers it",

@@ -165,6 +165,7 @@ typedef struct uft_place {
 	const uft_symbol *sym;     /* NULL: unresolved */
 	const uft_module *module;
 	ua_function fn;            /* for args.h */
+	struct uft_recent_slot *slot;  /* where the answer is remembered, NULL: nowhere */
 } uft_place;
 
 /* What one reader resolved lately, by address: the same functions come
@@ -177,6 +178,12 @@ typedef struct uft_recent_slot {
 	uint64_t addr;
 	const uft_symbol *sym;     /* NULL: an empty slot */
 	const uft_module *module;
+	/* the function's ua_lookup() answers, arguments and return value,
+	 * once asked (bit 0 and 1 of KNOWN): a payload is sized when read
+	 * and formatted when shown, and the lookup hashes and compares
+	 * names under a lock */
+	const ua_list *lists[2];
+	unsigned known;
 } uft_recent_slot;
 
 typedef struct uft_recent {
@@ -186,6 +193,10 @@ typedef struct uft_recent {
 /* Resolves ADDR of TASK at TIME; false when no symbol covers it.  RECENT,
  * when not NULL, is the caller's memory of earlier answers. */
 bool uft_resolve(uft_data *d, const uft_task *task, uint64_t time, uint64_t addr, uft_place *out, uft_recent *recent);
+
+/* ua_lookup() of PL's function (RETVAL: its return value's items),
+ * remembered in PL's recent slot. */
+const ua_list *uft_place_items(uft_data *d, const uft_place *pl, bool retval);
 
 /* The file name of the module that maps ADDR of TASK at TIME (a
  * dlopen'ed one included), as `replay -f module` shows it; NULL when
