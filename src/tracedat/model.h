@@ -7,7 +7,8 @@
  *   model.c    the trace: environment, clocks, one stream class per
  *              buffer, one stream per (buffer, CPU); tc_format_tracedat
  *   stream.c   records -> messages (a tc_stream_iter per stream)
- *   symbols.c  the kallsyms as the trace's symbol table (tc_trace_symbol)
+ *   symbols.c  the kallsyms as the trace's symbol table (tc_trace_symbol),
+ *              read by kallsyms.c, which report's plans share
  *
  * The model, as `tracecat print` shows it:
  *
@@ -43,6 +44,7 @@
 #ifndef TC_TRACEDAT_MODEL_H
 #define TC_TRACEDAT_MODEL_H
 
+#include "tracedat/kallsyms.h"
 #include "tracedat/tracedat.h"
 
 #include <pthread.h>
@@ -133,9 +135,7 @@ typedef struct td_trace {
 	/* the kallsyms as a symbol table (symbols.c), read on first use */
 	pthread_mutex_t symbols_lock;
 	atomic_bool symbols_read;
-	tc_symbol *symbols;        /* symbol_count, then a zero entry */
-	size_t symbol_count;
-	char *symbol_text;         /* their names */
+	td_kallsyms symbols;
 } td_trace;
 
 /* ---- lttng.c ---- */

@@ -5,8 +5,8 @@
  * one machine) cannot show: big-endian files, every special record type
  * on one page (time extend, padding with a delta, absolute time stamp,
  * long-form event), a stored missed-events count, format texts with every
- * declaration form, and the TSC2NSEC and TIME_SHIFT arithmetic of spec
- * §10.  One line per check, "PASS name" or "FAIL name: ..."; exit status
+ * declaration form, the TSC2NSEC and TIME_SHIFT arithmetic of spec
+ * §10, and kallsyms.c's strict and lenient readings of kallsyms.  One line per check, "PASS name" or "FAIL name: ..."; exit status
  * 0 when everything passed.
  */
 #include <inttypes.h>
@@ -15,6 +15,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "tracedat/kallsyms.h"
 #include "tracedat/tracedat.h"
 #include "check.h"
 
@@ -445,6 +446,51 @@ static void test_format_text(void)
 	tc_pool_free(&pool);
 }
 
+/* kallsyms.c's two readings of one text: strict (print-format plans, which
+ * leave a line libtraceevent may read otherwise to it) and lenient
+ * (tc_trace_symbol(), which leaves such lines out), the same table
+ * otherwise: func_map's order, aliases last-first, range look-ups. */
+static void test_kallsyms(void)
+{
+	static const char text[] =
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81000000 T _text\n"
+		"0xffffffff81000080 T hex_prefix\n"
+		"ffffffff81000100 t mod_func\t[mod]\n"
+		"ffffffff81000180 t open_mod\t[mod\n"
+		"ffffffff81000200 A absolute\n"
+		"ffffffff81000280 t $x\n"
+		"ffffffff81000300\n"
+		"ffffffff81000380 T last";
+	td_kallsyms ks;
+	int rc = td_kallsyms_read(&ks, text, sizeof text - 1, false);
+	check(rc == 0 && ks.count == 0, "kallsyms/strict-inexact", "rc %d, %zu symbols", rc, ks.count);
+	td_kallsyms_free(&ks);
+	rc = td_kallsyms_read(&ks, text, sizeof text - 1, true);
+	check(rc == 1 && ks.count == 5, "kallsyms/lenient-count", "rc %d, %zu symbols", rc, ks.count);
+	if (rc == 1 && ks.count == 5) {
+		check(strcmp(ks.map[0].name, "_text") == 0 && strcmp(ks.map[1].name, "_stext") == 0, "kallsyms/aliases-last-first",
+		      "%s %s", ks.map[0].name, ks.map[1].name);
+		/* (bsearch()'s second probe, the second of the aliases) */
+		const tc_symbol *s = td_kallsyms_find(&ks, 0xffffffff81000040);
+		check(s && strcmp(s->name, "_stext") == 0 && !s->module, "kallsyms/find-alias", "%s", s ? s->name : "(none)");
+		s = td_kallsyms_find(&ks, 0xffffffff81000101);
+		check(s && strcmp(s->name, "mod_func") == 0 && s->module && strcmp(s->module, "mod") == 0, "kallsyms/module",
+		      "%s [%s]", s ? s->name : "(none)", s && s->module ? s->module : "");
+		s = td_kallsyms_find(&ks, 0xffffffff81000300);
+		check(s && strcmp(s->name, "open_mod") == 0 && !s->module, "kallsyms/lenient-open-module", "%s [%s]",
+		      s ? s->name : "(none)", s && s->module ? s->module : "");
+		check(td_kallsyms_find(&ks, 0xffffffff80ffffff) == NULL && td_kallsyms_find(&ks, 0xffffffff81000381) == NULL &&
+		      td_kallsyms_find(&ks, 0xffffffff81000380) != NULL, "kallsyms/outside", "found outside the table");
+	}
+	td_kallsyms_free(&ks);
+	static const char plain[] = "ffffffff81000180 t open_mod\t[mod\nffffffff81000100 t mod_func\t[mod]\n";
+	rc = td_kallsyms_read(&ks, plain, sizeof plain - 1, false);
+	check(rc == 1 && ks.count == 2 && ks.map[1].module && strcmp(ks.map[1].module, "mo") == 0, "kallsyms/strict-open-module",
+	      "rc %d, %zu symbols, module %s", rc, ks.count, rc == 1 && ks.count == 2 && ks.map[1].module ? ks.map[1].module : "(none)");
+	td_kallsyms_free(&ks);
+}
+
 int main(void)
 {
 	test_format_text();
@@ -452,5 +498,6 @@ int main(void)
 	test_records(true);
 	test_time_rules();
 	test_latency();
+	test_kallsyms();
 	return n_fail ? 1 : 0;
 }
