@@ -103,6 +103,8 @@ int tc_ptr_push(void ***array, size_t *count, void *item);
  * more item of SIZE bytes after COUNT, doubling *CAP from FIRST; returns
  * 0 or TC_ENOMEM (recorded), *ITEMS untouched then. */
 int tc_array_reserve(void *items, size_t *cap, size_t count, size_t size, size_t first);
+/* The same with room for NEED items in all, doubling as often as it takes. */
+int tc_array_reserve_n(void *items, size_t *cap, size_t need, size_t size, size_t first);
 
 /* ---- byte buffer ---- */
 

@@ -163,18 +163,25 @@ char *tc_pool_strdup(tc_pool *pool, const char *s)
 
 /* ---- arrays and buffers ---- */
 
-int tc_array_reserve(void *items, size_t *cap, size_t count, size_t size, size_t first)
+int tc_array_reserve_n(void *items, size_t *cap, size_t need, size_t size, size_t first)
 {
 	void **p = items;
-	if (count < *cap)
+	if (need <= *cap)
 		return 0;
-	size_t n = *cap ? *cap * 2 : first;
-	void *more = n <= SIZE_MAX / size ? realloc(*p, n * size) : NULL;
+	size_t n = *cap ? *cap : first;
+	while (n < need && n <= SIZE_MAX / 2)
+		n *= 2;
+	void *more = n >= need && n <= SIZE_MAX / size ? realloc(*p, n * size) : NULL;
 	if (!more)
 		return tc_fail_nomem();
 	*p = more;
 	*cap = n;
 	return 0;
+}
+
+int tc_array_reserve(void *items, size_t *cap, size_t count, size_t size, size_t first)
+{
+	return tc_array_reserve_n(items, cap, count + 1, size, first);
 }
 
 int tc_ptr_push(void ***array, size_t *count, void *item)

@@ -25,19 +25,11 @@ typedef struct perf_iter {
 	int failed;                  /* sticky error */
 } perf_iter;
 
-static int ensure_slots(perf_iter *it, uint64_t need)
+/* NEED is bounded by the record's size (a u16: perf.data-file-format.txt,
+ * "struct perf_event_header"), so it fits a size_t. */
+static int ensure_slots(perf_iter *it, size_t need)
 {
-	if (need <= it->slot_cap)
-		return 0;
-	size_t cap = it->slot_cap ? it->slot_cap : 64;
-	while (cap < need)
-		cap *= 2;
-	tc_field *s = realloc(it->slots, cap * sizeof *s);
-	if (!s)
-		return tc_fail_nomem();
-	it->slots = s;
-	it->slot_cap = cap;
-	return 0;
+	return tc_array_reserve_n(&it->slots, &it->slot_cap, need, sizeof *it->slots, 64);
 }
 
 static void set_int(tc_field *f, const tc_field_class *cls, uint64_t v)
@@ -73,7 +65,7 @@ static int decode_sample(perf_iter *it, const perf_record *r, const perf_sample 
 		common = td->common_count;
 		need += 2 + td_record_slots(td, plan, &rec);
 	}
-	if (ensure_slots(it, need) < 0)
+	if (ensure_slots(it, (size_t)need) < 0)
 		return TC_ENOMEM;
 	tc_field *ctx = &it->slots[0], *payload = &it->slots[1], *ctx_items = &it->slots[2];
 	tc_field *pay_items = ctx_items + ctx_n, *chain = pay_items + pay_n, *next = chain + s->callchain_nr;

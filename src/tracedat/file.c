@@ -1169,11 +1169,12 @@ bool tracedat_has_magic(const char *path)
 	return ok;
 }
 
-int tracedat_open(tracedat_file **out, const char *path)
+/* A file with nothing read yet: every text empty, no descriptor. */
+static tracedat_file *file_new(void)
 {
 	tracedat_file *f = calloc(1, sizeof *f);
 	if (!f)
-		return tc_fail_nomem();
+		return NULL;
 	tc_pool_init(&f->pool);
 	f->fd = -1;
 	tracedat_meta *m = &f->meta;
@@ -1181,6 +1182,15 @@ int tracedat_open(tracedat_file **out, const char *path)
 	m->header_page = m->header_event = m->kallsyms = m->printk_formats = m->cmdlines = empty;
 	m->compression = "none";
 	m->compression_version = m->trace_clock_option = m->trace_clock = m->uname = m->tracer_version = "";
+	return f;
+}
+
+int tracedat_open(tracedat_file **out, const char *path)
+{
+	tracedat_file *f = file_new();
+	if (!f)
+		return tc_fail_nomem();
+	tracedat_meta *m = &f->meta;
 	builder b = { .f = f, .path = path, .v6_last_buffer = -1 };
 	for (int i = 0; i < 6; i++)
 		b.section_offset[i] = -1;
@@ -1255,16 +1265,10 @@ static int read_tracing_data(builder *b, reader *r)
 
 int tracedat_open_tracing_data(tracedat_file **out, const char *path, uint64_t offset, uint64_t size)
 {
-	tracedat_file *f = calloc(1, sizeof *f);
+	tracedat_file *f = file_new();
 	if (!f)
 		return tc_fail_nomem();
-	tc_pool_init(&f->pool);
-	f->fd = -1;
 	tracedat_meta *m = &f->meta;
-	static const tracedat_blob empty = { "", 0, -1, false };
-	m->header_page = m->header_event = m->kallsyms = m->printk_formats = m->cmdlines = empty;
-	m->compression = "none";
-	m->compression_version = m->trace_clock_option = m->trace_clock = m->uname = m->tracer_version = "";
 	builder b = { .f = f, .path = path, .v6_last_buffer = -1 };
 	struct stat st;
 	int rc = 0;

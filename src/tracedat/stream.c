@@ -178,17 +178,7 @@ void td_decode_record(const td_trace *t, const td_event_plan *plan, const traced
 
 static int ensure_slots(td_iter *it, size_t need)
 {
-	if (need <= it->slot_cap)
-		return 0;
-	size_t cap = it->slot_cap ? it->slot_cap : 64;
-	while (cap < need)
-		cap *= 2;
-	tc_field *s = realloc(it->slots, cap * sizeof *s);
-	if (!s)
-		return tc_fail_nomem();
-	it->slots = s;
-	it->slot_cap = cap;
-	return 0;
+	return tc_array_reserve_n(&it->slots, &it->slot_cap, need, sizeof *it->slots, 64);
 }
 
 static int record_fail(td_iter *it, const tracedat_record *rec, const char *fmt, ...) TC_PRINTF(3, 4);
