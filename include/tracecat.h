@@ -619,11 +619,6 @@ typedef struct tc_message {
 	bool has_range;
 	uint64_t end_cycles;
 	tc_time end_time;
-
-	/* What the library's consumer of the message (the text printer:
-	 * tc_text_printer_format_ahead()) prepared for it on the thread that
-	 * decoded it; NULL when nothing was.  Readers leave it NULL. */
-	const void *prepared;
 } tc_message;
 
 /* ------------------------------------------------------------------------
@@ -1045,15 +1040,6 @@ typedef struct tc_text_printer tc_text_printer;
  */
 TC_API int tc_text_printer_new(tc_text_printer **out, const tc_text_options *opts, FILE *out_stream, FILE *err_stream);
 TC_API int tc_text_printer_print(tc_text_printer *p, const tc_message *msg);
-/*
- * Has MUX's decoding threads (tc_muxer_set_threads) format ahead, for each
- * message they decode, the values whose text costs most (real numbers), so
- * that printing MUX's messages with P copies that text: the same output,
- * with less work on the thread that merges and prints.  Call before the
- * first tc_muxer_next(); P must outlive MUX's reading.  Returns TC_OK, or
- * TC_EINVAL when MUX has started reading.
- */
-TC_API int tc_text_printer_format_ahead(tc_text_printer *p, tc_muxer *mux);
 TC_API int tc_text_printer_flush(tc_text_printer *p);
 TC_API void tc_text_printer_free(tc_text_printer *p);
 

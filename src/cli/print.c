@@ -241,8 +241,7 @@ int cli_print(int argc, char **argv)
 	tc_muxer *mux = NULL;
 	tc_text_printer *printer = NULL;
 	if (!status && (tc_muxer_new(&mux) < 0 || tc_muxer_set_threads(mux, jobs) < 0 ||
-	                tc_text_printer_new(&printer, &o, stdout, stderr) < 0 ||
-	                tc_text_printer_format_ahead(printer, mux) < 0))
+	                tc_text_printer_new(&printer, &o, stdout, stderr) < 0))
 		status = 1;
 	for (int i = 0; i < npaths && !status; i++)
 		if ((filtering && tc_input_want_values(inputs[i], cli_filter_keeps_class, filter) < 0) ||

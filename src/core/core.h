@@ -376,34 +376,12 @@ int tc_input_own(tc_input *in, void *obj, void (*free_fn)(void *));
 
 typedef struct tc_prefetch tc_prefetch;
 
-/*
- * Work a consumer does on each message that depends on that message alone,
- * done by the worker thread that decoded its batch rather than by the
- * thread that merges and uses the messages (the text printer formats real
- * numbers ahead: text/ahead.c).  prepare() runs before the batch is handed
- * out and may set each message's `prepared`; what that points to it keeps
- * in *STATE, its own for one batch slot, reused when the slot is filled
- * again (the batch has been released by then) and freed by free_state()
- * with the prefetcher.  It runs on workers only: on the caller's thread it
- * would only move work from one place to another of the same thread.
- */
-typedef struct tc_prepare {
-	void (*prepare)(void *ctx, tc_message *msgs, size_t count, void **state);
-	void (*free_state)(void *state);
-	void *ctx;
-} tc_prepare;
-
-/* Has MUX's workers (tc_muxer_set_threads) run PREP on their batches; before
- * the first tc_muxer_next(). */
-int tc_muxer_set_prepare(tc_muxer *mux, const tc_prepare *prep);
-
 /* Reads the COUNT streams ITERS in batches of at most BATCH_CAP messages
  * (0: as many as memory allows for COUNT streams), decoding ahead of the
  * caller on THREADS - 1 worker threads (none for 1) the streams whose
  * iterators can fill batches; the others are read on the caller's
- * thread.  PREP (NULL: none) prepares the batches the workers fill. */
-int tc_prefetch_new(tc_prefetch **out, tc_stream_iter *const *iters, size_t count, unsigned threads, size_t batch_cap,
-                    const tc_prepare *prep);
+ * thread. */
+int tc_prefetch_new(tc_prefetch **out, tc_stream_iter *const *iters, size_t count, unsigned threads, size_t batch_cap);
 /* The next batch of stream I, after releasing the one handed out before:
  * 1, 0 at the end of the stream, or < 0 with the error recorded. */
 int tc_prefetch_next(tc_prefetch *p, size_t i, const tc_batch **out);

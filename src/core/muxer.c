@@ -45,7 +45,6 @@ struct tc_muxer {
 	tc_stream_iter **iters;
 	tc_prefetch *prefetch;
 	unsigned threads;
-	tc_prepare prep;      /* prepare NULL: none */
 	mux_entry **heap;
 	size_t heap_len;
 	mux_entry **all;
@@ -306,19 +305,11 @@ int tc_muxer_set_threads(tc_muxer *m, unsigned threads)
 	return 0;
 }
 
-int tc_muxer_set_prepare(tc_muxer *m, const tc_prepare *prep)
-{
-	if (m->started)
-		return tc_fail(TC_EINVAL, NULL, -1, "the muxer has started reading");
-	m->prep = *prep;
-	return 0;
-}
-
 int tc_muxer_next(tc_muxer *m, const tc_message **out)
 {
 	int rc;
 	if (!m->started) {
-		if ((rc = tc_prefetch_new(&m->prefetch, m->iters, m->all_count, m->threads, 0, &m->prep)) < 0)
+		if ((rc = tc_prefetch_new(&m->prefetch, m->iters, m->all_count, m->threads, 0)) < 0)
 			return rc;
 		m->started = true;
 		for (size_t i = 0; i < m->all_count; i++) {

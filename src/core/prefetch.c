@@ -61,7 +61,6 @@
 typedef struct pf_slot {
 	tc_batch batch;
 	int rc;                  /* what fill returned */
-	void *prep_state;        /* tc_prepare's, for this slot */
 } pf_slot;
 
 typedef struct pf_stream {
@@ -84,7 +83,6 @@ struct tc_prefetch {
 	pf_stream *streams;
 	size_t count;
 	size_t batch_cap;
-	tc_prepare prep;         /* prepare NULL: none */
 	pthread_mutex_t lock;
 	/* the streams a worker may fill, a ring of `count` places */
 	size_t *queue;
@@ -138,9 +136,8 @@ static void note_change(tc_prefetch *p, pthread_cond_t *cond, size_t asleep)
 		pthread_cond_signal(cond);
 }
 
-/* Fills SLOT of S on the calling thread, without the lock; a worker
- * (ON_WORKER) prepares it too. */
-static void fill_slot(tc_prefetch *p, pf_stream *s, pf_slot *slot, bool on_worker)
+/* Fills SLOT of S on the calling thread, without the lock. */
+static void fill_slot(tc_prefetch *p, pf_stream *s, pf_slot *slot)
 {
 	tc_batch *b = &slot->batch;
 	if (!b->msgs) {
@@ -155,17 +152,15 @@ static void fill_slot(tc_prefetch *p, pf_stream *s, pf_slot *slot, bool on_worke
 	slot->rc = s->it->ops->fill(s->it, b);
 	if (slot->rc < 0)
 		s->error = *tc_error_last();
-	else if (slot->rc > 0 && on_worker && p->prep.prepare)
-		p->prep.prepare(p->prep.ctx, b->msgs, b->count, &slot->prep_state);
 }
 
 /* With the lock: fills the next slot of S, dropping the lock meanwhile. */
-static void fill_next(tc_prefetch *p, pf_stream *s, bool on_worker)
+static void fill_next(tc_prefetch *p, pf_stream *s)
 {
 	pf_slot *slot = &s->slots[(s->head + s->ready) % PF_SLOTS];
 	s->filling = true;
 	pthread_mutex_unlock(&p->lock);
-	fill_slot(p, s, slot, on_worker);
+	fill_slot(p, s, slot);
 	pthread_mutex_lock(&p->lock);
 	s->filling = false;
 	s->ready++;
@@ -204,7 +199,7 @@ static void *worker_run(void *arg)
 		p->queue_len--;
 		s->queued = false;
 		if (wants_fill(s)) {
-			fill_next(p, s, true);
+			fill_next(p, s);
 			enqueue(p, s);
 		}
 	}
@@ -212,8 +207,7 @@ static void *worker_run(void *arg)
 	return NULL;
 }
 
-int tc_prefetch_new(tc_prefetch **out, tc_stream_iter *const *iters, size_t count, unsigned threads, size_t batch_cap,
-                    const tc_prepare *prep)
+int tc_prefetch_new(tc_prefetch **out, tc_stream_iter *const *iters, size_t count, unsigned threads, size_t batch_cap)
 {
 	tc_prefetch *p = calloc(1, sizeof *p);
 	if (!p || !(p->streams = calloc(count ? count : 1, sizeof *p->streams)) ||
@@ -224,8 +218,6 @@ int tc_prefetch_new(tc_prefetch **out, tc_stream_iter *const *iters, size_t coun
 		return tc_fail_nomem();
 	}
 	p->count = count;
-	if (prep)
-		p->prep = *prep;
 	/* the first try comes sooner: a short read gains most from it */
 	p->timing.probe_every = PF_PROBE_MIN;
 	p->timing.epoch = PF_PROBE_MIN / 2;
@@ -352,7 +344,7 @@ int tc_prefetch_next(tc_prefetch *p, size_t i, const tc_batch **out)
 	}
 	while (s->ready == 0) {
 		if (!s->filling) {
-			fill_next(p, s, false);
+			fill_next(p, s);
 		} else {
 			wait_for_change(p, &p->done, &p->caller_asleep);
 		}
@@ -401,8 +393,6 @@ void tc_prefetch_free(tc_prefetch *p)
 			if (ops->fill && s->slots[k].batch.store)
 				ops->free_store(s->slots[k].batch.store);
 			free(s->slots[k].batch.msgs);
-			if (s->slots[k].prep_state)
-				p->prep.free_state(s->slots[k].prep_state);
 		}
 	}
 	pthread_cond_destroy(&p->work);

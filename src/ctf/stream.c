@@ -552,7 +552,6 @@ static int decode_event(ctf_stream_iter *s, tc_message *m, ctf_arena *arena)
 	m->kind = TC_MSG_EVENT;
 	m->stream = &s->stream->pub;
 	m->packet_context = s->pkt.context;
-	m->prepared = NULL;
 	m->has_time = s->sc->pub.clock != NULL;
 	if (m->has_time) {
 		bool ok = s->clock_is_1ghz ? tc_time_add_ns(s->clock_origin, m->cycles, &m->time)

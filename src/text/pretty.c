@@ -48,7 +48,6 @@
 #include <time.h>
 
 #include "text/pretty_int.h"
-#include "ahead.h"
 #include "float_format.h"
 
 #define OUTBUF_SIZE ((size_t)256 * 1024)
@@ -547,28 +546,24 @@ static char *w_string_value(tc_text_printer *p, char *d, const tc_field *f)
 	return w_str(p, d, p->c_rst);
 }
 
-/* babeltrace2 prints real fields with "%g" (floats widened to double):
- * real field F's text, copied when a decoding thread wrote it ahead (the
- * message's next record is F's: ahead.c), converted here otherwise.  The
- * caller guarantees TC_FMT_G_MAX bytes of room. */
-static inline char *put_real(tc_text_printer *p, char *d, const tc_field *f)
+/* babeltrace2 prints real fields with "%g" (floats widened to double);
+ * the caller guarantees TC_FMT_G_MAX bytes of room. */
+static inline char *put_g(char *d, double v)
 {
-	const tc_ahead_real *r = p->ahead;
+	return d + tc_fmt_g(d, v, 6);
+}
 
-	if (r && r->field == f) {
-		memcpy(d, r->text, sizeof r->text);
-		p->ahead = r + 1;
-		return d + r->len;
-	}
-	return d + tc_fmt_g(d, f->v.f, 6);
+static inline char *w_g(tc_text_printer *p, char *d, double v)
+{
+	return put_g(room(p, d, TC_FMT_G_MAX), v);
 }
 
 /* A real field, bold when coloured. */
-static char *w_float(tc_text_printer *p, char *d, const tc_field *f)
+static char *w_float(tc_text_printer *p, char *d, double v)
 {
 	if (p->color)
 		d = w_str(p, d, p->c_bold);
-	d = put_real(p, room(p, d, TC_FMT_G_MAX), f);
+	d = w_g(p, d, v);
 	if (p->color)
 		d = w_str(p, d, p->c_rst);
 	return d;
@@ -731,7 +726,7 @@ static inline char *w_value(tc_text_printer *p, char *d, const tc_field *f,
 		return w_quoted(p, d, f->v.str.ptr, f->v.str.ptr ? f->v.str.len : 0);
 	case HOW_FLOAT:
 		/* uncoloured (value_how()): no w_float() around it */
-		return put_real(p, d, f);
+		return put_g(d, f->v.f);
 	default:
 		return w_field(p, d, f, names);
 	}
@@ -901,7 +896,7 @@ static char *w_field(tc_text_printer *p, char *d, const tc_field *f, bool names)
 	case TC_FIELD_ENUM:
 		return w_enum(p, d, f);
 	case TC_FIELD_FLOAT:
-		return w_float(p, d, f);
+		return w_float(p, d, f->v.f);
 	case TC_FIELD_STRING:
 		return w_string_value(p, d, f);
 	case TC_FIELD_STRUCT:
@@ -1239,7 +1234,6 @@ static void print_event(tc_text_printer *p, const tc_message *m)
 	const tc_trace *tr = pretty_msg_trace(m);
 
 	p->ctf2 = tr && tr->ctf_major == 2;
-	p->ahead = m->prepared;
 	/* The time first: formatting it may print the negative-time warning,
 	 * which must not land in the middle of this line. */
 	if (m->has_time) {
@@ -1381,13 +1375,6 @@ int tc_text_printer_print(tc_text_printer *p, const tc_message *msg)
 		return TC_EINVAL;
 	}
 	return p->failed;
-}
-
-int tc_text_printer_format_ahead(tc_text_printer *p, tc_muxer *mux)
-{
-	if (!p || !mux)
-		return TC_EINVAL;
-	return tc_muxer_set_prepare(mux, &tc_ahead_prepare);
 }
 
 int tc_text_printer_flush(tc_text_printer *p)

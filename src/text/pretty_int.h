@@ -40,8 +40,6 @@ struct tc_text_printer {
 	                       TC_ENOMEM once a plan could not be made */
 
 	bool ctf2;          /* the event being printed is of a CTF 2 trace */
-	/* the next real text of that event written ahead (ahead.c), or NULL */
-	const struct tc_ahead_real *ahead;
 	/* babeltrace2 2.1's text for CTF 1.8 too (o.compat.babeltrace2 >=
 	 * 2.1): several enumeration labels in braces in map order (§9.9),
 	 * warnings naming the trace's UUID as its "UID" (§9.11) */

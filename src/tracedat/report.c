@@ -643,7 +643,7 @@ static int rp_open_cursors(rp *r)
 		if ((rc = tracedat_batch_iter_new(r->srcs[i].cur, &r->srcs[i].batches)) == 0)
 			iters[i] = r->srcs[i].batches;
 	if (rc == 0)
-		rc = tc_prefetch_new(&r->prefetch, iters, r->src_count, r->o->threads, 0, NULL);
+		rc = tc_prefetch_new(&r->prefetch, iters, r->src_count, r->o->threads, 0);
 	free(iters);
 	return rc;
 }

@@ -118,7 +118,7 @@ static stream_text *read_prefetched(const char *path, unsigned threads, size_t c
 	if (tc_input_open(&in, path, NULL) < 0)
 		return NULL;
 	size_t n = *count = in->iter_count;
-	if (tc_prefetch_new(&p, in->iters, n, threads, cap, NULL) < 0) {
+	if (tc_prefetch_new(&p, in->iters, n, threads, cap) < 0) {
 		tc_input_free(in);
 		return NULL;
 	}

@@ -16,7 +16,6 @@
 #include <time.h>
 
 #include "tracecat.h"
-#include "text/ahead.h"
 #include "text/format.h"
 
 /* Messages carry seconds and nanoseconds; tests think in nanoseconds. */
@@ -719,62 +718,6 @@ static void test_floats(void)
 	check_value("float.inf", c, f_d(c, 1.0 / 0.0), "inf");
 	check_value("float.minus_inf", c, f_d(c, -1.0 / 0.0), "-inf");
 	check_value("float.nan", c, f_d(c, __builtin_nan("")), "nan");
-}
-
-/* Reals formatted ahead (text/ahead.c), as a muxer's workers do for
- * tc_text_printer_format_ahead(): the same text, used when it is there,
- * and the printer's own conversion wherever it is not. */
-static void test_format_ahead(void)
-{
-	fixture *fx = fx_new("ev");
-	tc_field_class *dbl = c_float(64), *flt = c_float(32), *u8 = c_int(8, false, 10);
-	tc_field_class *arr = c_array(flt, 3), *many = c_array(dbl, 9);
-	tc_field_class *var = c_compound(TC_FIELD_VARIANT, 2, "i", u8, "d", dbl);
-	tc_field_class *inner = c_compound(TC_FIELD_STRUCT, 2, "d", dbl, "i", u8);
-	tc_field_class *pl = c_compound(TC_FIELD_STRUCT, 5, "a", dbl, "arr", arr, "v", var, "s", inner, "n", u8);
-	tc_field_class *pl_many = c_compound(TC_FIELD_STRUCT, 1, "many", many);
-	tc_field_class *pl_ints = c_compound(TC_FIELD_STRUCT, 1, "n", u8);
-	tc_field nines[9];
-	tc_message msgs[4], plain[4];
-	tc_text_options o = defaults();
-	void *state = NULL;
-	result with, without;
-
-	for (int i = 0; i < 9; i++)
-		nines[i] = f_d(dbl, 1.0 / (i + 3));
-	msgs[0] = ev(fx, false, 0, heap(f_comp(pl, 5, f_d(dbl, 0.142857142857), f_comp(arr, 3, f_d(flt, 1.5f), f_d(flt, -2.25e-7f), f_d(flt, 3e38f)),
-	                                      f_var(var, 1, f_d(dbl, 1e100)), f_comp(inner, 2, f_d(dbl, -0.0), f_u(u8, 7)), f_u(u8, 9))));
-	msgs[1] = ev(fx, false, 0, heap(f_comp(pl_ints, 1, f_u(u8, 1))));
-	/* more reals than the batch's records hold (8 a message, one of
-	 * them its end): the rest are the printer's */
-	msgs[2] = ev(fx, false, 0, heap(f_comp(pl_many, 1, f_comp(many, 9, nines[0], nines[1], nines[2], nines[3], nines[4],
-	                                                           nines[5], nines[6], nines[7], nines[8]))));
-	msgs[3] = msgs[0];
-	memcpy(plain, msgs, sizeof plain);
-	tc_ahead_prepare.prepare(NULL, msgs, 4, &state);
-	check_int("ahead.prepared.reals", 1, msgs[0].prepared != NULL);
-	check_int("ahead.prepared.no_real", 1, msgs[1].prepared == NULL);
-	without = render(&o, plain, 4);
-	with = render(&o, msgs, 4);
-	check("ahead.same_text", without.out, with.out);
-	o.color = true;
-	check("ahead.same_text.color", render(&o, plain, 4).out, render(&o, msgs, 4).out);
-	o.color = false;
-
-	/* The text prepared is the text printed, when its field comes next. */
-	tc_ahead_real fake[3] = { { msgs[0].payload->v.compound.items, "X", 1 }, { NULL, "", 0 }, { NULL, "", 0 } };
-	msgs[0].prepared = fake;
-	with = render(&o, msgs, 1);
-	check("ahead.used", "ev: { a = X, arr = [ [0] = 1.5, [1] = -2.25e-07, [2] = 3e+38 ], v = { 1e+100 }, "
-	                    "s = { d = -0, i = 7 }, n = 9 }\n", with.out);
-	/* Records out of the printer's order are passed over: the values
-	 * are converted. */
-	fake[0].field = &msgs[0].payload->v.compound.items[3].v.compound.items[0];
-	fake[1] = (tc_ahead_real){ msgs[0].payload->v.compound.items, "Y", 1 };
-	with = render(&o, msgs, 1);
-	check("ahead.out_of_order", "ev: { a = 0.142857, arr = [ [0] = 1.5, [1] = -2.25e-07, [2] = 3e+38 ], v = { 1e+100 }, "
-	                            "s = { d = X, i = 7 }, n = 9 }\n", with.out);
-	tc_ahead_prepare.free_state(state);
 }
 
 static void test_compounds(void)
@@ -1722,7 +1665,6 @@ int main(void)
 	test_enums();
 	test_strings();
 	test_floats();
-	test_format_ahead();
 	test_compounds();
 	test_line_layout();
 	test_env();

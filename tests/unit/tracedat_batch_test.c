@@ -185,7 +185,7 @@ static cpu_text *read_prefetched(const trace *t, unsigned threads, size_t cap, b
 	tracedat_cursor **c = open_cursors(t, iters);
 	tc_prefetch *p;
 	cpu_text *x = texts_new(n);
-	if (tc_prefetch_new(&p, iters, n, threads, cap, NULL) < 0)
+	if (tc_prefetch_new(&p, iters, n, threads, cap) < 0)
 		return NULL;
 	struct put_batch_ctx ctx = { t, x };
 	prefetch_read(p, n, stop_early, put_batch, put_batch_error, &ctx);
