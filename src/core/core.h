@@ -84,6 +84,9 @@ void tc_pool_init(tc_pool *pool);
 void tc_pool_free(tc_pool *pool);
 /* Zeroed memory owned by the pool; NULL (with error set) on failure. */
 void *tc_pool_alloc(tc_pool *pool, size_t size);
+/* A field class of KIND aligned to ALIGN bits, every other member zero, in
+ * POOL; NULL when memory runs out (recorded). */
+tc_field_class *tc_pool_new_class(tc_pool *pool, tc_field_kind kind, unsigned align);
 char *tc_pool_strdup(tc_pool *pool, const char *s);
 /* Moves every allocation of SRC into DST (SRC is left empty). */
 void tc_pool_adopt(tc_pool *dst, tc_pool *src);
@@ -370,6 +373,8 @@ int tc_input_add_trace(tc_input *in, tc_trace *trace);
  * TRACE's environment, which the caller frees with free(trace->env). */
 int tc_trace_env_add(tc_trace *trace, tc_pool *pool, const char *key, const char *str, int64_t num);
 int tc_input_add_iter(tc_input *in, tc_stream_iter *it);
+/* Has IN free OBJ with FREE_FN when IN is freed; on failure (TC_ENOMEM,
+ * recorded) frees OBJ at once, so that a caller never frees it. */
 int tc_input_own(tc_input *in, void *obj, void (*free_fn)(void *));
 
 /* ---- decoding ahead on worker threads (prefetch.c) ---- */

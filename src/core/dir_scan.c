@@ -47,10 +47,8 @@ static int open_below(tc_input *in, const tc_format *format, const char *path, c
 	char *place = strdup(rel);
 	if (!place)
 		return tc_fail_nomem();
-	if ((rc = tc_input_own(in, place, free)) < 0) {
-		free(place);
+	if ((rc = tc_input_own(in, place, free)) < 0)
 		return rc;
-	}
 	for (size_t i = first; i < in->trace_count; i++)
 		in->traces[i]->dir_in_input = place;
 	return 0;

@@ -30,11 +30,14 @@ int tc_input_add_iter(tc_input *in, tc_stream_iter *it)
 int tc_input_own(tc_input *in, void *obj, void (*free_fn)(void *))
 {
 	size_t n = in->owned_count;
-	if (tc_ptr_push(&in->owned, &in->owned_count, obj) < 0)
+	if (tc_ptr_push(&in->owned, &in->owned_count, obj) < 0) {
+		free_fn(obj);
 		return TC_ENOMEM;
+	}
 	void (**fns)(void *) = realloc(in->owned_free, (n + 1) * sizeof *fns);
 	if (!fns) {
 		in->owned_count = n;
+		free_fn(obj);
 		return tc_fail_nomem();
 	}
 	fns[n] = free_fn;

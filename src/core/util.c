@@ -129,6 +129,16 @@ void *tc_pool_alloc(tc_pool *pool, size_t size)
 	return p;
 }
 
+tc_field_class *tc_pool_new_class(tc_pool *pool, tc_field_kind kind, unsigned align)
+{
+	tc_field_class *c = tc_pool_alloc(pool, sizeof *c);
+	if (c) {
+		c->kind = kind;
+		c->align = align;
+	}
+	return c;
+}
+
 void tc_pool_adopt(tc_pool *dst, tc_pool *src)
 {
 	if (!src->head)

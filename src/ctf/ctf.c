@@ -393,11 +393,10 @@ static int ctf_open(tc_input *in, const char *path, const tc_open_options *opts)
 			if (dirs.items[j].group == i && dirs.items[j].trace->class_count > dirs.items[win].trace->class_count)
 				win = j;
 		ctf_trace *t = dirs.items[win].trace;
+		dirs.items[win].trace = NULL;
 		rc = tc_input_own(in, t, free_trace_void);
-		if (rc == 0) {
-			dirs.items[win].trace = NULL;
+		if (rc == 0)
 			rc = tc_input_add_trace(in, &t->pub);
-		}
 		if (rc == 0)
 			rc = build_group(in, t, &dirs, i, win);
 	}

@@ -243,10 +243,8 @@ static bool is_number_kind(tc_field_kind k)
 
 static tc_field_class *new_class(tc_ctf_writer *w, tc_field_kind kind, unsigned align)
 {
-	tc_field_class *fc = tc_pool_alloc(&w->pool, sizeof *fc);
+	tc_field_class *fc = tc_pool_new_class(&w->pool, kind, align);
 	if (fc) {
-		fc->kind = kind;
-		fc->align = align;
 		fc->byte_order = TC_LITTLE_ENDIAN;
 		fc->base = 10;
 	}

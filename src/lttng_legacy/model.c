@@ -255,10 +255,8 @@ static int legacy_open(tc_input *in, const char *path, const tc_open_options *op
 	tc_pool_init(&t->pool);
 	t->r = r;
 	tc_count_read(&in->bytes_read, r->xml_bytes);
-	if ((rc = tc_input_own(in, t, trace_free)) < 0) {
-		trace_free(t);
+	if ((rc = tc_input_own(in, t, trace_free)) < 0)
 		return rc;
-	}
 	size_t len = strlen(path);
 	while (len > 1 && path[len - 1] == '/')
 		len--;

@@ -20,12 +20,11 @@
 #include <sys/stat.h>
 
 #define NS_PER_S 1000000000
-#define MAX_CPUS 65536   /* CPU numbers beyond are damage, not machines */
 
 static void trace_free(void *p)
 {
 	perf_trace *t = p;
-	if (t->has_td) {
+	if (t->td.file) {
 		tracedat_close(t->td.file);
 		tc_pool_free(&t->td.pool);
 	}
@@ -43,12 +42,7 @@ static void trace_free(void *p)
 
 static tc_field_class *new_class(perf_trace *t, tc_field_kind kind)
 {
-	tc_field_class *c = tc_pool_alloc(&t->pool, sizeof *c);
-	if (c) {
-		c->kind = kind;
-		c->align = 8;
-	}
-	return c;
+	return tc_pool_new_class(&t->pool, kind, 8);
 }
 
 static tc_field_class *int_class(perf_trace *t, unsigned bytes, bool is_signed, unsigned base)
@@ -71,7 +65,7 @@ typedef struct member_spec {
 	unsigned base;
 } member_spec;
 
-static int add_member(perf_trace *t, tc_member *m, const char *name, tc_field_class *cls)
+static int add_member(tc_member *m, const char *name, tc_field_class *cls)
 {
 	if (!cls)
 		return TC_ENOMEM;
@@ -89,7 +83,7 @@ static tc_field_class *struct_class(perf_trace *t, const member_spec *specs, siz
 	for (size_t i = 0; i < n; i++) {
 		tc_field_class *c = specs[i].bytes ? int_class(t, specs[i].bytes, specs[i].is_signed, specs[i].base)
 		                                   : new_class(t, TC_FIELD_STRING);
-		if (add_member(t, &m[i], specs[i].name, c) < 0)
+		if (add_member(&m[i], specs[i].name, c) < 0)
 			return NULL;
 	}
 	s->members = m;
@@ -111,13 +105,13 @@ static int attr_context(perf_trace *t, perf_attr *a, tc_field_class **out)
 	uint64_t st = a->sample_type;
 	int rc = 0;
 	if (st & PERF_S_IP)
-		rc = add_member(t, &m[n++], "ip", int_class(t, 8, false, 16));
-	if (rc == 0 && st & PERF_S_TID && (rc = add_member(t, &m[n++], "pid", int_class(t, 4, true, 10))) == 0)
-		rc = add_member(t, &m[n++], "tid", int_class(t, 4, true, 10));
+		rc = add_member(&m[n++], "ip", int_class(t, 8, false, 16));
+	if (rc == 0 && st & PERF_S_TID && (rc = add_member(&m[n++], "pid", int_class(t, 4, true, 10))) == 0)
+		rc = add_member(&m[n++], "tid", int_class(t, 4, true, 10));
 	if (rc == 0 && st & PERF_S_ADDR)
-		rc = add_member(t, &m[n++], "addr", int_class(t, 8, false, 16));
+		rc = add_member(&m[n++], "addr", int_class(t, 8, false, 16));
 	if (rc == 0 && st & PERF_S_PERIOD)
-		rc = add_member(t, &m[n++], "period", int_class(t, 8, false, 10));
+		rc = add_member(&m[n++], "period", int_class(t, 8, false, 10));
 	if (rc < 0)
 		return rc;
 	a->field_count = n;
@@ -150,9 +144,9 @@ static int attr_payload(perf_trace *t, perf_attr *a, tc_field_class **out)
 	if (n)
 		memcpy(m, format->members, n * sizeof *m);
 	seq->length_ref = "__callchain_length";
-	int rc = add_member(t, &m[n], "__callchain_length", int_class(t, 4, false, 10));
+	int rc = add_member(&m[n], "__callchain_length", int_class(t, 4, false, 10));
 	if (rc == 0)
-		rc = add_member(t, &m[n + 1], "callchain", seq);
+		rc = add_member(&m[n + 1], "callchain", seq);
 	s->members = m;
 	s->member_count = n + 2;
 	*out = s;
@@ -200,7 +194,7 @@ static int build_classes(perf_trace *t, tc_stream_class *sc)
 	perf_file *f = &t->file;
 	for (size_t i = 0; i < f->attr_count; i++) {
 		perf_attr *a = &f->attrs[i];
-		if (a->type == PERF_TYPE_TRACEPOINT && t->has_td && a->config < t->td.id_limit && t->td.plan_by_id[a->config])
+		if (a->type == PERF_TYPE_TRACEPOINT && t->td.file && a->config < t->td.id_limit && t->td.plan_by_id[a->config])
 			a->plan = &t->td.plans[t->td.plan_by_id[a->config] - 1];
 		tc_field_class *ctx, *payload;
 		int rc = attr_context(t, a, &ctx);
@@ -224,7 +218,6 @@ static int read_tracing_data(perf_trace *t)
 	if (!f->has_tracing_data)
 		return 0;
 	tc_pool_init(&t->td.pool);
-	t->has_td = true;
 	int rc = tracedat_open_tracing_data(&t->td.file, f->path, f->tracing_offset, f->tracing_size);
 	return rc < 0 ? rc : td_build_classes(&t->td);
 }
@@ -292,7 +285,7 @@ bool perf_record_is_event(uint32_t type)
 
 /* What the walk at open collects. */
 typedef struct scan {
-	uint8_t *cpus;          /* MAX_CPUS bits */
+	uint8_t *cpus;          /* TC_CPU_LIST_MAX bits */
 	bool no_cpu;
 	tc_buf tasks;           /* tc_task */
 } scan;
@@ -324,8 +317,8 @@ static int scan_records(perf_trace *t, scan *sc)
 		perf_sample s;
 		if ((rc = perf_parse_sample(f, &r, &s)) < 0)
 			return rc;
-		if (s.has_cpu && s.cpu >= MAX_CPUS)
-			return tc_fail(TC_EFORMAT, f->path, (int64_t)r.offset, "record of CPU %" PRIu32 " (above %d)", s.cpu, MAX_CPUS - 1);
+		if (s.has_cpu && s.cpu >= TC_CPU_LIST_MAX)
+			return tc_fail(TC_EFORMAT, f->path, (int64_t)r.offset, "record of CPU %" PRIu32 " (above %d)", s.cpu, TC_CPU_LIST_MAX - 1);
 		if (s.has_cpu)
 			sc->cpus[s.cpu / 8] |= (uint8_t)(1u << (s.cpu % 8));
 		else
@@ -359,11 +352,11 @@ static int add_stream(tc_input *in, perf_trace *t, tc_stream_class *sc, uint64_t
 
 static int build_streams(tc_input *in, perf_trace *t, tc_stream_class *sc)
 {
-	scan s = { calloc(MAX_CPUS / 8, 1), false, { 0 } };
+	scan s = { calloc(TC_CPU_LIST_MAX / 8, 1), false, { 0 } };
 	if (!s.cpus)
 		return tc_fail_nomem();
 	int rc = scan_records(t, &s);
-	for (uint64_t cpu = 0; cpu < MAX_CPUS && rc == 0; cpu++)
+	for (uint64_t cpu = 0; cpu < TC_CPU_LIST_MAX && rc == 0; cpu++)
 		if (s.cpus[cpu / 8] >> (cpu % 8) & 1)
 			rc = add_stream(in, t, sc, cpu);
 	if (rc == 0 && s.no_cpu)
@@ -394,10 +387,8 @@ static int perf_input_open(tc_input *in, const char *path, const tc_open_options
 		return rc;
 	}
 	/* Owned by the input from here: it frees T on any failure below. */
-	if ((rc = tc_input_own(in, t, trace_free)) < 0) {
-		trace_free(t);
+	if ((rc = tc_input_own(in, t, trace_free)) < 0)
 		return rc;
-	}
 	/* The file is read through its mapping, at open and by the streams;
 	 * counted whole here. */
 	tc_count_read(&in->bytes_read, t->file.size);

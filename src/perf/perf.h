@@ -215,8 +215,8 @@ typedef struct perf_trace {
 	tc_trace pub;
 	tc_pool pool;
 	perf_file file;
-	td_trace td;                /* the tracing data's formats and plans */
-	bool has_td;
+	td_trace td;                /* the tracing data's formats and plans
+	                               (td.file NULL: the file has none) */
 	tc_time origin;
 	tc_field_class *packet_context;
 	/* the task records' classes, in the order of their record types */

@@ -19,12 +19,7 @@
 
 static tc_field_class *new_class(td_trace *t, tc_field_kind kind)
 {
-	tc_field_class *c = tc_pool_alloc(&t->pool, sizeof *c);
-	if (c) {
-		c->kind = kind;
-		c->align = 8;
-	}
-	return c;
+	return tc_pool_new_class(&t->pool, kind, 8);
 }
 
 static tc_field_class *int_class(td_trace *t, uint32_t bytes, bool is_signed)

@@ -1185,6 +1185,38 @@ static tracedat_file *file_new(void)
 	return f;
 }
 
+/* Opens PATH, a regular file, into F: its descriptor, path and size. */
+static int open_regular(tracedat_file *f, const char *path)
+{
+	struct stat st;
+	if (!(f->meta.path = tc_pool_strdup(&f->pool, path)))
+		return TC_ENOMEM;
+	if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+		return tc_fail(errno == ENOENT ? TC_ENOTFOUND : TC_EIO, path, -1, "cannot open: %s", strerror(errno));
+	if (fstat(f->fd, &st) < 0)
+		return tc_fail(TC_EIO, path, -1, "cannot stat: %s", strerror(errno));
+	if (!S_ISREG(st.st_mode))
+		return tc_fail(TC_ENOTFOUND, path, -1, "not a regular file");
+	f->meta.file_size = (uint64_t)st.st_size;
+	return 0;
+}
+
+/* Ends an open that read B's file with RC: the file published into *OUT,
+ * or closed. */
+static int finish_open(builder *b, int rc, tracedat_file **out)
+{
+	if (rc == 0)
+		rc = publish(b);
+	tracedat_file *f = b->f;
+	builder_free(b);
+	if (rc < 0) {
+		tracedat_close(f);
+		return rc;
+	}
+	*out = f;
+	return 0;
+}
+
 int tracedat_open(tracedat_file **out, const char *path)
 {
 	tracedat_file *f = file_new();
@@ -1194,20 +1226,9 @@ int tracedat_open(tracedat_file **out, const char *path)
 	builder b = { .f = f, .path = path, .v6_last_buffer = -1 };
 	for (int i = 0; i < 6; i++)
 		b.section_offset[i] = -1;
-	int rc = 0;
-	struct stat st;
-	if (!(m->path = tc_pool_strdup(&f->pool, path)))
-		rc = TC_ENOMEM;
-	else if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		rc = tc_fail(errno == ENOENT ? TC_ENOTFOUND : TC_EIO, path, -1, "cannot open: %s", strerror(errno));
-	else if (fstat(f->fd, &st) < 0)
-		rc = tc_fail(TC_EIO, path, -1, "cannot stat: %s", strerror(errno));
-	else if (!S_ISREG(st.st_mode))
-		rc = tc_fail(TC_ENOTFOUND, path, -1, "not a regular file");
-	reader r = { f, NULL, 0, 0, 0, false, -1 };
+	int rc = open_regular(f, path);
+	reader r = { f, NULL, 0, m->file_size, 0, false, -1 };
 	if (rc == 0) {
-		m->file_size = (uint64_t)st.st_size;
-		r.end = m->file_size;
 		if (m->file_size < MAGIC_LEN)
 			rc = tc_fail(TC_ENOTFOUND, path, 0, "not a trace.dat file");
 		else
@@ -1217,15 +1238,7 @@ int tracedat_open(tracedat_file **out, const char *path)
 		rc = m->version == 6 ? read_v6(&b, &r) : read_v7(&b, &r);
 	if (rc == 0)
 		rc = check_buffers(&b);
-	if (rc == 0)
-		rc = publish(&b);
-	builder_free(&b);
-	if (rc < 0) {
-		tracedat_close(f);
-		return rc;
-	}
-	*out = f;
-	return 0;
+	return finish_open(&b, rc, out);
 }
 
 /* perf's tracing data (tools/perf/util/trace-event-info.c): the magic, a
@@ -1270,31 +1283,13 @@ int tracedat_open_tracing_data(tracedat_file **out, const char *path, uint64_t o
 		return tc_fail_nomem();
 	tracedat_meta *m = &f->meta;
 	builder b = { .f = f, .path = path, .v6_last_buffer = -1 };
-	struct stat st;
-	int rc = 0;
-	if (!(m->path = tc_pool_strdup(&f->pool, path)))
-		rc = TC_ENOMEM;
-	else if ((f->fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
-		rc = tc_fail(TC_EIO, path, -1, "cannot open: %s", strerror(errno));
-	else if (fstat(f->fd, &st) < 0)
-		rc = tc_fail(TC_EIO, path, -1, "cannot stat: %s", strerror(errno));
+	int rc = open_regular(f, path);
 	reader r = { f, NULL, offset, offset + size, 0, false, -1 };
-	if (rc == 0) {
-		m->file_size = (uint64_t)st.st_size;
-		if (offset > m->file_size || size > m->file_size - offset)
-			rc = tc_fail(TC_EFORMAT, path, (int64_t)offset, "tracing data of %" PRIu64 " bytes runs past the end of the file", size);
-	}
+	if (rc == 0 && (offset > m->file_size || size > m->file_size - offset))
+		rc = tc_fail(TC_EFORMAT, path, (int64_t)offset, "tracing data of %" PRIu64 " bytes runs past the end of the file", size);
 	if (rc == 0)
 		rc = read_tracing_data(&b, &r);
-	if (rc == 0)
-		rc = publish(&b);
-	builder_free(&b);
-	if (rc < 0) {
-		tracedat_close(f);
-		return rc;
-	}
-	*out = f;
-	return 0;
+	return finish_open(&b, rc, out);
 }
 
 void tracedat_close(tracedat_file *f)

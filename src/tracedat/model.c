@@ -260,10 +260,8 @@ static int tracedat_input_open(tc_input *in, const char *path, const tc_open_opt
 		return rc;
 	}
 	/* Owned by the input from here: it frees T on any failure below. */
-	if ((rc = tc_input_own(in, t, trace_free)) < 0) {
-		trace_free(t);
+	if ((rc = tc_input_own(in, t, trace_free)) < 0)
 		return rc;
-	}
 	const tracedat_meta *m = tracedat_meta_of(t->file);
 	/* read here: all but the CPU data, which the cursors count */
 	uint64_t data = 0;

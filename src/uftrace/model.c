@@ -53,10 +53,8 @@ typedef struct um_trace {
 
 static tc_field_class *new_class(um_trace *t, tc_field_kind kind, unsigned size, unsigned base)
 {
-	tc_field_class *c = tc_pool_alloc(&t->pool, sizeof *c);
+	tc_field_class *c = tc_pool_new_class(&t->pool, kind, 8);
 	if (c) {
-		c->kind = kind;
-		c->align = 8;
 		c->size = size;
 		c->base = base ? base : 10;
 		c->is_signed = kind == TC_FIELD_INT && base == 0;
@@ -576,10 +574,8 @@ static int uftrace_open(tc_input *in, const char *path, const tc_open_options *o
 		trace_free(t);
 		return rc;
 	}
-	if ((rc = tc_input_own(in, t, trace_free)) < 0) {
-		trace_free(t);
+	if ((rc = tc_input_own(in, t, trace_free)) < 0)
 		return rc;
-	}
 	const char *base = strrchr(path, '/');
 	t->pub.format = TC_INPUT_UFTRACE;
 	t->pub.format_major = (int)t->d->data_version;

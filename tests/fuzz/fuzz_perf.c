@@ -8,32 +8,12 @@
  */
 #include "fuzz_read.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-#include <unistd.h>
-
-int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-static char path[64] = "/tmp/tracecat-fuzz-XXXXXX";
-static FILE *sink;
-
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	int fd = mkstemp(path);
-	if (fd < 0)
-		abort();
-	close(fd);
-	sink = fopen("/dev/null", "w");
-	return 0;
-}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	FILE *f = fopen(path, "wb");
-	if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
-		abort();
-	fuzz_read_and_print(path, sink);
-	tc_perf_script(sink, path, NULL);
+	const char *path = fuzz_write_file(data, size);
+	fuzz_read_and_print(path, fuzz_sink());
+	tc_perf_script(fuzz_sink(), path, NULL);
 	return 0;
 }

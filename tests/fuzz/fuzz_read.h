@@ -57,6 +57,24 @@ static inline FILE *fuzz_sink(void)
 	return sink;
 }
 
+/* DATA written to a temporary file of its own (made on the first call and
+ * rewritten by each), for the targets whose reader takes one file. */
+static inline const char *fuzz_write_file(const uint8_t *data, size_t size)
+{
+	static char path[64];
+	if (!path[0]) {
+		snprintf(path, sizeof path, "%s", "/tmp/tracecat-fuzz-XXXXXX");
+		int fd = mkstemp(path);
+		if (fd < 0)
+			abort();
+		close(fd);
+	}
+	FILE *f = fopen(path, "wb");
+	if (!f || fwrite(data, 1, size, f) != size || fclose(f) != 0)
+		abort();
+	return path;
+}
+
 /* The most files fuzz_write_chunks can lay out. */
 #define FUZZ_MAX_FILES 16
 
