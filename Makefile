@@ -38,17 +38,15 @@ VERSION := $(shell sed -n 's/^\#define TRACECAT_VERSION "\(.*\)"/\1/p' include/t
 MAJOR   := $(firstword $(subst ., ,$(VERSION)))
 SONAME  := libtracecat.so.$(MAJOR)
 
-LIB_SRC := $(sort $(wildcard src/core/*.c src/ctf/*.c src/tracedat/*.c src/uftrace/*.c src/lttng_legacy/*.c src/text/*.c src/perfetto/*.c))
-REPORT_SRC := $(filter src/tracedat/report% src/tracedat/printfmt%,$(LIB_SRC))
+LIB_SRC := $(sort $(wildcard src/core/*.c src/ctf/*.c src/tracedat/*.c src/uftrace/*.c src/lttng_legacy/*.c src/text/*.c src/perfetto/*.c src/perf/*.c))
+# What needs libtraceevent: trace-cmd report's text and perf script's
+# (src/perf/script.c); without it no_report.c and no_script.c say so.
+REPORT_SRC := $(filter src/tracedat/report% src/tracedat/printfmt% src/perf/script.c,$(LIB_SRC))
 ifeq ($(WITH_TRACEEVENT),0)
 LIB_SRC := $(filter-out $(REPORT_SRC),$(LIB_SRC))
 else
-LIB_SRC := $(filter-out src/tracedat/no_report.c,$(LIB_SRC))
+LIB_SRC := $(filter-out src/tracedat/no_report.c src/perf/no_script.c,$(LIB_SRC))
 endif
-# perf.data (src/perf): `script` (script.c) uses libtraceevent as `report`
-# does; without it, no_script.c says tc_perf_script() is not there.
-PERF_SRC := $(sort $(wildcard src/perf/*.c))
-LIB_SRC += $(filter-out src/perf/$(if $(filter 0,$(WITH_TRACEEVENT)),script,no_script).c,$(PERF_SRC))
 CLI_SRC := $(sort $(wildcard src/cli/*.c))
 
 BUILD   := build
