@@ -504,7 +504,7 @@ static int rp_setup_handles(rp *r)
 		 * fix (doc/formats/tracedat.md §11.3). */
 		if (h != 0 || (buf && buf->cpu_data_count))
 			slot += max_cpu;
-		hd->time_shift = h == 0;
+		hd->time_shift = h == 0 && m->has_time_shift;
 		if (buf) {
 			hd->page_size = buf->page_size;
 			hd->compressed = buf->compressed;
@@ -571,7 +571,7 @@ static void heap_up(rp *r, size_t i)
 uint64_t rp_time(rp *r, const rp_handle *hd, const tracedat_record *rec)
 {
 	const tracedat_meta *m = r->m;
-	if (hd->time_shift && m->has_time_shift)
+	if (hd->time_shift)
 		return tracedat_report_ns(r->f, rec->cpu, rec->ts);
 	/* Instances, and the top buffer of a file without TIME_SHIFT (where
 	 * tracedat_report_ns() comes to the same, in three calls): TSC2NSEC
@@ -1026,14 +1026,10 @@ static char *put_cpu_at(const rp *r, char *o, struct tep_record *rec, int cpu)
 	if (r->o->latency)
 		return put_latency_at(r, put_int_at(o, cpu, 3, ' ', false), rec);
 	*o++ = '[';
-	if (cpu >= 0 && cpu < 1000) {
-		o[0] = (char)('0' + cpu / 100);
-		o[1] = (char)('0' + cpu / 10 % 10);
-		o[2] = (char)('0' + cpu % 10);
-		o += 3;
-	} else {
+	if (cpu >= 0)
+		o += tc_fmt_u64_zpad(o, (uint64_t)cpu, 3);
+	else
 		o = put_int_at(o, cpu, 3, '0', false);
-	}
 	*o++ = ']';
 	if (r->tc34) {
 		if (!r->o->raw)

@@ -41,7 +41,7 @@ typedef struct rp_handle {
 	uint32_t start_slot;
 	uint32_t page_size, page_data_offset;
 	bool compressed;
-	bool time_shift;         /* TIME_SHIFT applies (top buffer only) */
+	bool time_shift;         /* TIME_SHIFT applies: the top buffer of a file with it */
 } rp_handle;
 
 typedef struct rp_filter {
