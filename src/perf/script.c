@@ -74,7 +74,7 @@ typedef struct script {
 	/* perf's output[] of each attribute type (perf_event.h's types, 0 to
 	 * 5): the start-of-line columns, once the first attribute of the
 	 * type has dropped those its sample_type lacks */
-	uint8_t columns[6];
+	uint8_t columns[TYPES];
 	bool *cpus;                  /* -C: the CPUs shown, NULL: all */
 	size_t cpu_limit;
 	FILE *out;
@@ -439,14 +439,11 @@ static int setup_cpus(script *s)
 {
 	if (!s->o->cpus)
 		return 0;
-	bool seen[TYPES] = { false };
-	for (size_t i = 0; i < s->f.attr_count; i++) {
-		const perf_attr *a = &s->f.attrs[i];
-		if (a->type < TYPES && !seen[a->type] && !(a->sample_type & PERF_S_CPU))
+	/* setup_events() took COL_CPU away from the types whose first
+	 * attribute samples no CPU */
+	for (int k = 0; k < TYPES; k++)
+		if (!(s->columns[k] & COL_CPU))
 			return tc_fail(TC_EINVAL, s->f.path, -1, "File does not contain CPU events. Remove -C option to proceed.");
-		if (a->type < TYPES)
-			seen[a->type] = true;
-	}
 	if (!(s->cpus = calloc(TC_CPU_LIST_MAX, sizeof *s->cpus)))
 		return tc_fail_nomem();
 	int rc = tc_cpu_list_add(s->cpus, &s->cpu_limit, s->o->cpus);
